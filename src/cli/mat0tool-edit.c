@@ -1,0 +1,2 @@
+#include "config.h"
+typedef int mat_placeholder_mat0tool_edit;

@@ -1,0 +1,7 @@
+#include "config.h"
+#include <glib.h>
+int
+main (int argc, char *argv[])
+{
+  return 0;
+}

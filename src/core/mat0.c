@@ -1,0 +1,3 @@
+/* mat0.c - placeholder */
+#include "config.h"
+typedef int mat_placeholder_mat0;

@@ -1,0 +1,3 @@
+/* nres.c - placeholder */
+#include "config.h"
+typedef int mat_placeholder_nres;

@@ -1,0 +1,143 @@
+/* nres.h - NRes archives: strict reader, lookup and the two writers
+ *
+ * See formats.md section 1. An NresArchive keeps a reference to the whole
+ * file; entries point into it. Nothing here allocates per lookup.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define NRES_ERROR (nres_error_quark ())
+
+typedef enum {
+  NRES_ERROR_TRUNCATED,        /* shorter than the header */
+  NRES_ERROR_BAD_MAGIC,
+  NRES_ERROR_BAD_VERSION,
+  NRES_ERROR_BAD_COUNT,        /* entry_count < 0 or the directory does not fit */
+  NRES_ERROR_BAD_SIZE,         /* total_size differs from the file size */
+  NRES_ERROR_BAD_ENTRY,        /* a payload range outside the data region */
+  NRES_ERROR_BAD_NAME,         /* a name field without NUL, or an empty name */
+  NRES_ERROR_OVERLAP,          /* the preserving writer cannot shift shared bytes */
+  NRES_ERROR_INVALID_EDIT,     /* the caller asked for something impossible */
+} NresError;
+
+GQuark nres_error_quark (void);
+
+#define NRES_MAGIC           0x7365524Eu   /* "NRes" read as u32 LE */
+#define NRES_VERSION         0x00000100u
+#define NRES_HEADER_SIZE     16
+#define NRES_ENTRY_SIZE      64
+#define NRES_NAME_SIZE       36            /* 35 bytes + NUL */
+
+#define NRES_TYPE_MAT0       0x3054414Du   /* "MAT0" */
+#define NRES_TYPE_TEXM       0x6D786554u   /* "Texm" */
+#define NRES_TYPE_WEAR       0x52414557u   /* "WEAR" */
+
+/* One directory entry, every field as stored. */
+typedef struct {
+  guint32 type_id;
+  guint32 attr1;
+  guint32 attr2;
+  guint32 size;
+  guint32 attr3;
+  char    name[NRES_NAME_SIZE];   /* raw field: NUL-terminated, bytes after
+                                     the NUL kept as they are */
+  guint32 data_offset;
+  guint32 sort_index;
+} NresEntry;
+
+typedef struct {
+  GBytes    *bytes;            /* the whole file */
+  guint32    version;
+  guint32    total_size;
+  guint      n_entries;
+  NresEntry *entries;          /* n_entries, in directory order */
+  guint32    directory_offset;
+  gboolean   sort_index_valid;      /* a permutation of 0..n-1 */
+  gboolean   sort_index_canonical;  /* equals the name order, formats.md 1 */
+} NresArchive;
+
+/* Parses @bytes with every strict check of formats.md section 1.
+ * Returns: (transfer full): the archive (holding a reference to @bytes),
+ * or %NULL with @error naming the entry, the byte offset, what was
+ * expected and what was found. */
+NresArchive  *nres_archive_parse        (GBytes             *bytes,
+                                         GError            **error);
+void          nres_archive_free         (NresArchive        *archive);
+
+/* Returns: (transfer none): the payload bytes of entry @index. */
+const guint8 *nres_archive_payload      (const NresArchive  *archive,
+                                         guint               index,
+                                         gsize              *size);
+
+/* Returns: (transfer full): a sub-GBytes of the payload of entry @index. */
+GBytes       *nres_archive_payload_bytes (const NresArchive *archive,
+                                          guint              index);
+
+/* Case-insensitive lookup by name: binary search through sort_index, or a
+ * linear scan when sort_index is not a valid permutation (the engine's
+ * fallback). Returns the entry index or -1. */
+gint          nres_archive_find         (const NresArchive  *archive,
+                                         const char         *name);
+
+typedef enum {
+  NRES_RESOLVE_EXACT,
+  NRES_RESOLVE_DEFAULT,
+  NRES_RESOLVE_FIRST,
+  NRES_RESOLVE_NONE,            /* the archive has no entry at all */
+} NresResolve;
+
+/* Engine lookup with fallback (formats.md 2.5): exact, then DEFAULT, then
+ * entry 0. Returns the entry index or -1 for an empty archive. */
+gint          nres_archive_resolve      (const NresArchive  *archive,
+                                         const char         *name,
+                                         NresResolve        *how);
+
+/* Canonical sort_index table for @n entries: out[i] = P[i], P being the
+ * entry indices sorted by name (case-insensitive, ties by index). */
+void          nres_canonical_sort_index (const NresEntry    *entries,
+                                         guint               n_entries,
+                                         guint32            *out);
+
+/* Writes a NUL-terminated @name into a 36-byte name field, zero-filled.
+ * The name must be 1..35 bytes. */
+gboolean      nres_entry_set_name       (NresEntry          *entry,
+                                         const char         *name,
+                                         GError            **error);
+
+/* The output of an edit, one per entry of the new directory, in order. */
+typedef struct {
+  gint       source;        /* index in the original archive, -1: new entry */
+  NresEntry  entry;         /* directory fields to write; data_offset, size
+                               (and sort_index when names changed) are set
+                               by the writer */
+  GBytes    *payload;       /* new payload, or %NULL: the source's bytes */
+} NresOutEntry;
+
+/* Initialises @out (n = archive->n_entries) as "no change". */
+NresOutEntry *nres_out_entries_from_archive (const NresArchive *archive,
+                                             guint             *n_out);
+void          nres_out_entries_free         (NresOutEntry      *out,
+                                             guint              n_out);
+
+/* Preserving save (formats.md 1, writer 1). Every byte the edit did not
+ * touch is kept; an unchanged edit returns bytes identical to the input.
+ * Returns: (transfer full): the new file, or %NULL with @error. */
+GBytes       *nres_write_preserving     (const NresArchive  *archive,
+                                         const NresOutEntry *out,
+                                         guint               n_out,
+                                         GError            **error);
+
+/* Repack (formats.md 1, writer 2): canonical layout; unindexed regions are
+ * dropped. @archive may be %NULL when every @out has a payload.
+ * Returns: (transfer full): the new file. */
+GBytes       *nres_write_repack         (const NresArchive  *archive,
+                                         const NresOutEntry *out,
+                                         guint               n_out,
+                                         GError            **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NresArchive, nres_archive_free)
+
+G_END_DECLS

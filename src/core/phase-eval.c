@@ -1,0 +1,3 @@
+/* phase-eval.c - placeholder */
+#include "config.h"
+typedef int mat_placeholder_phase_eval;

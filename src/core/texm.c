@@ -1,0 +1,3 @@
+/* texm.c - placeholder */
+#include "config.h"
+typedef int mat_placeholder_texm;
