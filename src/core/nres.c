@@ -1,3 +1,486 @@
-/* nres.c - placeholder */
+/* nres.c - NRes archives: strict reader, lookup, names
+ *
+ * See formats.md section 1. Error messages read
+ * "ENTRY: offset N: expected X, found Y", ENTRY being the entry name,
+ * "(header)" or "(directory)", N the absolute file offset of the field.
+ */
 #include "config.h"
-typedef int mat_placeholder_nres;
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#include "cp1251.h"
+#include "nres.h"
+
+G_DEFINE_QUARK (nres-error-quark, nres_error)
+
+#define ENTRY_OFF_TYPE         0
+#define ENTRY_OFF_SIZE        12
+#define ENTRY_OFF_NAME        20
+#define ENTRY_OFF_DATA_OFFSET 56
+#define ENTRY_OFF_SORT_INDEX  60
+
+static guint32
+get_u32 (const guint8 *p)
+{
+  return (guint32) p[0] | ((guint32) p[1] << 8) |
+         ((guint32) p[2] << 16) | ((guint32) p[3] << 24);
+}
+
+/* The name label of an error message: the UTF-8 name, or "entry #i" for
+ * an empty one. */
+static char *
+entry_label (const char *raw_name,
+             guint       index)
+{
+  char *name = cp1251_to_utf8 ((const guint8 *) raw_name, NRES_NAME_SIZE);
+
+  if (name[0] == '\0')
+    {
+      g_free (name);
+      return g_strdup_printf (_("entry #%u"), index);
+    }
+
+  return name;
+}
+
+/* ASCII case-insensitive comparison of two names, each ending at its NUL
+ * or after its byte limit, whichever comes first. */
+static int
+compare_names_bounded (const char *a,
+                       gsize       a_max,
+                       const char *b,
+                       gsize       b_max)
+{
+  for (gsize i = 0;; i++)
+    {
+      guint8 ca = i < a_max ? (guint8) a[i] : 0;
+      guint8 cb = i < b_max ? (guint8) b[i] : 0;
+
+      if (ca >= 'A' && ca <= 'Z')
+        ca += 'a' - 'A';
+      if (cb >= 'A' && cb <= 'Z')
+        cb += 'a' - 'A';
+      if (ca != cb || ca == 0)
+        return (int) ca - (int) cb;
+    }
+}
+
+static gboolean
+check_header (const guint8  *data,
+              gsize          len,
+              guint32       *out_count,
+              guint32       *out_directory_offset,
+              GError       **error)
+{
+  guint32 version, total_size;
+  gint32 count;
+  guint64 directory_size;
+
+  if (len < NRES_HEADER_SIZE)
+    {
+      g_set_error (error, NRES_ERROR, NRES_ERROR_TRUNCATED,
+                   _("(header): offset 0: expected at least %u bytes, found %" G_GSIZE_FORMAT),
+                   (guint) NRES_HEADER_SIZE, len);
+      return FALSE;
+    }
+
+  if (memcmp (data, "NRes", 4) != 0)
+    {
+      g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_MAGIC,
+                   _("(header): offset 0: expected magic \"NRes\", found %02X %02X %02X %02X"),
+                   data[0], data[1], data[2], data[3]);
+      return FALSE;
+    }
+
+  version = get_u32 (data + 4);
+  if (version != NRES_VERSION)
+    {
+      g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_VERSION,
+                   _("(header): offset 4: expected version 0x%08X, found 0x%08X"),
+                   NRES_VERSION, version);
+      return FALSE;
+    }
+
+  count = (gint32) get_u32 (data + 8);
+  if (count < 0)
+    {
+      g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_COUNT,
+                   _("(header): offset 8: expected entry count >= 0, found %d"),
+                   count);
+      return FALSE;
+    }
+
+  total_size = get_u32 (data + 12);
+  if ((guint64) total_size != (guint64) len)
+    {
+      g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_SIZE,
+                   _("(header): offset 12: expected total size %" G_GSIZE_FORMAT " (the file size), found %u"),
+                   len, total_size);
+      return FALSE;
+    }
+
+  /* count <= 2^31 - 1, so the product fits 64 bits with room to spare. */
+  directory_size = (guint64) count * NRES_ENTRY_SIZE;
+  if (directory_size > (guint64) total_size ||
+      (guint64) total_size - directory_size < NRES_HEADER_SIZE)
+    {
+      g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_COUNT,
+                   _("(directory): offset 8: expected at most %u entries of %u bytes after the %u-byte header in a file of %u bytes, found %d"),
+                   (guint) ((total_size - NRES_HEADER_SIZE) / NRES_ENTRY_SIZE),
+                   (guint) NRES_ENTRY_SIZE, (guint) NRES_HEADER_SIZE,
+                   total_size, count);
+      return FALSE;
+    }
+
+  *out_count = (guint32) count;
+  *out_directory_offset = (guint32) ((guint64) total_size - directory_size);
+
+  return TRUE;
+}
+
+static gboolean
+check_entry (const NresEntry  *entry,
+             guint             index,
+             guint32           entry_offset,
+             guint32           directory_offset,
+             GError          **error)
+{
+  g_autofree char *label = NULL;
+  guint64 end;
+
+  if (memchr (entry->name, '\0', NRES_NAME_SIZE) == NULL)
+    {
+      label = entry_label (entry->name, index);
+      g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_NAME,
+                   _("%s: offset %u: expected a NUL within the %u-byte name field, found none"),
+                   label, entry_offset + ENTRY_OFF_NAME, (guint) NRES_NAME_SIZE);
+      return FALSE;
+    }
+
+  label = entry_label (entry->name, index);
+
+  if (entry->name[0] == '\0')
+    {
+      g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_NAME,
+                   _("%s: offset %u: expected a non-empty name, found an empty one"),
+                   label, entry_offset + ENTRY_OFF_NAME);
+      return FALSE;
+    }
+
+  if (entry->data_offset < NRES_HEADER_SIZE)
+    {
+      g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_ENTRY,
+                   _("%s: offset %u: expected data offset >= %u, found %u"),
+                   label, entry_offset + ENTRY_OFF_DATA_OFFSET,
+                   (guint) NRES_HEADER_SIZE, entry->data_offset);
+      return FALSE;
+    }
+
+  if (entry->data_offset > directory_offset)
+    {
+      g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_ENTRY,
+                   _("%s: offset %u: expected data offset <= %u (the directory offset), found %u"),
+                   label, entry_offset + ENTRY_OFF_DATA_OFFSET,
+                   directory_offset, entry->data_offset);
+      return FALSE;
+    }
+
+  end = (guint64) entry->data_offset + entry->size;
+  if (end > directory_offset)
+    {
+      g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_ENTRY,
+                   _("%s: offset %u: expected size <= %u (data offset %u up to the directory at %u), found %u"),
+                   label, entry_offset + ENTRY_OFF_SIZE,
+                   directory_offset - entry->data_offset,
+                   entry->data_offset, directory_offset, entry->size);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+sort_index_is_permutation (const NresEntry *entries,
+                           guint            n)
+{
+  g_autofree guint8 *seen = g_malloc0 (n > 0 ? n : 1);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 s = entries[i].sort_index;
+
+      if (s >= n || seen[s])
+        return FALSE;
+      seen[s] = 1;
+    }
+
+  return TRUE;
+}
+
+NresArchive *
+nres_archive_parse (GBytes  *bytes,
+                    GError **error)
+{
+  g_autoptr(NresArchive) archive = NULL;
+  const guint8 *data;
+  gsize len = 0;
+  guint32 count, directory_offset;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  data = g_bytes_get_data (bytes, &len);
+
+  if (!check_header (data, len, &count, &directory_offset, error))
+    return NULL;
+
+  archive = g_new0 (NresArchive, 1);
+  archive->bytes = g_bytes_ref (bytes);
+  archive->version = get_u32 (data + 4);
+  archive->total_size = get_u32 (data + 12);
+  archive->directory_offset = directory_offset;
+  archive->n_entries = count;
+  archive->entries = g_new0 (NresEntry, count > 0 ? count : 1);
+
+  for (guint i = 0; i < count; i++)
+    {
+      guint32 entry_offset = directory_offset + i * NRES_ENTRY_SIZE;
+      const guint8 *p = data + entry_offset;
+      NresEntry *entry = &archive->entries[i];
+
+      entry->type_id = get_u32 (p + ENTRY_OFF_TYPE);
+      entry->attr1 = get_u32 (p + 4);
+      entry->attr2 = get_u32 (p + 8);
+      entry->size = get_u32 (p + ENTRY_OFF_SIZE);
+      entry->attr3 = get_u32 (p + 16);
+      memcpy (entry->name, p + ENTRY_OFF_NAME, NRES_NAME_SIZE);
+      entry->data_offset = get_u32 (p + ENTRY_OFF_DATA_OFFSET);
+      entry->sort_index = get_u32 (p + ENTRY_OFF_SORT_INDEX);
+
+      if (!check_entry (entry, i, entry_offset, directory_offset, error))
+        return NULL;
+    }
+
+  archive->sort_index_valid = sort_index_is_permutation (archive->entries, count);
+  archive->sort_index_canonical = FALSE;
+  if (archive->sort_index_valid)
+    {
+      g_autofree guint32 *canonical = g_new (guint32, count > 0 ? count : 1);
+
+      nres_canonical_sort_index (archive->entries, count, canonical);
+      archive->sort_index_canonical = TRUE;
+      for (guint i = 0; i < count; i++)
+        {
+          if (canonical[i] != archive->entries[i].sort_index)
+            {
+              archive->sort_index_canonical = FALSE;
+              break;
+            }
+        }
+    }
+
+  return g_steal_pointer (&archive);
+}
+
+void
+nres_archive_free (NresArchive *archive)
+{
+  if (archive == NULL)
+    return;
+
+  g_clear_pointer (&archive->bytes, g_bytes_unref);
+  g_free (archive->entries);
+  g_free (archive);
+}
+
+const guint8 *
+nres_archive_payload (const NresArchive *archive,
+                      guint              index,
+                      gsize             *size)
+{
+  const guint8 *data;
+
+  g_return_val_if_fail (archive != NULL, NULL);
+  g_return_val_if_fail (index < archive->n_entries, NULL);
+
+  data = g_bytes_get_data (archive->bytes, NULL);
+  if (size != NULL)
+    *size = archive->entries[index].size;
+
+  return data + archive->entries[index].data_offset;
+}
+
+GBytes *
+nres_archive_payload_bytes (const NresArchive *archive,
+                            guint              index)
+{
+  g_return_val_if_fail (archive != NULL, NULL);
+  g_return_val_if_fail (index < archive->n_entries, NULL);
+
+  return g_bytes_new_from_bytes (archive->bytes,
+                                 archive->entries[index].data_offset,
+                                 archive->entries[index].size);
+}
+
+gint
+nres_archive_find (const NresArchive *archive,
+                   const char        *name)
+{
+  const NresEntry *entries;
+  guint n;
+
+  g_return_val_if_fail (archive != NULL, -1);
+  g_return_val_if_fail (name != NULL, -1);
+
+  entries = archive->entries;
+  n = archive->n_entries;
+
+  if (archive->sort_index_valid)
+    {
+      guint lo = 0, hi = n;
+
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+          guint32 target = entries[mid].sort_index;
+          int c = compare_names_bounded (name, G_MAXSIZE,
+                                         entries[target].name, NRES_NAME_SIZE);
+
+          if (c == 0)
+            return (gint) target;
+          if (c < 0)
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+
+      return -1;
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (compare_names_bounded (name, G_MAXSIZE, entries[i].name, NRES_NAME_SIZE) == 0)
+        return (gint) i;
+    }
+
+  return -1;
+}
+
+gint
+nres_archive_resolve (const NresArchive *archive,
+                      const char        *name,
+                      NresResolve       *how)
+{
+  NresResolve result;
+  gint index;
+
+  g_return_val_if_fail (archive != NULL, -1);
+  g_return_val_if_fail (name != NULL, -1);
+
+  if ((index = nres_archive_find (archive, name)) >= 0)
+    result = NRES_RESOLVE_EXACT;
+  else if ((index = nres_archive_find (archive, "DEFAULT")) >= 0)
+    result = NRES_RESOLVE_DEFAULT;
+  else if (archive->n_entries > 0)
+    {
+      index = 0;
+      result = NRES_RESOLVE_FIRST;
+    }
+  else
+    {
+      index = -1;
+      result = NRES_RESOLVE_NONE;
+    }
+
+  if (how != NULL)
+    *how = result;
+
+  return index;
+}
+
+static int
+compare_sort_order (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  const NresEntry *entries = user_data;
+  guint32 ia = *(const guint32 *) a;
+  guint32 ib = *(const guint32 *) b;
+  int c = compare_names_bounded (entries[ia].name, NRES_NAME_SIZE,
+                                 entries[ib].name, NRES_NAME_SIZE);
+
+  if (c != 0)
+    return c;
+
+  return ia < ib ? -1 : ia > ib ? 1 : 0;
+}
+
+void
+nres_canonical_sort_index (const NresEntry *entries,
+                           guint            n_entries,
+                           guint32         *out)
+{
+  g_return_if_fail (entries != NULL || n_entries == 0);
+  g_return_if_fail (out != NULL || n_entries == 0);
+  g_return_if_fail (n_entries <= G_MAXINT);
+
+  for (guint i = 0; i < n_entries; i++)
+    out[i] = i;
+
+  if (n_entries > 1)
+    g_qsort_with_data (out, (gint) n_entries, sizeof (guint32),
+                       compare_sort_order, (gpointer) entries);
+}
+
+gboolean
+nres_entry_set_name (NresEntry   *entry,
+                     const char  *name,
+                     GError     **error)
+{
+  g_return_val_if_fail (entry != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (name[0] == '\0')
+    {
+      g_set_error (error, CP1251_ERROR, CP1251_ERROR_EMPTY,
+                   _("A name must not be empty"));
+      return FALSE;
+    }
+
+  return cp1251_from_utf8 (name, (guint8 *) entry->name, NRES_NAME_SIZE, error);
+}
+
+NresOutEntry *
+nres_out_entries_from_archive (const NresArchive *archive,
+                               guint             *n_out)
+{
+  NresOutEntry *out;
+
+  g_return_val_if_fail (archive != NULL, NULL);
+  g_return_val_if_fail (n_out != NULL, NULL);
+
+  out = g_new0 (NresOutEntry, archive->n_entries > 0 ? archive->n_entries : 1);
+  for (guint i = 0; i < archive->n_entries; i++)
+    {
+      out[i].source = (gint) i;
+      out[i].entry = archive->entries[i];
+      out[i].payload = NULL;
+    }
+  *n_out = archive->n_entries;
+
+  return out;
+}
+
+void
+nres_out_entries_free (NresOutEntry *out,
+                       guint         n_out)
+{
+  if (out == NULL)
+    return;
+
+  for (guint i = 0; i < n_out; i++)
+    g_clear_pointer (&out[i].payload, g_bytes_unref);
+  g_free (out);
+}

@@ -78,7 +78,8 @@ GBytes       *nres_archive_payload_bytes (const NresArchive *archive,
 
 /* Case-insensitive lookup by name: binary search through sort_index, or a
  * linear scan when sort_index is not a valid permutation (the engine's
- * fallback). Returns the entry index or -1. */
+ * fallback). @name is the raw (CP1251) byte string, as stored. Returns the
+ * entry index or -1. */
 gint          nres_archive_find         (const NresArchive  *archive,
                                          const char         *name);
 
@@ -102,7 +103,9 @@ void          nres_canonical_sort_index (const NresEntry    *entries,
                                          guint32            *out);
 
 /* Writes a NUL-terminated @name into a 36-byte name field, zero-filled.
- * The name must be 1..35 bytes. */
+ * @name is UTF-8 and is encoded to CP1251 (cp1251_from_utf8); the encoded
+ * name must be 1..35 bytes. On failure (a CP1251_ERROR) @entry is
+ * untouched. */
 gboolean      nres_entry_set_name       (NresEntry          *entry,
                                          const char         *name,
                                          GError            **error);
@@ -124,6 +127,10 @@ void          nres_out_entries_free         (NresOutEntry      *out,
 
 /* Preserving save (formats.md 1, writer 1). Every byte the edit did not
  * touch is kept; an unchanged edit returns bytes identical to the input.
+ * A payload byte-equal to its source counts as unchanged. Payloads that
+ * share bytes are copied as one span; changing or removing one of them
+ * fails with %NRES_ERROR_OVERLAP (use repack). Each source may appear at
+ * most once (%NRES_ERROR_INVALID_EDIT).
  * Returns: (transfer full): the new file, or %NULL with @error. */
 GBytes       *nres_write_preserving     (const NresArchive  *archive,
                                          const NresOutEntry *out,

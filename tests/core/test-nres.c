@@ -1,10 +1,877 @@
-/* test-nres.c - placeholder */
+/* test-nres.c - the strict NRes reader, lookup and names */
 #include "config.h"
+
+#include <string.h>
+
+#include "cp1251.h"
+#include "nres.h"
 #include "test-support.h"
+
+static const guint8 payload_a[] = { 1, 2, 3, 4, 5 };
+static const guint8 payload_b[] = { 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17 };
+static const guint8 payload_c[] = { 0xEE };
+
+/* Alpha: 16..21 (+3 padding), beta: 24..32, Gamma: 32..33 (+7 padding),
+ * directory at 40, total 40 + 3 * 64 = 232. Canonical sort_index: the
+ * names in order are Alpha (0), beta (1), Gamma (2): [0, 1, 2]. */
+static GBytes *
+build_three (gboolean align8)
+{
+  const TestEntrySpec specs[] = {
+    { NRES_TYPE_MAT0, 0x41, 6, 0, "Alpha", payload_a, sizeof payload_a, 0 },
+    { NRES_TYPE_TEXM, 0, 0, 7, "beta", payload_b, sizeof payload_b, 0 },
+    { 0x12345678, 0xFFFFFFFF, 0x80000000, 0xDEADBEEF, "Gamma", payload_c, sizeof payload_c, 0 },
+  };
+
+  return test_build_archive (specs, G_N_ELEMENTS (specs), align8);
+}
+
+static GByteArray *
+mutable_copy (GBytes *bytes)
+{
+  GByteArray *array = g_byte_array_new ();
+
+  g_byte_array_append (array, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  return array;
+}
+
+static void
+set_u32 (GByteArray *array,
+         gsize       offset,
+         guint32     v)
+{
+  g_assert_cmpuint (offset + 4, <=, array->len);
+  array->data[offset] = v & 0xFF;
+  array->data[offset + 1] = (v >> 8) & 0xFF;
+  array->data[offset + 2] = (v >> 16) & 0xFF;
+  array->data[offset + 3] = v >> 24;
+}
+
+/* Parses an exact copy of @array, so reading past its end is visible to
+ * the sanitizers. */
+static NresArchive *
+parse_array (GByteArray  *array,
+             GError     **error)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (array->data, array->len);
+
+  return nres_archive_parse (bytes, error);
+}
+
+static void
+assert_parse_error (GByteArray *array,
+                    gint        code,
+                    const char *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NresArchive) archive = parse_array (array, &error);
+
+  g_assert_null (archive);
+  g_assert_error (error, NRES_ERROR, code);
+  g_assert_cmpstr (error->message, ==, message);
+}
+
+static void
+test_parse_valid (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(NresArchive) archive = nres_archive_parse (bytes, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (archive);
+  g_assert_cmpuint (g_bytes_get_size (bytes), ==, 232);
+  g_assert_cmpuint (archive->version, ==, 0x100);
+  g_assert_cmpuint (archive->total_size, ==, 232);
+  g_assert_cmpuint (archive->n_entries, ==, 3);
+  g_assert_cmpuint (archive->directory_offset, ==, 40);
+  g_assert_true (archive->sort_index_valid);
+  g_assert_true (archive->sort_index_canonical);
+
+  g_assert_cmpuint (archive->entries[0].type_id, ==, NRES_TYPE_MAT0);
+  g_assert_cmpuint (archive->entries[0].attr1, ==, 0x41);
+  g_assert_cmpuint (archive->entries[0].attr2, ==, 6);
+  g_assert_cmpuint (archive->entries[0].attr3, ==, 0);
+  g_assert_cmpuint (archive->entries[0].size, ==, 5);
+  g_assert_cmpuint (archive->entries[0].data_offset, ==, 16);
+  g_assert_cmpstr (archive->entries[0].name, ==, "Alpha");
+  g_assert_cmpuint (archive->entries[0].sort_index, ==, 0);
+
+  g_assert_cmpuint (archive->entries[1].type_id, ==, NRES_TYPE_TEXM);
+  g_assert_cmpuint (archive->entries[1].attr3, ==, 7);
+  g_assert_cmpuint (archive->entries[1].size, ==, 8);
+  g_assert_cmpuint (archive->entries[1].data_offset, ==, 24);
+  g_assert_cmpstr (archive->entries[1].name, ==, "beta");
+  g_assert_cmpuint (archive->entries[1].sort_index, ==, 1);
+
+  /* Other types and any attribute values are accepted and kept. */
+  g_assert_cmpuint (archive->entries[2].type_id, ==, 0x12345678);
+  g_assert_cmpuint (archive->entries[2].attr1, ==, 0xFFFFFFFF);
+  g_assert_cmpuint (archive->entries[2].attr2, ==, 0x80000000);
+  g_assert_cmpuint (archive->entries[2].attr3, ==, 0xDEADBEEF);
+  g_assert_cmpuint (archive->entries[2].size, ==, 1);
+  g_assert_cmpuint (archive->entries[2].data_offset, ==, 32);
+  g_assert_cmpstr (archive->entries[2].name, ==, "Gamma");
+  g_assert_cmpuint (archive->entries[2].sort_index, ==, 2);
+}
+
+static void
+test_parse_unaligned (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = build_three (FALSE);
+  g_autoptr(NresArchive) archive = nres_archive_parse (bytes, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (archive->total_size, ==, 16 + 5 + 8 + 1 + 192);
+  g_assert_cmpuint (archive->directory_offset, ==, 30);
+  g_assert_cmpuint (archive->entries[0].data_offset, ==, 16);
+  g_assert_cmpuint (archive->entries[1].data_offset, ==, 21);
+  g_assert_cmpuint (archive->entries[2].data_offset, ==, 29);
+}
+
+static void
+test_parse_empty (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = test_build_archive (NULL, 0, TRUE);
+  g_autoptr(NresArchive) archive = nres_archive_parse (bytes, &error);
+  const guint8 expected[16] = { 'N', 'R', 'e', 's', 0, 1, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0 };
+
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), expected, 16);
+  g_assert_cmpuint (archive->n_entries, ==, 0);
+  g_assert_cmpuint (archive->directory_offset, ==, 16);
+  g_assert_true (archive->sort_index_valid);
+  g_assert_true (archive->sort_index_canonical);
+}
+
+static void
+test_parse_overlap_accepted (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+  g_autoptr(NresArchive) archive = NULL;
+  gsize size = 0;
+  const guint8 *p;
+
+  /* Gamma points into beta's payload. */
+  set_u32 (array, 40 + 2 * 64 + 56, 26);
+  archive = parse_array (array, &error);
+  g_assert_no_error (error);
+  p = nres_archive_payload (archive, 2, &size);
+  g_assert_cmpuint (size, ==, 1);
+  g_assert_cmpuint (p[0], ==, 0x12);
+}
+
+static void
+test_parse_short (void)
+{
+  g_autoptr(GByteArray) array = g_byte_array_new ();
+
+  test_put_bytes (array, "NRes", 4);
+  test_put_u32 (array, 0x100);
+  test_put_u32 (array, 0);
+  assert_parse_error (array, NRES_ERROR_TRUNCATED,
+                      "(header): offset 0: expected at least 16 bytes, found 12");
+}
+
+static void
+test_parse_bad_magic (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+
+  array->data[3] = 't';
+  assert_parse_error (array, NRES_ERROR_BAD_MAGIC,
+                      "(header): offset 0: expected magic \"NRes\", found 4E 52 65 74");
+  array->data[2] = 'E';
+  assert_parse_error (array, NRES_ERROR_BAD_MAGIC,
+                      "(header): offset 0: expected magic \"NRes\", found 4E 52 45 74");
+}
+
+static void
+test_parse_bad_version (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+
+  set_u32 (array, 4, 0x200);
+  assert_parse_error (array, NRES_ERROR_BAD_VERSION,
+                      "(header): offset 4: expected version 0x00000100, found 0x00000200");
+  set_u32 (array, 4, 0);
+  assert_parse_error (array, NRES_ERROR_BAD_VERSION,
+                      "(header): offset 4: expected version 0x00000100, found 0x00000000");
+}
+
+static void
+test_parse_negative_count (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+
+  set_u32 (array, 8, 0xFFFFFFFF);
+  assert_parse_error (array, NRES_ERROR_BAD_COUNT,
+                      "(header): offset 8: expected entry count >= 0, found -1");
+  set_u32 (array, 8, 0x80000000);
+  assert_parse_error (array, NRES_ERROR_BAD_COUNT,
+                      "(header): offset 8: expected entry count >= 0, found -2147483648");
+}
+
+static void
+test_parse_count_overflow (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+#define EXPECTED_FMT \
+  "(directory): offset 8: expected at most 3 entries of 64 bytes after the 16-byte header in a file of 232 bytes, found %d"
+  gint32 counts[] = {
+    4,             /* one entry too many */
+    0x7FFFFFFF,    /* the largest i32 */
+    0x04000000,    /* * 64 = 2^32: wraps to 0 in 32 bits */
+    0x04000003,    /* * 64 wraps to 192: the real directory size */
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      g_autofree char *expected = g_strdup_printf (EXPECTED_FMT, counts[i]);
+
+      set_u32 (array, 8, (guint32) counts[i]);
+      assert_parse_error (array, NRES_ERROR_BAD_COUNT, expected);
+    }
+#undef EXPECTED_FMT
+}
+
+static void
+test_parse_bad_total_size (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+
+  set_u32 (array, 12, 233);
+  assert_parse_error (array, NRES_ERROR_BAD_SIZE,
+                      "(header): offset 12: expected total size 232 (the file size), found 233");
+  set_u32 (array, 12, 0);
+  assert_parse_error (array, NRES_ERROR_BAD_SIZE,
+                      "(header): offset 12: expected total size 232 (the file size), found 0");
+
+  /* One byte more in the file than the header says. */
+  set_u32 (array, 12, 232);
+  test_put_u8 (array, 0);
+  assert_parse_error (array, NRES_ERROR_BAD_SIZE,
+                      "(header): offset 12: expected total size 233 (the file size), found 232");
+}
+
+static void
+test_parse_data_offset_low (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+
+  /* beta's data_offset field: 40 + 64 + 56 = 160. */
+  set_u32 (array, 160, 15);
+  assert_parse_error (array, NRES_ERROR_BAD_ENTRY,
+                      "beta: offset 160: expected data offset >= 16, found 15");
+  set_u32 (array, 160, 0);
+  assert_parse_error (array, NRES_ERROR_BAD_ENTRY,
+                      "beta: offset 160: expected data offset >= 16, found 0");
+}
+
+static void
+test_parse_data_offset_high (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+
+  /* Gamma's data_offset field: 40 + 128 + 56 = 224. */
+  set_u32 (array, 224, 41);
+  assert_parse_error (array, NRES_ERROR_BAD_ENTRY,
+                      "Gamma: offset 224: expected data offset <= 40 (the directory offset), found 41");
+  set_u32 (array, 224, 0xFFFFFFFF);
+  assert_parse_error (array, NRES_ERROR_BAD_ENTRY,
+                      "Gamma: offset 224: expected data offset <= 40 (the directory offset), found 4294967295");
+}
+
+static void
+test_parse_size_past_directory (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NresArchive) archive = NULL;
+
+  /* Gamma at 32: size 8 ends exactly at the directory, size 9 does not.
+   * Its size field: 40 + 128 + 12 = 180. */
+  set_u32 (array, 180, 8);
+  archive = parse_array (array, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (archive->entries[2].size, ==, 8);
+
+  set_u32 (array, 180, 9);
+  assert_parse_error (array, NRES_ERROR_BAD_ENTRY,
+                      "Gamma: offset 180: expected size <= 8 (data offset 32 up to the directory at 40), found 9");
+
+  /* A data_offset + size that wraps around in 32 bits: 32 + 0xFFFFFFF0
+   * would be 16. */
+  set_u32 (array, 180, 0xFFFFFFF0);
+  assert_parse_error (array, NRES_ERROR_BAD_ENTRY,
+                      "Gamma: offset 180: expected size <= 8 (data offset 32 up to the directory at 40), found 4294967280");
+  set_u32 (array, 180, 0xFFFFFFFF);
+  assert_parse_error (array, NRES_ERROR_BAD_ENTRY,
+                      "Gamma: offset 180: expected size <= 8 (data offset 32 up to the directory at 40), found 4294967295");
+
+  /* Zero-size payload right at the directory is fine. */
+  set_u32 (array, 180, 0);
+  set_u32 (array, 224, 40);
+  g_clear_pointer (&archive, nres_archive_free);
+  archive = parse_array (array, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (archive->entries[2].data_offset, ==, 40);
+}
+
+static void
+test_parse_name_without_nul (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+  g_autofree char *expected = NULL;
+  char name[37];
+
+  /* beta's name field: 40 + 64 + 20 = 124. */
+  memset (array->data + 124, 'X', 36);
+  memset (name, 'X', 36);
+  name[36] = 0;
+  expected = g_strdup_printf ("%s: offset 124: expected a NUL within the 36-byte name field, found none", name);
+  assert_parse_error (array, NRES_ERROR_BAD_NAME, expected);
+
+  /* 35 bytes and the NUL in the last byte: fine. */
+  array->data[124 + 35] = 0;
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(NresArchive) archive = parse_array (array, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (strlen (archive->entries[1].name), ==, 35);
+  }
+}
+
+static void
+test_parse_name_empty (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+
+  /* Gamma's name field: 40 + 128 + 20 = 188; bytes after the NUL do not
+   * make a name. */
+  array->data[188] = 0;
+  assert_parse_error (array, NRES_ERROR_BAD_NAME,
+                      "entry #2: offset 188: expected a non-empty name, found an empty one");
+}
+
+static void
+test_parse_cyrillic_name_in_message (void)
+{
+  const TestEntrySpec specs[] = {
+    { NRES_TYPE_MAT0, 0, 6, 0, "\xC1\xF0\xEE\xED\xFF", payload_a, sizeof payload_a, 0 },   /* Броня */
+  };
+  g_autoptr(GBytes) bytes = test_build_archive (specs, 1, TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+
+  /* directory at 24, data_offset field at 24 + 56 = 80. */
+  set_u32 (array, 80, 4);
+  assert_parse_error (array, NRES_ERROR_BAD_ENTRY,
+                      "\xD0\x91\xD1\x80\xD0\xBE\xD0\xBD\xD1\x8F: offset 80: expected data offset >= 16, found 4");
+}
+
+static void
+test_parse_bytes_after_nul_kept (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NresArchive) archive = NULL;
+
+  /* "Alpha\0" then garbage: name field at 40 + 20 = 60. */
+  memset (array->data + 60 + 6, 0xCC, 30);
+  archive = parse_array (array, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (archive->entries[0].name, ==, "Alpha");
+  g_assert_cmpmem (archive->entries[0].name, 36, array->data + 60, 36);
+  g_assert_cmpuint ((guint8) archive->entries[0].name[35], ==, 0xCC);
+}
+
+static void
+test_parse_truncated_every_length (void)
+{
+  const TestEntrySpec specs[] = {
+    { NRES_TYPE_MAT0, 0, 6, 0, "Alpha", payload_a, sizeof payload_a, 3 },
+    { NRES_TYPE_TEXM, 0, 0, 0, "beta", payload_b, sizeof payload_b, 0 },
+  };
+  gboolean aligned[] = { TRUE, FALSE };
+
+  for (guint a = 0; a < G_N_ELEMENTS (aligned); a++)
+    {
+      g_autoptr(GBytes) bytes = test_build_archive (specs, 2, aligned[a]);
+      const guint8 *data = g_bytes_get_data (bytes, NULL);
+      gsize len = g_bytes_get_size (bytes);
+
+      for (gsize l = 0; l < len; l++)
+        {
+          /* A copy of exactly l bytes: any read past it is caught by ASan. */
+          g_autoptr(GBytes) prefix = g_bytes_new (data, l);
+          g_autoptr(GError) error = NULL;
+          g_autoptr(NresArchive) archive = nres_archive_parse (prefix, &error);
+
+          g_assert_null (archive);
+          g_assert_nonnull (error);
+          g_assert_true (error->domain == NRES_ERROR);
+          if (l < 16)
+            g_assert_error (error, NRES_ERROR, NRES_ERROR_TRUNCATED);
+          else
+            g_assert_error (error, NRES_ERROR, NRES_ERROR_BAD_SIZE);
+        }
+
+      /* Truncated with total_size patched to match: the directory no
+       * longer fits or points past the data, still an error. */
+      for (gsize l = 16; l < len; l++)
+        {
+          g_autoptr(GByteArray) array = g_byte_array_new ();
+          g_autoptr(GError) error = NULL;
+          g_autoptr(NresArchive) archive = NULL;
+
+          g_byte_array_append (array, data, l);
+          set_u32 (array, 12, (guint32) l);
+          archive = parse_array (array, &error);
+          g_assert_null (archive);
+          g_assert_nonnull (error);
+          g_assert_true (error->domain == NRES_ERROR);
+        }
+    }
+}
+
+static void
+test_parse_garbage_no_crash (void)
+{
+  /* Random bytes under a valid header and a matching total size: an error
+   * or an archive, never a crash or an out-of-bounds read. */
+  GRand *rand = g_rand_new_with_seed (1251);
+
+  for (guint round = 0; round < 2000; round++)
+    {
+      g_autoptr(GByteArray) array = g_byte_array_new ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NresArchive) archive = NULL;
+      guint count = g_rand_int_range (rand, 0, 4);
+      guint data_len = g_rand_int_range (rand, 0, 40);
+
+      test_put_bytes (array, "NRes", 4);
+      test_put_u32 (array, 0x100);
+      test_put_u32 (array, count);
+      test_put_u32 (array, 16 + data_len + count * 64);
+      for (guint i = 0; i < data_len + count * 64; i++)
+        {
+          guint8 b = g_rand_int_range (rand, 0, 4) == 0 ? 0 : (guint8) g_rand_int (rand);
+          test_put_u8 (array, b);
+        }
+      for (guint i = 0; i < count; i++)
+        {
+          gsize entry = 16 + data_len + i * 64;
+
+          if (g_rand_boolean (rand))
+            set_u32 (array, entry + 56, g_rand_int_range (rand, 0, 16 + data_len + 8));
+          if (g_rand_boolean (rand))
+            set_u32 (array, entry + 12, g_rand_int_range (rand, 0, data_len + 8));
+          if (g_rand_boolean (rand))
+            array->data[entry + 20 + g_rand_int_range (rand, 1, 36)] = 0;
+        }
+
+      archive = parse_array (array, &error);
+      g_assert_true ((archive == NULL) != (error == NULL));
+      if (archive != NULL)
+        {
+          for (guint i = 0; i < archive->n_entries; i++)
+            {
+              g_autoptr(GBytes) payload = nres_archive_payload_bytes (archive, i);
+
+              g_assert_cmpuint (g_bytes_get_size (payload), ==, archive->entries[i].size);
+              nres_archive_find (archive, archive->entries[i].name);
+            }
+        }
+    }
+
+  g_rand_free (rand);
+}
+
+static void
+test_sort_index_flags (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+  struct {
+    guint32  table[3];
+    gboolean valid;
+    gboolean canonical;
+  } cases[] = {
+    { { 0, 1, 2 }, TRUE, TRUE },
+    { { 2, 1, 0 }, TRUE, FALSE },
+    { { 1, 2, 0 }, TRUE, FALSE },
+    { { 0, 0, 2 }, FALSE, FALSE },
+    { { 0, 1, 3 }, FALSE, FALSE },
+    { { 0xFFFFFFFF, 1, 2 }, FALSE, FALSE },
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(NresArchive) archive = NULL;
+
+      for (guint i = 0; i < 3; i++)
+        set_u32 (array, 40 + i * 64 + 60, cases[c].table[i]);
+      archive = parse_array (array, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (archive->sort_index_valid, ==, cases[c].valid);
+      g_assert_cmpint (archive->sort_index_canonical, ==, cases[c].canonical);
+      for (guint i = 0; i < 3; i++)
+        g_assert_cmpuint (archive->entries[i].sort_index, ==, cases[c].table[i]);
+    }
+}
+
+static void
+test_payload (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(NresArchive) archive = nres_archive_parse (bytes, &error);
+  g_autoptr(GBytes) pb = NULL;
+  const guint8 *p;
+  gsize size = 0;
+
+  g_assert_no_error (error);
+  p = nres_archive_payload (archive, 0, &size);
+  g_assert_cmpmem (p, size, payload_a, sizeof payload_a);
+  p = nres_archive_payload (archive, 1, &size);
+  g_assert_cmpmem (p, size, payload_b, sizeof payload_b);
+  g_assert_true (p == (const guint8 *) g_bytes_get_data (bytes, NULL) + 24);
+  p = nres_archive_payload (archive, 2, NULL);
+  g_assert_cmpuint (p[0], ==, 0xEE);
+
+  pb = nres_archive_payload_bytes (archive, 1);
+  g_assert_cmpmem (g_bytes_get_data (pb, NULL), g_bytes_get_size (pb), payload_b, sizeof payload_b);
+
+  /* The archive keeps the file alive. */
+  g_clear_pointer (&bytes, g_bytes_unref);
+  p = nres_archive_payload (archive, 0, &size);
+  g_assert_cmpmem (p, size, payload_a, sizeof payload_a);
+}
+
+/* Names chosen so the canonical order differs from the directory order
+ * and folding matters: '_' (0x5F) sorts before letters only after
+ * folding. */
+static GBytes *
+build_named (const char * const *names,
+             guint                n)
+{
+  g_autofree TestEntrySpec *specs = g_new0 (TestEntrySpec, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      specs[i].type_id = NRES_TYPE_MAT0;
+      specs[i].name = names[i];
+      specs[i].payload = payload_b;
+      specs[i].size = i;
+    }
+
+  return test_build_archive (specs, n, TRUE);
+}
+
+static void
+test_find_case_insensitive (void)
+{
+  const char *names[] = { "Zeta", "alpha", "MIDDLE", "_under", "Beta", "DEFAULT" };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = build_named (names, G_N_ELEMENTS (names));
+  g_autoptr(NresArchive) archive = nres_archive_parse (bytes, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (archive->sort_index_valid);
+  g_assert_true (archive->sort_index_canonical);
+
+  g_assert_cmpint (nres_archive_find (archive, "zeta"), ==, 0);
+  g_assert_cmpint (nres_archive_find (archive, "ZETA"), ==, 0);
+  g_assert_cmpint (nres_archive_find (archive, "Alpha"), ==, 1);
+  g_assert_cmpint (nres_archive_find (archive, "middle"), ==, 2);
+  g_assert_cmpint (nres_archive_find (archive, "_UNDER"), ==, 3);
+  g_assert_cmpint (nres_archive_find (archive, "beta"), ==, 4);
+  g_assert_cmpint (nres_archive_find (archive, "default"), ==, 5);
+  g_assert_cmpint (nres_archive_find (archive, "gamma"), ==, -1);
+  g_assert_cmpint (nres_archive_find (archive, ""), ==, -1);
+  g_assert_cmpint (nres_archive_find (archive, "alph"), ==, -1);
+  g_assert_cmpint (nres_archive_find (archive, "alphab"), ==, -1);
+  g_assert_cmpint (nres_archive_find (archive,
+                   "alpha_and_a_very_long_tail_past_the_36_byte_field"), ==, -1);
+}
+
+static void
+test_find_non_canonical (void)
+{
+  const char *names[] = { "a", "b", "c" };
+  g_autoptr(GBytes) bytes = build_named (names, 3);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+  guint32 dir = g_bytes_get_size (bytes) - 3 * 64;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NresArchive) archive = NULL;
+
+  /* Reversed: a permutation, so the engine still binary-searches, and
+   * misses: for "a" it probes i = 1 ("b", go left), i = 0 ("c", go left),
+   * gives up; "c" likewise. Only "b" at the middle is found. */
+  set_u32 (array, dir + 0 * 64 + 60, 2);
+  set_u32 (array, dir + 1 * 64 + 60, 1);
+  set_u32 (array, dir + 2 * 64 + 60, 0);
+  archive = parse_array (array, &error);
+  g_assert_no_error (error);
+  g_assert_true (archive->sort_index_valid);
+  g_assert_false (archive->sort_index_canonical);
+  g_assert_cmpint (nres_archive_find (archive, "A"), ==, -1);
+  g_assert_cmpint (nres_archive_find (archive, "B"), ==, 1);
+  g_assert_cmpint (nres_archive_find (archive, "C"), ==, -1);
+  g_clear_pointer (&archive, nres_archive_free);
+
+  /* Two entries with the same name (up to case): the canonical table
+   * breaks the tie by index, the swapped table is not canonical but still
+   * sorted, so the binary search finds one of them. */
+  {
+    const char *dup_names[] = { "same", "SAME" };
+    g_autoptr(GBytes) dup = build_named (dup_names, 2);
+    g_autoptr(GByteArray) dup_array = mutable_copy (dup);
+
+    g_assert_cmpuint (test_get_u32 (dup_array->data + 16 + 8 + 60), ==, 0);
+    g_assert_cmpuint (test_get_u32 (dup_array->data + 16 + 8 + 64 + 60), ==, 1);
+    set_u32 (dup_array, 16 + 8 + 60, 1);
+    set_u32 (dup_array, 16 + 8 + 64 + 60, 0);
+    archive = parse_array (dup_array, &error);
+    g_assert_no_error (error);
+    g_assert_true (archive->sort_index_valid);
+    g_assert_false (archive->sort_index_canonical);
+    /* i = 1 first: entries[1].sort_index = 0. */
+    g_assert_cmpint (nres_archive_find (archive, "Same"), ==, 0);
+  }
+}
+
+static void
+test_find_invalid_fallback (void)
+{
+  const char *names[] = { "c", "dup", "a", "DUP", "b" };
+  g_autoptr(GBytes) bytes = build_named (names, G_N_ELEMENTS (names));
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+  guint32 dir = g_bytes_get_size (bytes) - 5 * 64;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NresArchive) archive = NULL;
+
+  /* Canonical would be a(2) b(4) c(0) dup(1) DUP(3). */
+  g_assert_cmpuint (test_get_u32 (array->data + dir + 0 * 64 + 60), ==, 2);
+  g_assert_cmpuint (test_get_u32 (array->data + dir + 3 * 64 + 60), ==, 1);
+  g_assert_cmpuint (test_get_u32 (array->data + dir + 4 * 64 + 60), ==, 3);
+
+  /* A value out of range: linear scan, first match wins. */
+  set_u32 (array, dir + 2 * 64 + 60, 5);
+  archive = parse_array (array, &error);
+  g_assert_no_error (error);
+  g_assert_false (archive->sort_index_valid);
+  g_assert_false (archive->sort_index_canonical);
+  g_assert_cmpint (nres_archive_find (archive, "A"), ==, 2);
+  g_assert_cmpint (nres_archive_find (archive, "b"), ==, 4);
+  g_assert_cmpint (nres_archive_find (archive, "C"), ==, 0);
+  g_assert_cmpint (nres_archive_find (archive, "Dup"), ==, 1);
+  g_assert_cmpint (nres_archive_find (archive, "e"), ==, -1);
+  g_clear_pointer (&archive, nres_archive_free);
+
+  /* All zero: in range but not a permutation. */
+  for (guint i = 0; i < 5; i++)
+    set_u32 (array, dir + i * 64 + 60, 0);
+  archive = parse_array (array, &error);
+  g_assert_no_error (error);
+  g_assert_false (archive->sort_index_valid);
+  g_assert_cmpint (nres_archive_find (archive, "a"), ==, 2);
+  g_assert_cmpint (nres_archive_find (archive, "DUP"), ==, 1);
+  g_assert_cmpint (nres_archive_find (archive, "B"), ==, 4);
+}
+
+static void
+test_find_empty (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = test_build_archive (NULL, 0, TRUE);
+  g_autoptr(NresArchive) archive = nres_archive_parse (bytes, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (nres_archive_find (archive, "a"), ==, -1);
+}
+
+static void
+test_resolve (void)
+{
+  const char *with_default[] = { "Rock", "Default", "Sand" };
+  const char *without_default[] = { "Rock", "Sand" };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) b1 = build_named (with_default, 3);
+  g_autoptr(GBytes) b2 = build_named (without_default, 2);
+  g_autoptr(GBytes) b3 = test_build_archive (NULL, 0, TRUE);
+  g_autoptr(NresArchive) a1 = nres_archive_parse (b1, &error);
+  g_autoptr(NresArchive) a2 = nres_archive_parse (b2, &error);
+  g_autoptr(NresArchive) a3 = nres_archive_parse (b3, &error);
+  NresResolve how = NRES_RESOLVE_NONE;
+
+  g_assert_no_error (error);
+
+  g_assert_cmpint (nres_archive_resolve (a1, "SAND", &how), ==, 2);
+  g_assert_cmpint (how, ==, NRES_RESOLVE_EXACT);
+  g_assert_cmpint (nres_archive_resolve (a1, "default", &how), ==, 1);
+  g_assert_cmpint (how, ==, NRES_RESOLVE_EXACT);
+  g_assert_cmpint (nres_archive_resolve (a1, "Missing", &how), ==, 1);
+  g_assert_cmpint (how, ==, NRES_RESOLVE_DEFAULT);
+
+  g_assert_cmpint (nres_archive_resolve (a2, "Rock", &how), ==, 0);
+  g_assert_cmpint (how, ==, NRES_RESOLVE_EXACT);
+  g_assert_cmpint (nres_archive_resolve (a2, "Missing", &how), ==, 0);
+  g_assert_cmpint (how, ==, NRES_RESOLVE_FIRST);
+  g_assert_cmpint (nres_archive_resolve (a2, "Missing", NULL), ==, 0);
+
+  how = NRES_RESOLVE_EXACT;
+  g_assert_cmpint (nres_archive_resolve (a3, "Missing", &how), ==, -1);
+  g_assert_cmpint (how, ==, NRES_RESOLVE_NONE);
+}
+
+static void
+test_canonical_sort_index (void)
+{
+  NresEntry entries[5];
+  guint32 out[5];
+  const char *names[] = { "zeta", "Alpha", "beta", "ALPHA", "_x" };
+  const guint32 expected[] = { 4, 1, 3, 2, 0 };
+
+  memset (entries, 0, sizeof entries);
+  for (guint i = 0; i < 5; i++)
+    strcpy (entries[i].name, names[i]);
+  /* Bytes after the NUL do not take part. */
+  entries[1].name[10] = 'z';
+
+  nres_canonical_sort_index (entries, 5, out);
+  g_assert_cmpmem (out, sizeof out, expected, sizeof expected);
+
+  /* The same table as the independent builder in tests/support. */
+  {
+    g_autoptr(GBytes) bytes = build_named (names, 5);
+    const guint8 *data = g_bytes_get_data (bytes, NULL);
+    guint32 dir = g_bytes_get_size (bytes) - 5 * 64;
+
+    for (guint i = 0; i < 5; i++)
+      g_assert_cmpuint (test_get_u32 (data + dir + i * 64 + 60), ==, expected[i]);
+  }
+
+  nres_canonical_sort_index (entries, 0, out);
+}
+
+static void
+test_set_name (void)
+{
+  g_autoptr(GError) error = NULL;
+  NresEntry entry;
+  NresEntry before;
+  guint8 expected[36] = { 0xC1, 0xF0, 0xEE, 0xED, 0xFF };
+  char long_name[37];
+
+  memset (&entry, 0xCC, sizeof entry);
+  g_assert_true (nres_entry_set_name (&entry, "\xD0\x91\xD1\x80\xD0\xBE\xD0\xBD\xD1\x8F", &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (entry.name, 36, expected, 36);
+  g_assert_cmpuint (entry.type_id, ==, 0xCCCCCCCC);
+  g_assert_cmpuint (entry.data_offset, ==, 0xCCCCCCCC);
+
+  memcpy (&before, &entry, sizeof entry);
+
+  g_assert_false (nres_entry_set_name (&entry, "", &error));
+  g_assert_error (error, CP1251_ERROR, CP1251_ERROR_EMPTY);
+  g_clear_error (&error);
+
+  memset (long_name, 'n', 36);
+  long_name[36] = 0;
+  g_assert_false (nres_entry_set_name (&entry, long_name, &error));
+  g_assert_error (error, CP1251_ERROR, CP1251_ERROR_TOO_LONG);
+  g_clear_error (&error);
+
+  g_assert_false (nres_entry_set_name (&entry, "Rock\xE2\x9C\x93", &error));   /* ✓ */
+  g_assert_error (error, CP1251_ERROR, CP1251_ERROR_UNREPRESENTABLE);
+  g_assert_nonnull (strstr (error->message, "\xE2\x9C\x93"));
+  g_assert_nonnull (strstr (error->message, "5"));
+  g_clear_error (&error);
+
+  g_assert_cmpmem (&entry, sizeof entry, &before, sizeof before);
+
+  long_name[35] = 0;
+  g_assert_true (nres_entry_set_name (&entry, long_name, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (entry.name, 35, long_name, 35);
+  g_assert_cmpuint (entry.name[35], ==, 0);
+}
+
+static void
+test_out_entries (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(NresArchive) archive = nres_archive_parse (bytes, &error);
+  NresOutEntry *out;
+  guint n_out = 0;
+
+  g_assert_no_error (error);
+  out = nres_out_entries_from_archive (archive, &n_out);
+  g_assert_cmpuint (n_out, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_cmpint (out[i].source, ==, (gint) i);
+      g_assert_null (out[i].payload);
+      g_assert_cmpmem (&out[i].entry, sizeof (NresEntry), &archive->entries[i], sizeof (NresEntry));
+    }
+  out[1].payload = g_bytes_new_static (payload_c, sizeof payload_c);
+  nres_out_entries_free (out, n_out);
+  nres_out_entries_free (NULL, 0);
+}
 
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/core/nres/parse/valid", test_parse_valid);
+  g_test_add_func ("/core/nres/parse/unaligned", test_parse_unaligned);
+  g_test_add_func ("/core/nres/parse/empty", test_parse_empty);
+  g_test_add_func ("/core/nres/parse/overlap-accepted", test_parse_overlap_accepted);
+  g_test_add_func ("/core/nres/parse/bytes-after-nul-kept", test_parse_bytes_after_nul_kept);
+  g_test_add_func ("/core/nres/parse/short", test_parse_short);
+  g_test_add_func ("/core/nres/parse/bad-magic", test_parse_bad_magic);
+  g_test_add_func ("/core/nres/parse/bad-version", test_parse_bad_version);
+  g_test_add_func ("/core/nres/parse/negative-count", test_parse_negative_count);
+  g_test_add_func ("/core/nres/parse/count-overflow", test_parse_count_overflow);
+  g_test_add_func ("/core/nres/parse/bad-total-size", test_parse_bad_total_size);
+  g_test_add_func ("/core/nres/parse/data-offset-low", test_parse_data_offset_low);
+  g_test_add_func ("/core/nres/parse/data-offset-high", test_parse_data_offset_high);
+  g_test_add_func ("/core/nres/parse/size-past-directory", test_parse_size_past_directory);
+  g_test_add_func ("/core/nres/parse/name-without-nul", test_parse_name_without_nul);
+  g_test_add_func ("/core/nres/parse/name-empty", test_parse_name_empty);
+  g_test_add_func ("/core/nres/parse/cyrillic-name-in-message", test_parse_cyrillic_name_in_message);
+  g_test_add_func ("/core/nres/parse/truncated-every-length", test_parse_truncated_every_length);
+  g_test_add_func ("/core/nres/parse/garbage-no-crash", test_parse_garbage_no_crash);
+  g_test_add_func ("/core/nres/parse/sort-index-flags", test_sort_index_flags);
+  g_test_add_func ("/core/nres/payload", test_payload);
+  g_test_add_func ("/core/nres/find/case-insensitive", test_find_case_insensitive);
+  g_test_add_func ("/core/nres/find/non-canonical", test_find_non_canonical);
+  g_test_add_func ("/core/nres/find/invalid-fallback", test_find_invalid_fallback);
+  g_test_add_func ("/core/nres/find/empty", test_find_empty);
+  g_test_add_func ("/core/nres/resolve", test_resolve);
+  g_test_add_func ("/core/nres/canonical-sort-index", test_canonical_sort_index);
+  g_test_add_func ("/core/nres/set-name", test_set_name);
+  g_test_add_func ("/core/nres/out-entries", test_out_entries);
+
   return g_test_run ();
 }
