@@ -44,7 +44,8 @@ typedef struct {
   gint         key;        /* -1 when not about a key */
   gsize        offset;     /* absolute byte offset in the file */
   char        *entry_name; /* UTF-8, or "(archive)" */
-  char        *message;    /* "expected ..., found ..." for people */
+  char        *message;    /* the whole line for people:
+                              "ENTRY: offset N: expected ..., found ..." */
 } Mat0Diagnostic;
 
 void       mat0_diagnostic_free     (Mat0Diagnostic *diag);

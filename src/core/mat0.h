@@ -83,6 +83,17 @@ Mat0Material  *mat0_decode             (const guint8       *data,
                                         gsize               base_offset,
                                         GError            **error);
 
+/* As mat0_decode(); on failure also stores the absolute file offset of the
+ * problem (the N of the message) in @error_offset when it is not %NULL.
+ * Returns: (transfer full): the material, or %NULL with @error. */
+Mat0Material  *mat0_decode_full        (const guint8       *data,
+                                        gsize               size,
+                                        guint32             attr2,
+                                        const char         *entry_name,
+                                        gsize               base_offset,
+                                        gsize              *error_offset,
+                                        GError            **error);
+
 gsize          mat0_encoded_size       (const Mat0Material *material);
 /* Returns: (transfer full): the payload bytes. */
 GBytes        *mat0_encode             (const Mat0Material *material);

@@ -1,3 +1,341 @@
-/* phase-eval.c - placeholder */
+/* phase-eval.c - runtime expansion and the phase evaluator (evaluator.md)
+ *
+ * Float32 arithmetic as in the engine; the build passes -ffp-contract=off
+ * so A + (B - A) * alpha is never fused. Nothing here allocates.
+ */
 #include "config.h"
-typedef int mat_placeholder_phase_eval;
+
+#include <math.h>
+#include <string.h>
+
+#include "phase-eval.h"
+
+static inline float
+unit (guint8 v)
+{
+  return (float) v / 255.0f;
+}
+
+void
+phase_eval_expand (const Mat0Phase *phase,
+                   gint32           tex_slot,
+                   PhaseRuntime    *out)
+{
+  const guint8 *p;
+
+  g_return_if_fail (phase != NULL);
+  g_return_if_fail (out != NULL);
+
+  p = phase->p;
+  /* diffuse RGBA */
+  out->f[0] = unit (p[4]);
+  out->f[1] = unit (p[5]);
+  out->f[2] = unit (p[6]);
+  out->f[3] = unit (p[7]);
+  /* ambient RGB, then A scaled by 0.01 */
+  out->f[4] = unit (p[0]);
+  out->f[5] = unit (p[1]);
+  out->f[6] = unit (p[2]);
+  out->f[7] = (float) p[3] * 0.01f;
+  /* specular RGBA */
+  out->f[8] = unit (p[8]);
+  out->f[9] = unit (p[9]);
+  out->f[10] = unit (p[10]);
+  out->f[11] = unit (p[11]);
+  /* emissive RGBA */
+  out->f[12] = unit (p[12]);
+  out->f[13] = unit (p[13]);
+  out->f[14] = unit (p[14]);
+  out->f[15] = unit (p[15]);
+  out->power = (float) p[16];
+
+  if (mat0_phase_is_textured (phase))
+    {
+      out->tex_slot = tex_slot;
+      out->i18 = (gint8) p[17];
+    }
+  else
+    {
+      out->tex_slot = -1;
+      out->i18 = -1;
+    }
+}
+
+void
+phase_eval_expand_material (const Mat0Material *material,
+                            PhaseRuntime       *out)
+{
+  g_return_if_fail (material != NULL);
+  g_return_if_fail (out != NULL || material->n_phases == 0);
+
+  for (guint i = 0; i < material->n_phases; i++)
+    phase_eval_expand (&material->phases[i], (gint32) i, &out[i]);
+}
+
+const char *
+phase_eval_mode_name (guint mode)
+{
+  switch (mode)
+    {
+    case PHASE_EVAL_MODE_LOOP:
+      return "loop";
+    case PHASE_EVAL_MODE_PING_PONG:
+      return "ping-pong";
+    case PHASE_EVAL_MODE_ONE_SHOT:
+      return "one-shot";
+    case PHASE_EVAL_MODE_RANDOM:
+      return "random";
+    default:
+      return "unknown";
+    }
+}
+
+/* A phase index clamped to the table (n_phases > 0); out of range sets
+ * bad_key and uses the last phase, never reading out of bounds. */
+static guint
+resolve_phase (const PhaseEvalInput *input,
+               guint                 index,
+               PhaseEvalResult      *result)
+{
+  if (index >= input->n_phases)
+    {
+      result->bad_key = TRUE;
+      return input->n_phases - 1;
+    }
+
+  return index;
+}
+
+static void
+hold_phase (const PhaseEvalInput *input,
+            guint                 index,
+            PhaseEvalResult      *result)
+{
+  guint i = resolve_phase (input, index, result);
+
+  result->value = input->phases[i];
+  result->phase_a = (gint) i;
+  result->phase_b = (gint) i;
+  result->alpha = 0.0f;
+  result->hold = TRUE;
+}
+
+static inline float
+lerp (float a, float b, float alpha)
+{
+  return a + (b - a) * alpha;
+}
+
+static void
+blend_fields (PhaseRuntime       *out,
+              const PhaseRuntime *b,
+              guint               first,
+              guint               count,
+              float               alpha)
+{
+  for (guint i = first; i < first + count; i++)
+    out->f[i] = lerp (out->f[i], b->f[i], alpha);
+}
+
+/* Blends from key @k towards the next key (the last closes the loop). */
+static void
+blend_segment (const PhaseEvalInput *input,
+               guint                 k,
+               float                 alpha,
+               PhaseEvalResult      *result)
+{
+  const Mat0Block *block = input->block;
+  guint32 mask = mat0_block_interp_mask (block);
+  guint next = k + 1 < block->n_keys ? k + 1 : 0;
+  guint a = resolve_phase (input, block->keys[k].k0, result);
+  guint b = resolve_phase (input, block->keys[next].k0, result);
+  const PhaseRuntime *pb = &input->phases[b];
+
+  result->segment = (gint) k;
+  result->next = (gint) next;
+  result->alpha = alpha;
+  result->phase_a = (gint) a;
+  result->phase_b = (gint) b;
+  result->value = input->phases[a];
+
+  if (mask & PHASE_EVAL_BLEND_AMBIENT_RGB)
+    blend_fields (&result->value, pb, 4, 3, alpha);
+  if (mask & PHASE_EVAL_BLEND_DIFFUSE_RGB)
+    blend_fields (&result->value, pb, 0, 3, alpha);
+  if (mask & PHASE_EVAL_BLEND_SPECULAR_RGB)
+    blend_fields (&result->value, pb, 8, 3, alpha);
+  if (mask & PHASE_EVAL_BLEND_EMISSIVE_RGB)
+    blend_fields (&result->value, pb, 12, 3, alpha);
+  if (mask & PHASE_EVAL_BLEND_AMBIENT_A)
+    blend_fields (&result->value, pb, 7, 1, alpha);
+}
+
+/* Finds the segment of position @r (0 <= r <= cycle) and blends. */
+static void
+eval_position (const PhaseEvalInput *input,
+               guint32               r,
+               guint32               cycle,
+               PhaseEvalResult      *result)
+{
+  const Mat0Block *block = input->block;
+  guint32 start = 0;
+  guint last_nonzero = 0;
+
+  result->r = r;
+
+  for (guint k = 0; k < block->n_keys; k++)
+    {
+      guint32 d = block->keys[k].k1;
+
+      if (d == 0)
+        continue;
+      /* start + d <= cycle < 2^32: no overflow */
+      if (r >= start && r < start + d)
+        {
+          blend_segment (input, k, (float) (r - start) / (float) d, result);
+          return;
+        }
+      last_nonzero = k;
+      start += d;
+    }
+
+  /* r == cycle: the end of the last non-zero segment */
+  g_assert (r == cycle);
+  blend_segment (input, last_nonzero, 1.0f, result);
+}
+
+/* The parts both time sources share. Returns TRUE when the result is
+ * complete (no phases, no keys, or a zero cycle). */
+static gboolean
+eval_prepare (const PhaseEvalInput *input,
+              PhaseEvalResult      *result)
+{
+  const Mat0Block *block = input->block;
+
+  memset (result, 0, sizeof *result);
+  result->segment = -1;
+  result->next = -1;
+  result->phase_a = -1;
+  result->phase_b = -1;
+
+  if (block != NULL)
+    {
+      result->mode = mat0_block_mode (block);
+      result->unknown_mode = result->mode >= 4;
+      result->cycle = mat0_block_cycle (block);
+    }
+
+  if (input->n_phases == 0 || input->phases == NULL)
+    {
+      result->value.tex_slot = -1;
+      result->value.i18 = -1;
+      result->bad_key = TRUE;
+      result->hold = TRUE;
+      return TRUE;
+    }
+
+  if (block == NULL || block->n_keys == 0)
+    {
+      hold_phase (input, input->static_phase, result);
+      return TRUE;
+    }
+
+  if (result->cycle == 0)
+    {
+      hold_phase (input, block->keys[0].k0, result);
+      result->segment = 0;
+      result->next = 0;
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+void
+phase_eval_at_time (const PhaseEvalInput *input,
+                    guint32               now,
+                    guint32               start,
+                    guint32               random_offset,
+                    PhaseEvalResult      *result)
+{
+  const Mat0Block *block;
+  guint32 delta;
+  guint32 cycle;
+  guint32 q;
+  guint32 r;
+
+  g_return_if_fail (input != NULL);
+  g_return_if_fail (result != NULL);
+
+  if (eval_prepare (input, result))
+    return;
+
+  block = input->block;
+  cycle = result->cycle;
+  delta = now - start;   /* unsigned wrap-around, as the engine */
+  q = delta / cycle;
+  r = delta % cycle;
+
+  switch (result->mode)
+    {
+    case PHASE_EVAL_MODE_PING_PONG:
+      if (q & 1)
+        r = cycle - r;
+      break;
+
+    case PHASE_EVAL_MODE_ONE_SHOT:
+      if (q > 0)
+        {
+          guint last = block->n_keys - 1u;
+
+          hold_phase (input, block->keys[last].k0, result);
+          result->segment = (gint) last;
+          result->next = (gint) last;
+          result->r = cycle;
+          return;
+        }
+      break;
+
+    case PHASE_EVAL_MODE_RANDOM:
+      r = (guint32) (delta + random_offset) % cycle;
+      break;
+
+    default:
+      /* loop, and 4..7 evaluated as loop */
+      break;
+    }
+
+  eval_position (input, r, cycle, result);
+}
+
+void
+phase_eval_at_t (const PhaseEvalInput *input,
+                 float                 t,
+                 PhaseEvalResult      *result)
+{
+  guint32 cycle;
+  guint32 r;
+  float fcycle;
+  float x;
+
+  g_return_if_fail (input != NULL);
+  g_return_if_fail (result != NULL);
+
+  if (eval_prepare (input, result))
+    return;
+
+  if (isnan (t) || t < 0.0f || t > 1.0f)
+    t = 0.5f;
+
+  cycle = result->cycle;
+  fcycle = (float) cycle;
+  x = t * fcycle;
+  /* (float) cycle may round above cycle (and up to 2^32): clamp in float
+   * first so the conversion is always in range. */
+  if (x >= fcycle)
+    r = cycle;
+  else
+    r = MIN ((guint32) x, cycle);
+
+  eval_position (input, r, cycle, result);
+}
