@@ -1,3 +1,706 @@
-/* texm.c - placeholder */
+/* texm.c - Texm texture payloads (formats.md section 3)
+ *
+ * Layout: a 32-byte header, a 1024-byte palette for format 0, the mip
+ * chain (level i is max (1, w >> i) x max (1, h >> i) pixels) and
+ * optionally a "Page" chunk that must end exactly at the payload end.
+ *
+ * The parser reads nothing it has not checked to lie inside the payload;
+ * sizes are computed in 64 bits and compared by division so that no
+ * product can wrap.
+ */
 #include "config.h"
-typedef int mat_placeholder_texm;
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "texm.h"
+
+#define TEXM_MAX_MIPS   32
+#define PAGE_RECT_SIZE  8
+
+G_DEFINE_QUARK (texm-error-quark, texm_error)
+
+gboolean
+texm_format_is_valid (guint32 format)
+{
+  return texm_bytes_per_pixel (format) != 0;
+}
+
+guint
+texm_bytes_per_pixel (guint32 format)
+{
+  switch (format)
+    {
+    case 0:
+      return 1;
+    case 565:
+    case 556:
+    case 4444:
+    case 88:
+      return 2;
+    case 888:
+    case 8888:
+      return 4;
+    default:
+      return 0;
+    }
+}
+
+static inline guint16
+get_u16 (const guint8 *p)
+{
+  return (guint16) (p[0] | (p[1] << 8));
+}
+
+static inline guint32
+get_u32 (const guint8 *p)
+{
+  return (guint32) p[0] | ((guint32) p[1] << 8) |
+         ((guint32) p[2] << 16) | ((guint32) p[3] << 24);
+}
+
+static inline void
+put_u16 (guint8 *p, guint16 v)
+{
+  p[0] = v & 0xFF;
+  p[1] = v >> 8;
+}
+
+static inline void
+put_u32 (guint8 *p, guint32 v)
+{
+  p[0] = v & 0xFF;
+  p[1] = (v >> 8) & 0xFF;
+  p[2] = (v >> 16) & 0xFF;
+  p[3] = v >> 24;
+}
+
+/* One dimension of mip @level; shifts of 32 and more give 1, never UB. */
+static inline guint32
+mip_dim (guint32 dim, guint level)
+{
+  guint32 d = level < 32 ? dim >> level : 0;
+
+  return MAX (d, 1u);
+}
+
+static inline guint64
+mip_pixels (guint32 width, guint32 height, guint level)
+{
+  return (guint64) mip_dim (width, level) * (guint64) mip_dim (height, level);
+}
+
+/* Sets "NAME: offset N: expected X, found Y"; takes ownership of the
+ * two phrases. */
+static void
+set_error (GError     **error,
+           TexmError    code,
+           const char  *entry_name,
+           guint64      offset,
+           char        *expected,
+           char        *found)
+{
+  g_autofree char *e = expected;
+  g_autofree char *f = found;
+
+  g_set_error (error, TEXM_ERROR, code,
+               _("%s: offset %" G_GUINT64_FORMAT ": expected %s, found %s"),
+               entry_name != NULL ? entry_name : "Texm", offset, e, f);
+}
+
+void
+texm_image_free (TexmImage *image)
+{
+  if (image == NULL)
+    return;
+
+  g_clear_pointer (&image->bytes, g_bytes_unref);
+  g_free (image->mip_offsets);
+  g_free (image->rects);
+  g_free (image);
+}
+
+TexmImage *
+texm_parse (GBytes      *payload,
+            const char  *entry_name,
+            gsize        base_offset,
+            GError     **error)
+{
+  g_autoptr(TexmImage) image = NULL;
+  const guint8 *data;
+  gsize size;
+  gsize pos;
+  guint bpp;
+  TexmHeader h;
+
+  g_return_val_if_fail (payload != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  data = g_bytes_get_data (payload, &size);
+
+  if (size < TEXM_HEADER_SIZE)
+    {
+      set_error (error, TEXM_ERROR_TRUNCATED, entry_name, base_offset,
+                 g_strdup_printf (_("%d bytes of header"), TEXM_HEADER_SIZE),
+                 g_strdup_printf (_("%" G_GSIZE_FORMAT " bytes"), size));
+      return NULL;
+    }
+
+  h.magic = get_u32 (data + 0);
+  h.width = get_u32 (data + 4);
+  h.height = get_u32 (data + 8);
+  h.mip_count = get_u32 (data + 12);
+  h.flags4 = get_u32 (data + 16);
+  h.flags5 = get_u32 (data + 20);
+  h.unk6 = get_u32 (data + 24);
+  h.format = get_u32 (data + 28);
+
+  if (h.magic != TEXM_MAGIC)
+    {
+      set_error (error, TEXM_ERROR_BAD_MAGIC, entry_name, base_offset,
+                 g_strdup_printf (_("magic \"Texm\" (0x%08X)"), TEXM_MAGIC),
+                 g_strdup_printf ("0x%08X", h.magic));
+      return NULL;
+    }
+  if (h.width == 0)
+    {
+      set_error (error, TEXM_ERROR_BAD_SIZE, entry_name, (guint64) base_offset + 4,
+                 g_strdup (_("width > 0")), g_strdup ("0"));
+      return NULL;
+    }
+  if (h.height == 0)
+    {
+      set_error (error, TEXM_ERROR_BAD_SIZE, entry_name, (guint64) base_offset + 8,
+                 g_strdup (_("height > 0")), g_strdup ("0"));
+      return NULL;
+    }
+  if (h.mip_count == 0 || h.mip_count > TEXM_MAX_MIPS)
+    {
+      set_error (error, TEXM_ERROR_BAD_SIZE, entry_name, (guint64) base_offset + 12,
+                 h.mip_count == 0
+                   ? g_strdup (_("mipCount > 0"))
+                   : g_strdup_printf (_("mipCount <= %d"), TEXM_MAX_MIPS),
+                 g_strdup_printf ("%u", h.mip_count));
+      return NULL;
+    }
+
+  bpp = texm_bytes_per_pixel (h.format);
+  if (bpp == 0)
+    {
+      set_error (error, TEXM_ERROR_BAD_FORMAT, entry_name, (guint64) base_offset + 28,
+                 g_strdup (_("format 0, 565, 556, 4444, 88, 888 or 8888")),
+                 g_strdup_printf ("%u", h.format));
+      return NULL;
+    }
+
+  image = g_new0 (TexmImage, 1);
+  image->header = h;
+  image->bytes_per_pixel = bpp;
+  pos = TEXM_HEADER_SIZE;
+
+  if (h.format == 0)
+    {
+      if (size - pos < TEXM_PALETTE_SIZE)
+        {
+          set_error (error, TEXM_ERROR_TRUNCATED, entry_name, (guint64) base_offset + pos,
+                     g_strdup_printf (_("%d bytes of palette"), TEXM_PALETTE_SIZE),
+                     g_strdup_printf ("%" G_GSIZE_FORMAT, size - pos));
+          return NULL;
+        }
+      image->palette = data + pos;
+      pos += TEXM_PALETTE_SIZE;
+    }
+
+  image->mip_offsets = g_new0 (gsize, h.mip_count);
+  for (guint i = 0; i < h.mip_count; i++)
+    {
+      guint64 pixels = mip_pixels (h.width, h.height, i);
+      gsize left = size - pos;
+
+      /* pixels * bpp may not fit in 64 bits: compare by division. */
+      if (pixels > left / bpp)
+        {
+          g_autofree char *need = NULL;
+
+          if (pixels > G_MAXUINT64 / bpp)
+            need = g_strdup_printf ("%" G_GUINT64_FORMAT " x %u", pixels, bpp);
+          else
+            need = g_strdup_printf ("%" G_GUINT64_FORMAT, pixels * bpp);
+
+          set_error (error, TEXM_ERROR_TRUNCATED, entry_name, (guint64) base_offset + pos,
+                     g_strdup_printf (_("%s bytes of mip level %u (%ux%u)"), need, i,
+                                      mip_dim (h.width, i), mip_dim (h.height, i)),
+                     g_strdup_printf ("%" G_GSIZE_FORMAT, left));
+          return NULL;
+        }
+      image->mip_offsets[i] = pos;
+      pos += (gsize) (pixels * bpp);
+    }
+
+  if (pos < size)
+    {
+      gsize left = size - pos;
+      guint32 n_rects;
+
+      if (left < 4 || get_u32 (data + pos) != TEXM_PAGE_MAGIC)
+        {
+          set_error (error, TEXM_ERROR_TRAILING_BYTES, entry_name, (guint64) base_offset + pos,
+                     g_strdup (_("the end of the payload or a \"Page\" chunk")),
+                     g_strdup_printf (_("%" G_GSIZE_FORMAT " more bytes"), left));
+          return NULL;
+        }
+      if (left < 8)
+        {
+          set_error (error, TEXM_ERROR_BAD_PAGE, entry_name, (guint64) base_offset + pos + 4,
+                     g_strdup (_("4 bytes of rectCount")),
+                     g_strdup_printf ("%" G_GSIZE_FORMAT, left - 4));
+          return NULL;
+        }
+
+      n_rects = get_u32 (data + pos + 4);
+      /* n_rects * 8 < 2^35: no overflow in 64 bits. */
+      if ((guint64) n_rects * PAGE_RECT_SIZE != (guint64) (left - 8))
+        {
+          set_error (error, TEXM_ERROR_BAD_PAGE, entry_name, (guint64) base_offset + pos + 8,
+                     g_strdup_printf (_("%" G_GUINT64_FORMAT " bytes of %u Page rects "
+                                        "ending at the payload end"),
+                                      (guint64) n_rects * PAGE_RECT_SIZE, n_rects),
+                     g_strdup_printf ("%" G_GSIZE_FORMAT, left - 8));
+          return NULL;
+        }
+
+      image->has_page = TRUE;
+      image->n_rects = n_rects;
+      image->rects = g_new0 (TexmRect, MAX (n_rects, 1u));
+      for (guint32 r = 0; r < n_rects; r++)
+        {
+          const guint8 *p = data + pos + 8 + (gsize) r * PAGE_RECT_SIZE;
+
+          image->rects[r].x = (gint16) get_u16 (p + 0);
+          image->rects[r].w = (gint16) get_u16 (p + 2);
+          image->rects[r].y = (gint16) get_u16 (p + 4);
+          image->rects[r].h = (gint16) get_u16 (p + 6);
+        }
+    }
+
+  image->bytes = g_bytes_ref (payload);
+
+  return g_steal_pointer (&image);
+}
+
+void
+texm_mip_size (const TexmImage *image,
+               guint            level,
+               guint           *width,
+               guint           *height)
+{
+  g_return_if_fail (image != NULL);
+
+  if (width != NULL)
+    *width = mip_dim (image->header.width, level);
+  if (height != NULL)
+    *height = mip_dim (image->header.height, level);
+}
+
+/* Channel expansion from n bits to 8 by bit replication: the top bits are
+ * repeated into the low bits, so 0 maps to 0, the maximum to 255, and the
+ * values are spread evenly (within rounding of v * 255 / max):
+ *   5 bits: (v << 3) | (v >> 2)
+ *   6 bits: (v << 2) | (v >> 4)
+ *   4 bits: (v << 4) | v = v * 17 */
+static inline guint8
+expand5 (guint v)
+{
+  return (guint8) ((v << 3) | (v >> 2));
+}
+
+static inline guint8
+expand6 (guint v)
+{
+  return (guint8) ((v << 2) | (v >> 4));
+}
+
+static inline guint8
+expand4 (guint v)
+{
+  return (guint8) (v * 17);
+}
+
+guint8 *
+texm_decode_rgba (const TexmImage *image,
+                  guint            level,
+                  guint           *width,
+                  guint           *height)
+{
+  const guint8 *src;
+  guint8 *out;
+  guint8 *o;
+  guint32 w, h;
+  gsize n, size;
+
+  g_return_val_if_fail (image != NULL, NULL);
+  g_return_val_if_fail (image->bytes != NULL, NULL);
+  g_return_val_if_fail (level < image->header.mip_count, NULL);
+  g_return_val_if_fail (texm_format_is_valid (image->header.format), NULL);
+  g_return_val_if_fail (image->header.format != 0 || image->palette != NULL, NULL);
+
+  w = mip_dim (image->header.width, level);
+  h = mip_dim (image->header.height, level);
+  n = (gsize) w * h;
+
+  src = g_bytes_get_data (image->bytes, &size);
+  g_return_val_if_fail (image->mip_offsets[level] <= size &&
+                        n <= (size - image->mip_offsets[level]) / image->bytes_per_pixel,
+                        NULL);
+  src += image->mip_offsets[level];
+
+  out = g_malloc (n * 4);
+  o = out;
+
+  switch (image->header.format)
+    {
+    case 0:
+      for (gsize i = 0; i < n; i++, o += 4)
+        {
+          const guint8 *e = image->palette + (gsize) src[i] * 4;
+
+          o[0] = e[0];
+          o[1] = e[1];
+          o[2] = e[2];
+          o[3] = 255;
+        }
+      break;
+
+    case 565:
+      for (gsize i = 0; i < n; i++, o += 4)
+        {
+          guint p = get_u16 (src + i * 2);
+
+          o[0] = expand5 ((p >> 11) & 0x1F);
+          o[1] = expand6 ((p >> 5) & 0x3F);
+          o[2] = expand5 (p & 0x1F);
+          o[3] = 255;
+        }
+      break;
+
+    case 556:
+      for (gsize i = 0; i < n; i++, o += 4)
+        {
+          guint p = get_u16 (src + i * 2);
+
+          o[0] = expand5 ((p >> 11) & 0x1F);
+          o[1] = expand5 ((p >> 6) & 0x1F);
+          o[2] = expand6 (p & 0x3F);
+          o[3] = 255;
+        }
+      break;
+
+    case 4444:
+      for (gsize i = 0; i < n; i++, o += 4)
+        {
+          guint p = get_u16 (src + i * 2);
+
+          o[0] = expand4 ((p >> 8) & 0xF);
+          o[1] = expand4 ((p >> 4) & 0xF);
+          o[2] = expand4 (p & 0xF);
+          o[3] = expand4 ((p >> 12) & 0xF);
+        }
+      break;
+
+    case 88:
+      for (gsize i = 0; i < n; i++, o += 4)
+        {
+          guint p = get_u16 (src + i * 2);
+
+          o[0] = o[1] = o[2] = (guint8) (p >> 8);
+          o[3] = (guint8) (p & 0xFF);
+        }
+      break;
+
+    case 888:
+    case 8888:
+      for (gsize i = 0; i < n; i++, o += 4)
+        {
+          guint32 p = get_u32 (src + i * 4);
+
+          o[0] = (p >> 16) & 0xFF;
+          o[1] = (p >> 8) & 0xFF;
+          o[2] = p & 0xFF;
+          o[3] = image->header.format == 8888 ? (guint8) (p >> 24) : 255;
+        }
+      break;
+
+    default:
+      g_free (out);
+      g_return_val_if_reached (NULL);
+    }
+
+  if (width != NULL)
+    *width = w;
+  if (height != NULL)
+    *height = h;
+
+  return out;
+}
+
+static void
+append_page (GByteArray     *out,
+             const TexmRect *rects,
+             guint           n_rects)
+{
+  guint8 head[8];
+
+  put_u32 (head, TEXM_PAGE_MAGIC);
+  put_u32 (head + 4, n_rects);
+  g_byte_array_append (out, head, sizeof head);
+
+  for (guint r = 0; r < n_rects; r++)
+    {
+      guint8 rec[PAGE_RECT_SIZE];
+
+      put_u16 (rec + 0, (guint16) rects[r].x);
+      put_u16 (rec + 2, (guint16) rects[r].w);
+      put_u16 (rec + 4, (guint16) rects[r].y);
+      put_u16 (rec + 6, (guint16) rects[r].h);
+      g_byte_array_append (out, rec, sizeof rec);
+    }
+}
+
+static void
+append_header (GByteArray       *out,
+               const TexmHeader *h)
+{
+  guint8 head[TEXM_HEADER_SIZE];
+
+  put_u32 (head + 0, h->magic);
+  put_u32 (head + 4, h->width);
+  put_u32 (head + 8, h->height);
+  put_u32 (head + 12, h->mip_count);
+  put_u32 (head + 16, h->flags4);
+  put_u32 (head + 20, h->flags5);
+  put_u32 (head + 24, h->unk6);
+  put_u32 (head + 28, h->format);
+  g_byte_array_append (out, head, sizeof head);
+}
+
+GBytes *
+texm_write (const TexmImage *image)
+{
+  g_autoptr(GByteArray) out = NULL;
+  const guint8 *data;
+  gsize size;
+  guint bpp;
+
+  g_return_val_if_fail (image != NULL, NULL);
+  g_return_val_if_fail (image->bytes != NULL, NULL);
+  bpp = texm_bytes_per_pixel (image->header.format);
+  g_return_val_if_fail (bpp != 0, NULL);
+  g_return_val_if_fail (image->header.mip_count <= TEXM_MAX_MIPS, NULL);
+  g_return_val_if_fail (image->header.format != 0 || image->palette != NULL, NULL);
+  g_return_val_if_fail (image->n_rects == 0 || image->rects != NULL, NULL);
+
+  data = g_bytes_get_data (image->bytes, &size);
+  out = g_byte_array_sized_new (size);
+
+  append_header (out, &image->header);
+
+  if (image->header.format == 0)
+    g_byte_array_append (out, image->palette, TEXM_PALETTE_SIZE);
+
+  for (guint i = 0; i < image->header.mip_count; i++)
+    {
+      guint64 pixels = mip_pixels (image->header.width, image->header.height, i);
+      gsize off = image->mip_offsets[i];
+
+      g_return_val_if_fail (off <= size && pixels <= (size - off) / bpp, NULL);
+      g_byte_array_append (out, data + off, (guint) (pixels * bpp));
+    }
+
+  if (image->has_page)
+    append_page (out, image->rects, image->n_rects);
+
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+/* Quantisation, the inverse of the expansion above: round to nearest,
+ * q = (v * max + 127) / 255. Every expanded value comes back unchanged. */
+static inline guint
+quant (guint v, guint max)
+{
+  return (v * max + 127) / 255;
+}
+
+/* 2x2 box filter with rounding; odd sizes drop the last row / column as
+ * the level sizes do (dst = src >> 1), a size of 1 repeats its pixel. */
+static guint8 *
+downsample (const guint8 *src,
+            guint32       sw,
+            guint32       sh,
+            guint32       dw,
+            guint32       dh)
+{
+  guint8 *dst = g_malloc ((gsize) dw * dh * 4);
+
+  for (guint32 y = 0; y < dh; y++)
+    {
+      guint32 y0 = MIN (2 * y, sh - 1);
+      guint32 y1 = MIN (2 * y + 1, sh - 1);
+
+      for (guint32 x = 0; x < dw; x++)
+        {
+          guint32 x0 = MIN (2 * x, sw - 1);
+          guint32 x1 = MIN (2 * x + 1, sw - 1);
+          const guint8 *a = src + ((gsize) y0 * sw + x0) * 4;
+          const guint8 *b = src + ((gsize) y0 * sw + x1) * 4;
+          const guint8 *c = src + ((gsize) y1 * sw + x0) * 4;
+          const guint8 *d = src + ((gsize) y1 * sw + x1) * 4;
+          guint8 *o = dst + ((gsize) y * dw + x) * 4;
+
+          for (guint k = 0; k < 4; k++)
+            o[k] = (guint8) ((a[k] + b[k] + c[k] + d[k] + 2) / 4);
+        }
+    }
+
+  return dst;
+}
+
+static guint8
+nearest_palette_index (const guint8 *palette,
+                       const guint8 *px)
+{
+  guint best = 0;
+  guint best_d = G_MAXUINT;
+
+  for (guint e = 0; e < 256; e++)
+    {
+      int dr = (int) px[0] - palette[e * 4 + 0];
+      int dg = (int) px[1] - palette[e * 4 + 1];
+      int db = (int) px[2] - palette[e * 4 + 2];
+      guint d = (guint) (dr * dr + dg * dg + db * db);
+
+      if (d < best_d)
+        {
+          best = e;
+          best_d = d;
+          if (d == 0)
+            break;
+        }
+    }
+
+  return (guint8) best;
+}
+
+static void
+encode_level (GByteArray   *out,
+              guint32       format,
+              const guint8 *rgba,
+              gsize         n,
+              const guint8 *palette)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      const guint8 *px = rgba + i * 4;
+      guint r = px[0], g = px[1], b = px[2], a = px[3];
+      guint8 buf[4];
+
+      switch (format)
+        {
+        case 0:
+          buf[0] = nearest_palette_index (palette, px);
+          g_byte_array_append (out, buf, 1);
+          break;
+        case 565:
+          put_u16 (buf, (guint16) ((quant (r, 31) << 11) | (quant (g, 63) << 5) | quant (b, 31)));
+          g_byte_array_append (out, buf, 2);
+          break;
+        case 556:
+          put_u16 (buf, (guint16) ((quant (r, 31) << 11) | (quant (g, 31) << 6) | quant (b, 63)));
+          g_byte_array_append (out, buf, 2);
+          break;
+        case 4444:
+          put_u16 (buf, (guint16) ((quant (a, 15) << 12) | (quant (r, 15) << 8) |
+                                   (quant (g, 15) << 4) | quant (b, 15)));
+          g_byte_array_append (out, buf, 2);
+          break;
+        case 88:
+          /* Luminance by the integer Rec. 601 weights (77 + 150 + 29 =
+           * 256), exact for grey pixels. */
+          put_u16 (buf, (guint16) ((((77 * r + 150 * g + 29 * b + 128) >> 8) << 8) | a));
+          g_byte_array_append (out, buf, 2);
+          break;
+        case 888:
+          /* The unused X byte is written as 0. */
+          put_u32 (buf, (r << 16) | (g << 8) | b);
+          g_byte_array_append (out, buf, 4);
+          break;
+        case 8888:
+          put_u32 (buf, ((guint32) a << 24) | (r << 16) | (g << 8) | b);
+          g_byte_array_append (out, buf, 4);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}
+
+GBytes *
+texm_encode_rgba (guint32         format,
+                  guint           width,
+                  guint           height,
+                  guint           mip_count,
+                  const guint8   *rgba,
+                  const guint8   *palette,
+                  const TexmRect *rects,
+                  guint           n_rects)
+{
+  g_autoptr(GByteArray) out = NULL;
+  g_autofree guint8 *level = NULL;
+  TexmHeader h = { 0 };
+  guint32 w, lh;
+
+  g_return_val_if_fail (texm_format_is_valid (format), NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+  g_return_val_if_fail ((guint64) width * height <= G_MAXSIZE / 4, NULL);
+  g_return_val_if_fail (mip_count > 0 && mip_count <= TEXM_MAX_MIPS, NULL);
+  g_return_val_if_fail (rgba != NULL, NULL);
+  g_return_val_if_fail (format != 0 || palette != NULL, NULL);
+  g_return_val_if_fail (n_rects == 0 || rects != NULL, NULL);
+
+  h.magic = TEXM_MAGIC;
+  h.width = width;
+  h.height = height;
+  h.mip_count = mip_count;
+  h.format = format;
+
+  out = g_byte_array_new ();
+  append_header (out, &h);
+  if (format == 0)
+    g_byte_array_append (out, palette, TEXM_PALETTE_SIZE);
+
+  w = width;
+  lh = height;
+  for (guint i = 0; i < mip_count; i++)
+    {
+      const guint8 *src = i == 0 ? rgba : level;
+
+      encode_level (out, format, src, (gsize) w * lh, palette);
+
+      if (i + 1 < mip_count)
+        {
+          guint32 nw = mip_dim (width, i + 1);
+          guint32 nh = mip_dim (height, i + 1);
+          guint8 *next = downsample (src, w, lh, nw, nh);
+
+          g_free (level);
+          level = next;
+          w = nw;
+          lh = nh;
+        }
+    }
+
+  if (rects != NULL)
+    append_page (out, rects, n_rects);
+
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
