@@ -1,0 +1,181 @@
+/* bench-core.c - core speed against baselines measured in the same run
+ *
+ * Each figure is a ratio: the work divided by a baseline that touches the
+ * same bytes in the plainest way. Timing is the best of several rounds.
+ * Goals (README): decode + validate within 10x of memcpy; an unchanged
+ * preserving save within 2x of memcpy; the evaluator within 3x of copying
+ * one 76-byte phase.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "mat0-validate.h"
+#include "mat0.h"
+#include "nres.h"
+#include "phase-eval.h"
+#include "test-support.h"
+
+#define ROUNDS 15
+
+static volatile guint64 sink;
+
+typedef void (*BenchFunc) (gpointer data);
+
+static double
+best_of (BenchFunc func, gpointer data, guint repeat)
+{
+  double best = G_MAXDOUBLE;
+
+  for (guint r = 0; r < ROUNDS; r++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      for (guint i = 0; i < repeat; i++)
+        func (data);
+      best = MIN (best, (double) (g_get_monotonic_time () - t0) / repeat);
+    }
+  return best;   /* microseconds per call */
+}
+
+typedef struct {
+  GBytes *bytes;
+  guint8 *scratch;
+} LibBench;
+
+static void
+copy_bytes (gpointer data)
+{
+  LibBench *b = data;
+  gsize len;
+  const guint8 *src = g_bytes_get_data (b->bytes, &len);
+
+  memcpy (b->scratch, src, len);
+  sink += b->scratch[len / 2];
+}
+
+static void
+decode_and_validate (gpointer data)
+{
+  LibBench *b = data;
+  g_autoptr(NresArchive) archive = nres_archive_parse (b->bytes, NULL);
+  g_autoptr(GPtrArray) diags = NULL;
+
+  g_assert (archive != NULL);
+  /* mat0_validate_archive decodes every MAT0 entry and checks it */
+  diags = mat0_validate_archive (archive);
+  sink += diags->len;
+}
+
+static void
+preserving_save (gpointer data)
+{
+  LibBench *b = data;
+  g_autoptr(NresArchive) archive = nres_archive_parse (b->bytes, NULL);
+  g_autoptr(GBytes) out = NULL;
+  NresOutEntry *entries;
+  guint n;
+
+  entries = nres_out_entries_from_archive (archive, &n);
+  out = nres_write_preserving (archive, entries, n, NULL);
+  nres_out_entries_free (entries, n);
+  g_assert (out != NULL);
+  sink += g_bytes_get_size (out);
+}
+
+static void
+bench_library (const char *label, const char *path)
+{
+  LibBench b;
+  double copy, decode, save;
+
+  b.bytes = test_load_file (path);
+  b.scratch = g_malloc (g_bytes_get_size (b.bytes));
+
+  copy = best_of (copy_bytes, &b, 20);
+  decode = best_of (decode_and_validate, &b, 1);
+  save = best_of (preserving_save, &b, 1);
+
+  g_print ("%-8s %9" G_GSIZE_FORMAT " bytes  memcpy %9.1f us\n", label,
+           g_bytes_get_size (b.bytes), copy);
+  g_print ("%-8s decode + validate %10.1f us  ratio %6.2fx  (goal <= 10x)\n",
+           label, decode, decode / copy);
+  g_print ("%-8s preserving save   %10.1f us  ratio %6.2fx  (goal <= 2x)\n",
+           label, save, save / copy);
+
+  g_free (b.scratch);
+  g_bytes_unref (b.bytes);
+}
+
+typedef struct {
+  PhaseEvalInput   input;
+  PhaseRuntime    *phases;
+  PhaseRuntime     copy;
+  PhaseEvalResult  result;
+  guint            n;
+} EvalBench;
+
+static void
+eval_loop (gpointer data)
+{
+  EvalBench *b = data;
+
+  for (guint i = 0; i < b->n; i++)
+    {
+      phase_eval_at_time (&b->input, i * 7u, 0, 0, &b->result);
+      sink += (guint64) b->result.segment;
+    }
+}
+
+static void
+copy_loop (gpointer data)
+{
+  EvalBench *b = data;
+
+  for (guint i = 0; i < b->n; i++)
+    {
+      /* the same amount of output: one 76-byte phase per call */
+      memcpy (&b->copy, &b->phases[i & 1], sizeof (PhaseRuntime));
+      __asm__ __volatile__ ("" : : "g" (&b->copy) : "memory");
+      sink += (guint64) b->copy.i18;
+    }
+}
+
+static void
+bench_evaluator (void)
+{
+  g_autoptr(GBytes) payload = test_worked_example_payload (0);
+  gsize size;
+  const guint8 *data = g_bytes_get_data (payload, &size);
+  g_autoptr(Mat0Material) m = mat0_decode (data, size, 6, "bench", 0, NULL);
+  EvalBench b = { 0 };
+  double eval, copy;
+
+  /* all five interpolation bits, so every blendable field is blended */
+  m->blocks[0].header_raw = (0x1Fu << 3);
+  b.phases = g_new0 (PhaseRuntime, m->n_phases);
+  phase_eval_expand_material (m, b.phases);
+  b.input.phases = b.phases;
+  b.input.n_phases = m->n_phases;
+  b.input.block = &m->blocks[0];
+  b.n = 1000000;
+
+  copy = best_of (copy_loop, &b, 1);
+  eval = best_of (eval_loop, &b, 1);
+  g_print ("evaluator %8.1f M calls/s  76-byte copy %8.1f M/s  ratio %6.2fx  (goal <= 3x)\n",
+           b.n / eval, b.n / copy, eval / copy);
+  g_free (b.phases);
+}
+
+int
+main (int argc, char *argv[])
+{
+  if (argc != 3)
+    {
+      g_printerr ("usage: bench-core RETAIL.lib STRESS.lib\n");
+      return 2;
+    }
+  bench_library ("retail", argv[1]);
+  bench_library ("stress", argv[2]);
+  bench_evaluator ();
+  return 0;
+}
