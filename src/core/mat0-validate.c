@@ -70,22 +70,42 @@ diagnostic_new (Mat0Severity  severity,
   return diag;
 }
 
+/* Where lints of one material go. The entry name is converted from CP1251
+ * only when a diagnostic needs it: most materials have none, and a
+ * 65,536-entry library should not pay for 65,536 conversions. */
+typedef struct {
+  GPtrArray  *out;
+  gint        entry;
+  const char *fixed_name;      /* a name given by the caller, or NULL */
+  const char *raw_name;        /* the NRes name field, converted lazily */
+  char       *converted;
+} LintSink;
+
+static const char *
+sink_name (LintSink *sink)
+{
+  if (sink->fixed_name != NULL)
+    return sink->fixed_name;
+  if (sink->converted == NULL)
+    sink->converted = cp1251_to_utf8 ((const guint8 *) sink->raw_name, NRES_NAME_SIZE);
+  return sink->converted;
+}
+
 /* A texture name for a message: UTF-8, at most the 16 bytes of the field. */
 static char *
-texture_for_message (const Mat0Phase *phase)
+texture_for_message (const guint8 *texture)
 {
-  return cp1251_to_utf8 (phase->texture, MAT0_TEXTURE_SIZE);
+  return cp1251_to_utf8 (texture, MAT0_TEXTURE_SIZE);
 }
 
 static void
-lint_phase (const Mat0Phase *phase,
-            guint            index,
-            gint             entry,
-            const char      *entry_name,
-            gsize            texture_offset,
-            GPtrArray       *out)
+lint_phase (const guint8 *texture,
+            guint         index,
+            LintSink     *sink,
+            gsize         texture_offset)
 {
-  gsize len = mat0_phase_texture_len (phase);
+  const guint8 *nul = memchr (texture, 0, MAT0_TEXTURE_SIZE);
+  gsize len = nul != NULL ? (gsize) (nul - texture) : MAT0_TEXTURE_SIZE;
   Mat0Diagnostic *diag;
   gint palette;
 
@@ -95,21 +115,21 @@ lint_phase (const Mat0Phase *phase,
   if (len == MAT0_TEXTURE_SIZE)
     {
       diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_TEXTURE_NO_NUL,
-                             entry, entry_name, texture_offset,
+                             sink->entry, sink_name (sink), texture_offset,
                              g_strdup_printf (_("expected a NUL within the %d "
                                                 "bytes of the texture name of "
                                                 "phase %u, found none"),
                                               MAT0_TEXTURE_SIZE, index));
       diag->phase = (gint) index;
-      g_ptr_array_add (out, diag);
+      g_ptr_array_add (sink->out, diag);
     }
 
-  if (memchr (phase->texture, '.', len) == NULL)
+  if (memchr (texture, '.', len) == NULL)
     {
-      g_autofree char *name = texture_for_message (phase);
+      g_autofree char *name = texture_for_message (texture);
 
       diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_TEXTURE_NO_DOT,
-                             entry, entry_name, texture_offset,
+                             sink->entry, sink_name (sink), texture_offset,
                              g_strdup_printf (_("expected a '.' in the texture "
                                                 "name \"%s\" of phase %u, found "
                                                 "none (the game logs \"Bad "
@@ -117,17 +137,17 @@ lint_phase (const Mat0Phase *phase,
                                                 "texture)"),
                                               name, index));
       diag->phase = (gint) index;
-      g_ptr_array_add (out, diag);
+      g_ptr_array_add (sink->out, diag);
       return;
     }
 
-  palette = mat0_texture_palette_index (phase->texture, len);
+  palette = mat0_texture_palette_index (texture, len);
   if (palette >= PALETTE_BANK_SIZE)
     {
-      g_autofree char *name = texture_for_message (phase);
+      g_autofree char *name = texture_for_message (texture);
 
       diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_PALETTE_INDEX,
-                             entry, entry_name, texture_offset,
+                             sink->entry, sink_name (sink), texture_offset,
                              g_strdup_printf (_("expected a palette index below "
                                                 "%d for the texture name \"%s\" "
                                                 "of phase %u, found %d (the "
@@ -136,7 +156,98 @@ lint_phase (const Mat0Phase *phase,
                                               PALETTE_BANK_SIZE, name, index,
                                               palette));
       diag->phase = (gint) index;
-      g_ptr_array_add (out, diag);
+      g_ptr_array_add (sink->out, diag);
+    }
+}
+
+static guint16
+read_u16 (const guint8 *p)
+{
+  return (guint16) (p[0] | (p[1] << 8));
+}
+
+/* Lints of a payload that mat0_check accepted, read from its bytes: the
+ * validation of a whole library allocates nothing per material. */
+static void
+lint_payload (const guint8 *data,
+              guint32       attr2,
+              LintSink     *sink,
+              gsize         base_offset)
+{
+  guint n_phases = read_u16 (data);
+  guint n_blocks = read_u16 (data + 2);
+  gsize off = 4 + mat0_prefix_size (attr2);
+
+  for (guint i = 0; i < n_phases; i++)
+    {
+      lint_phase (data + off + MAT0_PARAM_COUNT, i, sink,
+                  base_offset + off + MAT0_PARAM_COUNT);
+      off += MAT0_PHASE_SIZE;
+    }
+
+  for (guint b = 0; b < n_blocks; b++)
+    {
+      gsize block_offset = off;
+      guint n_keys = read_u16 (data + off + 4);
+      guint32 cycle = 0;
+      Mat0Diagnostic *diag;
+
+      off += MAT0_BLOCK_HEADER_SIZE;
+
+      if (n_keys == 0)
+        {
+          diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_BLOCK_NO_KEYS,
+                                 sink->entry, sink_name (sink),
+                                 base_offset + block_offset + 4,
+                                 g_strdup_printf (_("expected at least one key "
+                                                    "in anim block %u, found 0"),
+                                                  b));
+          diag->block = (gint) b;
+          g_ptr_array_add (sink->out, diag);
+          continue;
+        }
+
+      for (guint k = 0; k < n_keys; k++)
+        {
+          const guint8 *key = data + off + (gsize) k * MAT0_KEY_SIZE;
+          guint k0 = read_u16 (key);
+
+          cycle += read_u16 (key + 2);
+          if (k0 < n_phases)
+            continue;
+
+          diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_KEY_PHASE_RANGE,
+                                 sink->entry, sink_name (sink),
+                                 base_offset + off + (gsize) k * MAT0_KEY_SIZE,
+                                 g_strdup_printf (_("expected a phase index "
+                                                    "below phaseCount %u in "
+                                                    "key %u of anim block "
+                                                    "%u, found %u (the game "
+                                                    "would read past the "
+                                                    "phase table)"),
+                                                  n_phases, k, b, k0));
+          diag->block = (gint) b;
+          diag->key = (gint) k;
+          g_ptr_array_add (sink->out, diag);
+        }
+
+      if (cycle == 0)
+        {
+          /* the first key's duration */
+          diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_ZERO_CYCLE,
+                                 sink->entry, sink_name (sink),
+                                 base_offset + off + 2,
+                                 g_strdup_printf (_("expected a non-zero total "
+                                                    "duration in anim block %u, "
+                                                    "found %u keys all with "
+                                                    "duration 0 (a zero-length "
+                                                    "cycle)"),
+                                                  b, n_keys));
+          diag->block = (gint) b;
+          g_ptr_array_add (sink->out, diag);
+        }
+
+      off += (gsize) n_keys * MAT0_KEY_SIZE;
     }
 }
 
@@ -147,79 +258,16 @@ mat0_lint_material (const Mat0Material *material,
                     gsize               base_offset,
                     GPtrArray          *out)
 {
-  gsize off;
+  LintSink sink = { out, entry, entry_name != NULL ? entry_name : "(material)", NULL, NULL };
+
+  g_autoptr(GBytes) payload = NULL;
 
   g_return_if_fail (material != NULL);
   g_return_if_fail (out != NULL);
 
-  off = base_offset + 4 + mat0_prefix_size (material->attr2);
-
-  for (guint i = 0; i < material->n_phases; i++)
-    {
-      lint_phase (&material->phases[i], i, entry, entry_name,
-                  off + MAT0_PARAM_COUNT, out);
-      off += MAT0_PHASE_SIZE;
-    }
-
-  for (guint b = 0; b < material->n_blocks; b++)
-    {
-      const Mat0Block *block = &material->blocks[b];
-      gsize block_offset = off;
-      Mat0Diagnostic *diag;
-
-      off += MAT0_BLOCK_HEADER_SIZE;
-
-      if (block->n_keys == 0)
-        {
-          diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_BLOCK_NO_KEYS,
-                                 entry, entry_name, block_offset + 4,
-                                 g_strdup_printf (_("expected at least one key "
-                                                    "in anim block %u, found 0"),
-                                                  b));
-          diag->block = (gint) b;
-          g_ptr_array_add (out, diag);
-          continue;
-        }
-
-      for (guint k = 0; k < block->n_keys; k++)
-        {
-          if (block->keys[k].k0 >= material->n_phases)
-            {
-              diag = diagnostic_new (MAT0_SEVERITY_LINT,
-                                     MAT0_LINT_KEY_PHASE_RANGE,
-                                     entry, entry_name,
-                                     off + (gsize) k * MAT0_KEY_SIZE,
-                                     g_strdup_printf (_("expected a phase index "
-                                                        "below phaseCount %u in "
-                                                        "key %u of anim block "
-                                                        "%u, found %u (the game "
-                                                        "would read past the "
-                                                        "phase table)"),
-                                                      material->n_phases, k,
-                                                      b, block->keys[k].k0));
-              diag->block = (gint) b;
-              diag->key = (gint) k;
-              g_ptr_array_add (out, diag);
-            }
-        }
-
-      if (mat0_block_cycle (block) == 0)
-        {
-          /* the first key's duration */
-          diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_ZERO_CYCLE,
-                                 entry, entry_name, off + 2,
-                                 g_strdup_printf (_("expected a non-zero total "
-                                                    "duration in anim block %u, "
-                                                    "found %u keys all with "
-                                                    "duration 0 (a zero-length "
-                                                    "cycle)"),
-                                                  b, block->n_keys));
-          diag->block = (gint) b;
-          g_ptr_array_add (out, diag);
-        }
-
-      off += (gsize) block->n_keys * MAT0_KEY_SIZE;
-    }
+  /* One implementation of the lints: the one that reads bytes. */
+  payload = mat0_encode (material);
+  lint_payload (g_bytes_get_data (payload, NULL), material->attr2, &sink, base_offset);
 }
 
 static gboolean
@@ -235,6 +283,17 @@ directory_field (const NresArchive *archive,
 {
   return (gsize) archive->directory_offset +
          (gsize) index * NRES_ENTRY_SIZE + field;
+}
+
+/* names[i], converted on first use */
+static const char *
+entry_name (const NresArchive *archive,
+            char             **names,
+            guint              i)
+{
+  if (names[i] == NULL)
+    names[i] = cp1251_to_utf8 ((const guint8 *) archive->entries[i].name, NRES_NAME_SIZE);
+  return names[i];
 }
 
 static void
@@ -264,26 +323,42 @@ lint_archive (const NresArchive  *archive,
       g_ptr_array_add (out, diag);
     }
 
-  /* Duplicate names, reported on the later entry. Quadratic, but only in
-   * the number of entries of one file and without allocation. */
-  for (guint i = 1; i < archive->n_entries; i++)
+  /* Duplicate names, reported on the later entry: walk the entries in
+   * name order (ties by index), so equal names are neighbours. A canonical
+   * stored table is that order already; otherwise it is computed. */
+  if (archive->n_entries > 1)
     {
-      for (guint j = 0; j < i; j++)
+      g_autofree guint32 *order = NULL;
+      guint first;
+
+      if (!archive->sort_index_canonical)
         {
-          if (cp1251_name_compare (archive->entries[i].name,
-                                   archive->entries[j].name) != 0)
-            continue;
+          order = g_new (guint32, archive->n_entries);
+          nres_canonical_sort_index (archive->entries, archive->n_entries, order);
+        }
+      first = order != NULL ? order[0] : archive->entries[0].sort_index;
+
+      for (guint n = 1; n < archive->n_entries; n++)
+        {
+          guint i = order != NULL ? order[n] : archive->entries[n].sort_index;
+
+          /* @first starts the run of equal names and has the lowest index */
+          if (cp1251_name_compare (archive->entries[first].name,
+                                   archive->entries[i].name) != 0)
+            {
+              first = i;
+              continue;
+            }
 
           diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_DUPLICATE_NAME,
-                                 (gint) i, names[i],
+                                 (gint) i, entry_name (archive, names, i),
                                  directory_field (archive, i, DIR_NAME_OFFSET),
                                  g_strdup_printf (_("expected a unique name "
                                                     "(names compare ignoring "
                                                     "case), found the name of "
                                                     "entry %u \"%s\" again"),
-                                                  j, names[j]));
+                                                  first, entry_name (archive, names, first)));
           g_ptr_array_add (out, diag);
-          break;
         }
     }
 
@@ -347,7 +422,7 @@ lint_archive (const NresArchive  *archive,
 
       diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_SORT_INDEX,
                              archive->n_entries > 0 ? (gint) bad : -1,
-                             archive->n_entries > 0 ? names[bad] : "(archive)",
+                             archive->n_entries > 0 ? entry_name (archive, names, bad) : "(archive)",
                              directory_field (archive, bad,
                                               DIR_SORT_INDEX_OFFSET),
                              message);
@@ -362,7 +437,7 @@ lint_archive (const NresArchive  *archive,
         continue;
 
       diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_UNALIGNED_PAYLOAD,
-                             (gint) i, names[i],
+                             (gint) i, entry_name (archive, names, i),
                              directory_field (archive, i,
                                               DIR_DATA_OFFSET_OFFSET),
                              g_strdup_printf (_("expected data_offset to be a "
@@ -385,14 +460,10 @@ mat0_validate_archive (const NresArchive *archive)
   names = g_new0 (char *, archive->n_entries + 1);
 
   for (guint i = 0; i < archive->n_entries; i++)
-    names[i] = cp1251_to_utf8 ((const guint8 *) archive->entries[i].name,
-                               NRES_NAME_SIZE);
-
-  for (guint i = 0; i < archive->n_entries; i++)
     {
       const NresEntry *entry = &archive->entries[i];
-      g_autoptr(Mat0Material) material = NULL;
       g_autoptr(GError) error = NULL;
+      LintSink sink = { out, (gint) i, NULL, entry->name, NULL };
       const guint8 *data;
       gsize size = 0;
       gsize error_offset = 0;
@@ -401,21 +472,23 @@ mat0_validate_archive (const NresArchive *archive)
         continue;
 
       data = nres_archive_payload (archive, i, &size);
-      material = mat0_decode_full (data, size, entry->attr2, names[i],
-                                   entry->data_offset, &error_offset, &error);
-      if (material == NULL)
+      if (!mat0_check (data, size, entry->attr2, NULL, entry->data_offset, NULL, NULL))
         {
           Mat0Diagnostic *diag;
 
+          /* Check again, now with the name for the message: errors are
+           * rare, names are converted only for them. */
+          mat0_check (data, size, entry->attr2, entry_name (archive, names, i),
+                      entry->data_offset, &error_offset, &error);
           diag = diagnostic_new (MAT0_SEVERITY_ERROR, MAT0_CHECK_DECODE_ERROR,
-                                 (gint) i, names[i], error_offset,
+                                 (gint) i, entry_name (archive, names, i), error_offset,
                                  g_strdup (error->message));
           g_ptr_array_add (out, diag);
           continue;
         }
 
-      mat0_lint_material (material, (gint) i, names[i], entry->data_offset,
-                          out);
+      lint_payload (data, entry->attr2, &sink, entry->data_offset);
+      g_free (sink.converted);
     }
 
   lint_archive (archive, names, out);

@@ -99,23 +99,22 @@ set_decode_error (GError     **error,
   va_end (args);
 }
 
-Mat0Material *
-mat0_decode_full (const guint8  *data,
-                  gsize          size,
-                  guint32        attr2,
-                  const char    *entry_name,
-                  gsize          base_offset,
-                  gsize         *error_offset,
-                  GError       **error)
+gboolean
+mat0_check (const guint8  *data,
+            gsize          size,
+            guint32        attr2,
+            const char    *entry_name,
+            gsize          base_offset,
+            gsize         *error_offset,
+            GError       **error)
 {
-  g_autoptr(Mat0Material) material = NULL;
   gsize prefix;
   gsize off;
   guint16 n_phases;
   guint16 n_blocks;
 
-  g_return_val_if_fail (data != NULL || size == 0, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  g_return_val_if_fail (data != NULL || size == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (entry_name == NULL)
     entry_name = "(material)";
@@ -128,7 +127,7 @@ mat0_decode_full (const guint8  *data,
                           "animBlockCount, found %lu"),
                         entry_name, (unsigned long) base_offset,
                         (unsigned long) size);
-      return NULL;
+      return FALSE;
     }
 
   prefix = mat0_prefix_size (attr2);
@@ -141,7 +140,7 @@ mat0_decode_full (const guint8  *data,
                         entry_name, (unsigned long) (base_offset + 4),
                         (unsigned long) prefix, (unsigned long) attr2,
                         (unsigned long) (size - 4));
-      return NULL;
+      return FALSE;
     }
 
   n_phases = get_u16 (data);
@@ -155,8 +154,113 @@ mat0_decode_full (const guint8  *data,
                           "found %u"),
                         entry_name, (unsigned long) (base_offset + 2),
                         MAT0_MAX_BLOCKS + 1, n_blocks);
-      return NULL;
+      return FALSE;
     }
+
+  off = 4 + prefix;
+
+  /* The whole phase table */
+  if ((size - off) / MAT0_PHASE_SIZE < n_phases)
+    {
+      gsize whole = (size - off) / MAT0_PHASE_SIZE;
+      gsize at = base_offset + off + whole * MAT0_PHASE_SIZE;
+
+      set_decode_error (error, error_offset, MAT0_ERROR_TRUNCATED_PHASES, at,
+                        _("%s: offset %lu: expected %d bytes of phase %lu of "
+                          "%u, found %lu"),
+                        entry_name, (unsigned long) at, MAT0_PHASE_SIZE,
+                        (unsigned long) whole, n_phases,
+                        (unsigned long) ((size - off) % MAT0_PHASE_SIZE));
+      return FALSE;
+    }
+  off += (gsize) n_phases * MAT0_PHASE_SIZE;
+
+  for (guint b = 0; b < n_blocks; b++)
+    {
+      guint16 n_keys;
+      gsize left;
+
+      if (size - off < MAT0_BLOCK_HEADER_SIZE)
+        {
+          gsize at = base_offset + off;
+
+          set_decode_error (error, error_offset, MAT0_ERROR_TRUNCATED_BLOCK, at,
+                            _("%s: offset %lu: expected %d bytes of the header "
+                              "of anim block %u of %u, found %lu"),
+                            entry_name, (unsigned long) at,
+                            MAT0_BLOCK_HEADER_SIZE, b, n_blocks,
+                            (unsigned long) (size - off));
+          return FALSE;
+        }
+
+      n_keys = get_u16 (data + off + 4);
+      left = size - off - MAT0_BLOCK_HEADER_SIZE;
+      if (left / MAT0_KEY_SIZE < n_keys)
+        {
+          gsize whole = left / MAT0_KEY_SIZE;
+          gsize at = base_offset + off + MAT0_BLOCK_HEADER_SIZE +
+                     whole * MAT0_KEY_SIZE;
+
+          set_decode_error (error, error_offset, MAT0_ERROR_TRUNCATED_BLOCK, at,
+                            _("%s: offset %lu: expected %d bytes of key %lu of "
+                              "%u in anim block %u of %u, found %lu"),
+                            entry_name, (unsigned long) at, MAT0_KEY_SIZE,
+                            (unsigned long) whole, n_keys, b, n_blocks,
+                            (unsigned long) (left % MAT0_KEY_SIZE));
+          return FALSE;
+        }
+
+      off += MAT0_BLOCK_HEADER_SIZE + (gsize) n_keys * MAT0_KEY_SIZE;
+    }
+
+  if (off != size)
+    {
+      gsize at = base_offset + off;
+      unsigned long more = (unsigned long) (size - off);
+
+      if (n_blocks > 0)
+        set_decode_error (error, error_offset, MAT0_ERROR_TRAILING_BYTES, at,
+                          _("%s: offset %lu: expected end of payload after "
+                            "the last block, found %lu more bytes"),
+                          entry_name, (unsigned long) at, more);
+      else if (n_phases > 0)
+        set_decode_error (error, error_offset, MAT0_ERROR_TRAILING_BYTES, at,
+                          _("%s: offset %lu: expected end of payload after "
+                            "the last phase (no blocks), found %lu more "
+                            "bytes"),
+                          entry_name, (unsigned long) at, more);
+      else
+        set_decode_error (error, error_offset, MAT0_ERROR_TRAILING_BYTES, at,
+                          _("%s: offset %lu: expected end of payload after "
+                            "the header (no phases, no blocks), found %lu "
+                            "more bytes"),
+                          entry_name, (unsigned long) at, more);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+Mat0Material *
+mat0_decode_full (const guint8  *data,
+                  gsize          size,
+                  guint32        attr2,
+                  const char    *entry_name,
+                  gsize          base_offset,
+                  gsize         *error_offset,
+                  GError       **error)
+{
+  g_autoptr(Mat0Material) material = NULL;
+  gsize off;
+  guint16 n_phases;
+  guint16 n_blocks;
+
+  /* Every error is found before anything is allocated. */
+  if (!mat0_check (data, size, attr2, entry_name, base_offset, error_offset, error))
+    return NULL;
+
+  n_phases = get_u16 (data);
+  n_blocks = get_u16 (data + 2);
 
   material = g_new0 (Mat0Material, 1);
   material->attr2 = attr2;
@@ -182,22 +286,7 @@ mat0_decode_full (const guint8  *data,
       material->meta_d = get_u32 (data + off);
       off += 4;
     }
-  g_assert (off == 4 + prefix);
-
-  /* Check the whole phase table before allocating it. */
-  if ((size - off) / MAT0_PHASE_SIZE < n_phases)
-    {
-      gsize whole = (size - off) / MAT0_PHASE_SIZE;
-      gsize at = base_offset + off + whole * MAT0_PHASE_SIZE;
-
-      set_decode_error (error, error_offset, MAT0_ERROR_TRUNCATED_PHASES, at,
-                        _("%s: offset %lu: expected %d bytes of phase %lu of "
-                          "%u, found %lu"),
-                        entry_name, (unsigned long) at, MAT0_PHASE_SIZE,
-                        (unsigned long) whole, n_phases,
-                        (unsigned long) ((size - off) % MAT0_PHASE_SIZE));
-      return NULL;
-    }
+  g_assert (off == 4 + mat0_prefix_size (attr2));
 
   material->n_phases = n_phases;
   material->phases = g_new0 (Mat0Phase, n_phases);
@@ -209,42 +298,12 @@ mat0_decode_full (const guint8  *data,
       off += MAT0_PHASE_SIZE;
     }
 
+  material->n_blocks = n_blocks;
   material->blocks = g_new0 (Mat0Block, n_blocks);
   for (guint b = 0; b < n_blocks; b++)
     {
       Mat0Block *block = &material->blocks[b];
-      guint16 n_keys;
-      gsize left;
-
-      if (size - off < MAT0_BLOCK_HEADER_SIZE)
-        {
-          gsize at = base_offset + off;
-
-          set_decode_error (error, error_offset, MAT0_ERROR_TRUNCATED_BLOCK, at,
-                            _("%s: offset %lu: expected %d bytes of the header "
-                              "of anim block %u of %u, found %lu"),
-                            entry_name, (unsigned long) at,
-                            MAT0_BLOCK_HEADER_SIZE, b, n_blocks,
-                            (unsigned long) (size - off));
-          return NULL;
-        }
-
-      n_keys = get_u16 (data + off + 4);
-      left = size - off - MAT0_BLOCK_HEADER_SIZE;
-      if (left / MAT0_KEY_SIZE < n_keys)
-        {
-          gsize whole = left / MAT0_KEY_SIZE;
-          gsize at = base_offset + off + MAT0_BLOCK_HEADER_SIZE +
-                     whole * MAT0_KEY_SIZE;
-
-          set_decode_error (error, error_offset, MAT0_ERROR_TRUNCATED_BLOCK, at,
-                            _("%s: offset %lu: expected %d bytes of key %lu of "
-                              "%u in anim block %u of %u, found %lu"),
-                            entry_name, (unsigned long) at, MAT0_KEY_SIZE,
-                            (unsigned long) whole, n_keys, b, n_blocks,
-                            (unsigned long) (left % MAT0_KEY_SIZE));
-          return NULL;
-        }
+      guint16 n_keys = get_u16 (data + off + 4);
 
       block->header_raw = get_u32 (data + off);
       block->n_keys = n_keys;
@@ -257,36 +316,9 @@ mat0_decode_full (const guint8  *data,
           block->keys[k].k2 = get_u16 (data + off + 4);
           off += MAT0_KEY_SIZE;
         }
-      /* Counted only once the block is complete, so a failed decode frees
-       * exactly what was allocated. */
-      material->n_blocks = b + 1;
     }
 
-  if (off != size)
-    {
-      gsize at = base_offset + off;
-      unsigned long more = (unsigned long) (size - off);
-
-      if (n_blocks > 0)
-        set_decode_error (error, error_offset, MAT0_ERROR_TRAILING_BYTES, at,
-                          _("%s: offset %lu: expected end of payload after "
-                            "the last block, found %lu more bytes"),
-                          entry_name, (unsigned long) at, more);
-      else if (n_phases > 0)
-        set_decode_error (error, error_offset, MAT0_ERROR_TRAILING_BYTES, at,
-                          _("%s: offset %lu: expected end of payload after "
-                            "the last phase (no blocks), found %lu more "
-                            "bytes"),
-                          entry_name, (unsigned long) at, more);
-      else
-        set_decode_error (error, error_offset, MAT0_ERROR_TRAILING_BYTES, at,
-                          _("%s: offset %lu: expected end of payload after "
-                            "the header (no phases, no blocks), found %lu "
-                            "more bytes"),
-                          entry_name, (unsigned long) at, more);
-      return NULL;
-    }
-
+  g_assert (off == size);
   return g_steal_pointer (&material);
 }
 
@@ -521,6 +553,8 @@ gint
 mat0_texture_palette_index (const guint8 *texture,
                             gsize         len)
 {
+  const guint8 *nul;
+  const guint8 *dot_at;
   gsize end;
   gsize dot;
   guint8 letter;
@@ -531,15 +565,18 @@ mat0_texture_palette_index (const guint8 *texture,
 
   /* The name ends at its NUL, at @len, or at the 16-byte field's end. */
   len = MIN (len, (gsize) MAT0_TEXTURE_SIZE);
-  for (end = 0; end < len && texture[end] != 0; end++)
-    ;
-
-  for (dot = 0; dot < end && texture[dot] != '.'; dot++)
-    ;
-  if (dot == end)
+  nul = memchr (texture, 0, len);
+  end = nul != NULL ? (gsize) (nul - texture) : len;
+  dot_at = memchr (texture, '.', end);
+  if (dot_at == NULL)
     return -1;
+  dot = (gsize) (dot_at - texture);
 
-  letter = dot + 1 < end ? (guint8) g_ascii_toupper (texture[dot + 1]) : 0;
+  /* toupper of the C locale, inline: this runs for every phase of a
+   * library when it is validated */
+  letter = dot + 1 < end ? texture[dot + 1] : 0;
+  if (letter >= 'a' && letter <= 'z')
+    letter -= 'a' - 'A';
   digit = dot + 2 < end ? texture[dot + 2] : 0;
 
   idx = ((gint) letter - 'A') * 11 + (digit != 0 ? (gint) digit - '0' + 1 : 0);

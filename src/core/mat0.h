@@ -94,6 +94,16 @@ Mat0Material  *mat0_decode_full        (const guint8       *data,
                                         gsize              *error_offset,
                                         GError            **error);
 
+/* Checks a payload for every decode error without allocating; the same
+ * errors and messages as mat0_decode_full. */
+gboolean       mat0_check              (const guint8       *data,
+                                        gsize               size,
+                                        guint32             attr2,
+                                        const char         *entry_name,
+                                        gsize               base_offset,
+                                        gsize              *error_offset,
+                                        GError            **error);
+
 gsize          mat0_encoded_size       (const Mat0Material *material);
 /* Returns: (transfer full): the payload bytes. */
 GBytes        *mat0_encode             (const Mat0Material *material);
