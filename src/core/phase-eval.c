@@ -120,25 +120,22 @@ hold_phase (const PhaseEvalInput *input,
   result->hold = TRUE;
 }
 
-static inline float
-lerp (float a, float b, float alpha)
-{
-  return a + (b - a) * alpha;
-}
+/* Which interpMask bit blends each of the 16 float slots (0: never). */
+static const guint8 field_bits[16] = {
+  PHASE_EVAL_BLEND_DIFFUSE_RGB, PHASE_EVAL_BLEND_DIFFUSE_RGB, PHASE_EVAL_BLEND_DIFFUSE_RGB, 0,
+  PHASE_EVAL_BLEND_AMBIENT_RGB, PHASE_EVAL_BLEND_AMBIENT_RGB, PHASE_EVAL_BLEND_AMBIENT_RGB,
+  PHASE_EVAL_BLEND_AMBIENT_A,
+  PHASE_EVAL_BLEND_SPECULAR_RGB, PHASE_EVAL_BLEND_SPECULAR_RGB, PHASE_EVAL_BLEND_SPECULAR_RGB, 0,
+  PHASE_EVAL_BLEND_EMISSIVE_RGB, PHASE_EVAL_BLEND_EMISSIVE_RGB, PHASE_EVAL_BLEND_EMISSIVE_RGB, 0,
+};
 
-static void
-blend_fields (PhaseRuntime       *out,
-              const PhaseRuntime *b,
-              guint               first,
-              guint               count,
-              float               alpha)
-{
-  for (guint i = first; i < first + count; i++)
-    out->f[i] = lerp (out->f[i], b->f[i], alpha);
-}
-
-/* Blends from key @k towards the next key (the last closes the loop). */
-static void
+/* Blends from key @k towards the next key (the last closes the loop).
+ *
+ * Every slot is written once as A + (B - A) * w, with w = alpha for the
+ * slots the mask blends and w = 0 for the others. For the finite values a
+ * phase holds, A + (B - A) * 0 is exactly A, so the result is the spec's
+ * "copy A, then blend the masked fields" in float32, without branches. */
+static inline void
 blend_segment (const PhaseEvalInput *input,
                guint                 k,
                float                 alpha,
@@ -149,29 +146,27 @@ blend_segment (const PhaseEvalInput *input,
   guint next = k + 1 < block->n_keys ? k + 1 : 0;
   guint a = resolve_phase (input, block->keys[k].k0, result);
   guint b = resolve_phase (input, block->keys[next].k0, result);
+  const PhaseRuntime *pa = &input->phases[a];
   const PhaseRuntime *pb = &input->phases[b];
+  float w[16];
 
   result->segment = (gint) k;
   result->next = (gint) next;
   result->alpha = alpha;
   result->phase_a = (gint) a;
   result->phase_b = (gint) b;
-  result->value = input->phases[a];
 
-  if (mask & PHASE_EVAL_BLEND_AMBIENT_RGB)
-    blend_fields (&result->value, pb, 4, 3, alpha);
-  if (mask & PHASE_EVAL_BLEND_DIFFUSE_RGB)
-    blend_fields (&result->value, pb, 0, 3, alpha);
-  if (mask & PHASE_EVAL_BLEND_SPECULAR_RGB)
-    blend_fields (&result->value, pb, 8, 3, alpha);
-  if (mask & PHASE_EVAL_BLEND_EMISSIVE_RGB)
-    blend_fields (&result->value, pb, 12, 3, alpha);
-  if (mask & PHASE_EVAL_BLEND_AMBIENT_A)
-    blend_fields (&result->value, pb, 7, 1, alpha);
+  for (guint i = 0; i < 16; i++)
+    w[i] = (mask & field_bits[i]) ? alpha : 0.0f;
+  for (guint i = 0; i < 16; i++)
+    result->value.f[i] = pa->f[i] + (pb->f[i] - pa->f[i]) * w[i];
+  result->value.power = pa->power;
+  result->value.tex_slot = pa->tex_slot;
+  result->value.i18 = pa->i18;
 }
 
 /* Finds the segment of position @r (0 <= r <= cycle) and blends. */
-static void
+static inline void
 eval_position (const PhaseEvalInput *input,
                guint32               r,
                guint32               cycle,
@@ -206,13 +201,21 @@ eval_position (const PhaseEvalInput *input,
 
 /* The parts both time sources share. Returns TRUE when the result is
  * complete (no phases, no keys, or a zero cycle). */
-static gboolean
+static inline gboolean
 eval_prepare (const PhaseEvalInput *input,
               PhaseEvalResult      *result)
 {
   const Mat0Block *block = input->block;
 
-  memset (result, 0, sizeof *result);
+  /* Every field is set here or on the way to the result; no memset on
+   * the hot path. */
+  result->mode = 0;
+  result->cycle = 0;
+  result->r = 0;
+  result->alpha = 0.0f;
+  result->hold = FALSE;
+  result->unknown_mode = FALSE;
+  result->bad_key = FALSE;
   result->segment = -1;
   result->next = -1;
   result->phase_a = -1;
@@ -222,11 +225,17 @@ eval_prepare (const PhaseEvalInput *input,
     {
       result->mode = mat0_block_mode (block);
       result->unknown_mode = result->mode >= 4;
-      result->cycle = mat0_block_cycle (block);
+      guint32 cycle = 0;
+
+      /* mat0_block_cycle, inlined: this is the hot path */
+      for (guint k = 0; k < block->n_keys; k++)
+        cycle += block->keys[k].k1;
+      result->cycle = cycle;
     }
 
   if (input->n_phases == 0 || input->phases == NULL)
     {
+      memset (&result->value, 0, sizeof result->value);
       result->value.tex_slot = -1;
       result->value.i18 = -1;
       result->bad_key = TRUE;
