@@ -32,7 +32,7 @@ static const GOptionEntry option_entries[] = {
   { "t", 0, 0, G_OPTION_ARG_DOUBLE, &opt_t, "eval: normalized position 0..1", "T" },
   { "offset", 0, 0, G_OPTION_ARG_STRING, &opt_offset, "eval: random offset R (mode 3)", "R" },
   { "png", 0, 0, G_OPTION_ARG_FILENAME, &opt_png, "textures: write each top mip as PNG", "DIR" },
-  { NULL }
+  G_OPTION_ENTRY_NULL
 };
 
 static const char summary[] =

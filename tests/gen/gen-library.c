@@ -60,11 +60,13 @@ static void
 random_block (GRand *rand, Mat0Block *block, guint n_phases)
 {
   static const guint32 masks[] = { 0x02, 0x02, 0x0A, 0x08, 0x03, 0x1F, 0x00, 0x10 };
-  guint mode = g_rand_int_range (rand, 0, 10);
+  guint mode = (guint) g_rand_int_range (rand, 0, 10);
 
   mode = mode < 7 ? 0 : mode - 6;   /* mostly loops, some 1..3 */
   block->header_raw = (masks[g_rand_int_range (rand, 0, G_N_ELEMENTS (masks))] << 3) | mode;
-  block->n_keys = (guint16) MAX (1, n_phases + g_rand_int_range (rand, -1, 2));
+  gint n_keys = (gint) n_phases + g_rand_int_range (rand, -1, 2);
+
+  block->n_keys = (guint16) MAX (1, n_keys);
   block->keys = g_new0 (Mat0Key, block->n_keys);
   for (guint k = 0; k < block->n_keys; k++)
     {
