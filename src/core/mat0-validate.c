@@ -452,7 +452,7 @@ GPtrArray *
 mat0_validate_archive (const NresArchive *archive)
 {
   g_autoptr(GPtrArray) out = NULL;
-  g_auto(GStrv) names = NULL;
+  char **names = NULL;   /* converted on demand: NULL holes, no GStrv */
 
   g_return_val_if_fail (archive != NULL, NULL);
 
@@ -492,6 +492,10 @@ mat0_validate_archive (const NresArchive *archive)
     }
 
   lint_archive (archive, names, out);
+
+  for (guint i = 0; i < archive->n_entries; i++)
+    g_free (names[i]);
+  g_free (names);
 
   return g_steal_pointer (&out);
 }
