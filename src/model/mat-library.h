@@ -1,0 +1,99 @@
+/* mat-library.h - a material library (an NRes archive) as a GListModel
+ *
+ * One MatMaterial per directory entry, in directory order. The library
+ * owns the archive bytes, the file and its ETag, and the MatHistory that
+ * every edit goes through.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mat-history.h"
+#include "mat-material.h"
+#include "mat-model-error.h"
+
+G_BEGIN_DECLS
+
+#define MAT_TYPE_LIBRARY (mat_library_get_type ())
+
+G_DECLARE_FINAL_TYPE (MatLibrary, mat_library, MAT, LIBRARY, GObject)
+
+/* Parses @bytes (no file). A file that does not parse fails with the
+ * core's NRES_ERROR message (entry, offset, expected, found).
+ * Returns: (transfer full): the library, or %NULL with @error. */
+MatLibrary  *mat_library_new_from_bytes   (GBytes               *bytes,
+                                           GError              **error);
+
+/* Reads and parses @file in a thread; remembers its ETag. */
+void         mat_library_load_async       (GFile                *file,
+                                           GCancellable         *cancellable,
+                                           GAsyncReadyCallback   callback,
+                                           gpointer              user_data);
+/* Returns: (transfer full): the library, or %NULL with @error. */
+MatLibrary  *mat_library_load_finish      (GAsyncResult         *result,
+                                           GError              **error);
+
+/* Saves to @file, or to the library's own file when %NULL. Writing over
+ * the file it was loaded from passes the ETag from the load (or the last
+ * save): a file changed on disk fails with G_IO_ERROR_WRONG_ETAG and is
+ * left as it is. The write is atomic; @make_backup keeps a "~" copy.
+ * On success the library is clean, remembers @file and its new ETag, and
+ * the written bytes become its new base. */
+void         mat_library_save_async       (MatLibrary           *self,
+                                           GFile                *file,
+                                           gboolean              make_backup,
+                                           GCancellable         *cancellable,
+                                           GAsyncReadyCallback   callback,
+                                           gpointer              user_data);
+gboolean     mat_library_save_finish      (MatLibrary           *self,
+                                           GAsyncResult         *result,
+                                           GError              **error);
+/* The bytes a save would write (preserving writer): an unchanged library
+ * gives the loaded bytes back. Does not mark the library saved.
+ * Returns: (transfer full): the file, or %NULL with @error. */
+GBytes      *mat_library_save_to_bytes    (MatLibrary           *self,
+                                           GError              **error);
+
+/* Returns: (transfer none) (nullable). */
+GFile       *mat_library_get_file         (MatLibrary           *self);
+/* Returns: (transfer none) (nullable). */
+const char  *mat_library_get_etag         (MatLibrary           *self);
+/* TRUE iff the state differs from the last load or save. */
+gboolean     mat_library_get_dirty        (MatLibrary           *self);
+/* Returns: (transfer none). */
+MatHistory  *mat_library_get_history      (MatLibrary           *self);
+
+/* Returns: (transfer none) (nullable): item @position. */
+MatMaterial *mat_library_get_material     (MatLibrary           *self,
+                                           guint                 position);
+/* Case-insensitive lookup by UTF-8 name.
+ * Returns: (transfer none) (nullable). */
+MatMaterial *mat_library_find             (MatLibrary           *self,
+                                           const char           *name);
+/* Returns: the position of @material, or -1. */
+gint         mat_library_index_of         (MatLibrary           *self,
+                                           MatMaterial          *material);
+
+/* A canonical new material (mat0_material_new_canonical), appended.
+ * Returns: (transfer none): the material, or %NULL with @error. */
+MatMaterial *mat_library_add_material     (MatLibrary           *self,
+                                           const char           *name,
+                                           GError              **error);
+/* A copy of @material named @name, inserted after it.
+ * Returns: (transfer none): the copy, or %NULL with @error. */
+MatMaterial *mat_library_duplicate_material (MatLibrary         *self,
+                                             MatMaterial        *material,
+                                             const char         *name,
+                                             GError            **error);
+/* Deletes a MAT0 entry (one that does not decode included); entries of
+ * other types are read-only (MAT_MODEL_ERROR_NOT_EDITABLE). */
+gboolean     mat_library_delete_material  (MatLibrary           *self,
+                                           MatMaterial          *material,
+                                           GError              **error);
+
+/* Every error and lint of the current state (mat0_validate_archive of
+ * what a save would write), cached until the next edit.
+ * Returns: (transfer none) (element-type Mat0Diagnostic). */
+GPtrArray   *mat_library_get_diagnostics  (MatLibrary           *self);
+
+G_END_DECLS

@@ -1,0 +1,133 @@
+/* mat-model-private.h - what the model's own files share, never the views
+ *
+ * Ownership: a MatLibrary holds its MatMaterials, a material its MatPhases
+ * and MatAnimBlocks, a block its MatKeys. Each child keeps a plain pointer
+ * to its parent while it is attached (in the parent's list); it is %NULL
+ * once the child was removed (the history then holds it for undo) or the
+ * parent was disposed.
+ */
+#pragma once
+
+#include "mat0.h"
+#include "nres.h"
+
+#include "mat-anim-block.h"
+#include "mat-history.h"
+#include "mat-key.h"
+#include "mat-library.h"
+#include "mat-material.h"
+#include "mat-model-error.h"
+#include "mat-phase.h"
+
+G_BEGIN_DECLS
+
+/* Commands. @run applies the command (@undo FALSE: do/redo) or reverts
+ * it; swap-style commands hold the value they replaced and ignore @undo.
+ * @merge (optional) is asked inside a group whether @next (already run)
+ * can be dropped because @cmd covers it; it may update @cmd. */
+typedef struct _MatCommand MatCommand;
+
+typedef struct {
+  void     (*run)   (MatCommand       *cmd,
+                     gboolean          undo);
+  void     (*free)  (MatCommand       *cmd);
+  gboolean (*merge) (MatCommand       *cmd,
+                     const MatCommand *next);
+} MatCommandClass;
+
+struct _MatCommand {
+  const MatCommandClass *klass;
+  const char            *label;    /* translated, static */
+  guint64                serial;   /* set by the history */
+};
+
+/* Returns: (transfer full): a zeroed command of @size bytes. */
+gpointer     _mat_command_new             (const MatCommandClass *klass,
+                                           gsize                  size,
+                                           const char            *label);
+/* Runs @cmd and records it (takes ownership). */
+void         _mat_history_push            (MatHistory  *history,
+                                           MatCommand  *cmd);
+/* A token naming the current state: equal tokens, equal states. */
+guint64      _mat_history_get_state       (MatHistory  *history);
+void         _mat_history_clear           (MatHistory  *history);
+MatHistory  *_mat_history_new             (void);
+
+/* MatLibrary */
+MatHistory  *_mat_library_get_history     (MatLibrary  *library);
+/* Whether @name (UTF-8) can name an entry: NAME_INVALID / NAME_TAKEN;
+ * @except is ignored in the uniqueness check. On success @raw (36 bytes)
+ * holds the encoded field. */
+gboolean     _mat_library_check_name      (MatLibrary  *library,
+                                           const char  *name,
+                                           MatMaterial *except,
+                                           char        *raw,
+                                           GError     **error);
+
+/* MatMaterial */
+MatMaterial *_mat_material_new_from_entry (const NresEntry    *entry,
+                                           gint                source,
+                                           guint               generation,
+                                           GBytes             *payload);
+MatMaterial *_mat_material_new_from_core  (const NresEntry    *entry,
+                                           const Mat0Material *core);
+void         _mat_material_set_library    (MatMaterial *material,
+                                           MatLibrary  *library);
+MatLibrary  *_mat_material_get_library    (MatMaterial *material);
+const NresEntry *_mat_material_get_entry  (MatMaterial *material);
+gint         _mat_material_get_source     (MatMaterial *material,
+                                           guint        generation);
+/* After a save: the material is entry @index of @archive (generation
+ * @generation). */
+void         _mat_material_rebase         (MatMaterial       *material,
+                                           const NresArchive *archive,
+                                           guint              index,
+                                           guint              generation);
+/* Returns: (transfer full) (nullable): the payload to write, %NULL when
+ * the source's bytes are current. */
+GBytes      *_mat_material_dup_payload    (MatMaterial *material,
+                                           guint        generation);
+gboolean     _mat_material_check_editable (MatMaterial *material,
+                                           GError     **error);
+MatHistory  *_mat_material_get_history    (MatMaterial *material);
+/* After a command changed anything below the material. */
+void         _mat_material_content_changed (MatMaterial *material);
+/* Rewrites k0 of every key of @material through @map (old index ->
+ * new index, @n_map entries; keys outside 0..n_map-1 are kept) and
+ * records the replaced values in @keys / @values for a swap. */
+void         _mat_material_remap_keys     (MatMaterial *material,
+                                           const guint *map,
+                                           guint        n_map,
+                                           GPtrArray   *keys,
+                                           GArray      *values);
+
+/* MatPhase */
+MatPhase    *_mat_phase_new               (const Mat0Phase *data);
+Mat0Phase   *_mat_phase_get_data          (MatPhase    *phase);
+void         _mat_phase_attach            (MatPhase    *phase,
+                                           MatMaterial *material,
+                                           guint        index);
+
+/* MatAnimBlock */
+MatAnimBlock *_mat_anim_block_new         (const Mat0Block *data);
+void         _mat_anim_block_attach       (MatAnimBlock *block,
+                                           MatMaterial  *material,
+                                           guint         index);
+MatMaterial *_mat_anim_block_get_material (MatAnimBlock *block);
+/* Fills @out (header and keys; keys allocated with g_new). */
+void         _mat_anim_block_to_core      (MatAnimBlock *block,
+                                           Mat0Block    *out);
+/* After a key of @block changed: notifies the cycle and the material. */
+void         _mat_anim_block_content_changed (MatAnimBlock *block);
+
+/* MatKey */
+MatKey      *_mat_key_new                 (const Mat0Key *data);
+Mat0Key     *_mat_key_get_data            (MatKey       *key);
+void         _mat_key_attach              (MatKey       *key,
+                                           MatAnimBlock *block,
+                                           guint         index);
+/* Sets k0 and notifies (no history: the caller records it). */
+void         _mat_key_swap_k0             (MatKey       *key,
+                                           guint16      *value);
+
+G_END_DECLS

@@ -1,0 +1,1407 @@
+/* test-model.c - the GObject model: load, edit through the history, save */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "mat0-validate.h"
+#include "mat-library.h"
+#include "nres.h"
+#include "test-support.h"
+
+/* Helpers */
+
+static GBytes *
+env_file (const char *var)
+{
+  const char *path = g_getenv (var);
+
+  if (path == NULL)
+    {
+      g_test_skip_printf ("%s is not set (run through meson test)", var);
+      return NULL;
+    }
+
+  return test_load_file (path);
+}
+
+static GBytes *
+save_bytes (MatLibrary *lib)
+{
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes = mat_library_save_to_bytes (lib, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (bytes);
+
+  return bytes;
+}
+
+static void
+assert_same_bytes (GBytes *a,
+                   GBytes *b)
+{
+  gsize la, lb;
+  const guint8 *da = g_bytes_get_data (a, &la);
+  const guint8 *db = g_bytes_get_data (b, &lb);
+
+  if (la == lb && (la == 0 || memcmp (da, db, la) == 0))
+    return;
+
+  for (gsize i = 0; i < MIN (la, lb); i++)
+    if (da[i] != db[i])
+      {
+        g_test_message ("first difference at offset %" G_GSIZE_FORMAT ": %02x vs %02x",
+                        i, da[i], db[i]);
+        break;
+      }
+  g_test_message ("sizes %" G_GSIZE_FORMAT " and %" G_GSIZE_FORMAT, la, lb);
+  g_assert_not_reached ();
+}
+
+static MatLibrary *
+library_from (GBytes *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  MatLibrary *lib = mat_library_new_from_bytes (bytes, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (lib);
+
+  return lib;
+}
+
+static MatMaterial *
+material_at (MatLibrary *lib,
+             guint       i)
+{
+  MatMaterial *m = mat_library_get_material (lib, i);
+
+  g_assert_nonnull (m);
+  return m;
+}
+
+static gpointer
+model_at (GListModel *model,
+          guint       i)
+{
+  gpointer item = g_list_model_get_item (model, i);
+
+  g_assert_nonnull (item);
+  g_object_unref (item);   /* held by the model */
+  return item;
+}
+
+static void
+async_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  *slot = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_for (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  return *slot;
+}
+
+static MatLibrary *
+load_file (GFile   *file,
+           GError **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mat_library_load_async (file, NULL, async_cb, &result);
+  return mat_library_load_finish (wait_for (&result), error);
+}
+
+static gboolean
+save_file (MatLibrary *lib,
+           GFile      *file,
+           gboolean    backup,
+           GError    **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  mat_library_save_async (lib, file, backup, NULL, async_cb, &result);
+  return mat_library_save_finish (lib, wait_for (&result), error);
+}
+
+/* The demo and retail-shaped libraries */
+
+static void
+check_library_file (const char *var)
+{
+  g_autoptr(GBytes) bytes = env_file (var);
+  g_autoptr(MatLibrary) lib = NULL;
+  g_autoptr(GBytes) again = NULL;
+  g_autoptr(NresArchive) archive = NULL;
+  guint n_editable = 0;
+
+  if (bytes == NULL)
+    return;
+
+  lib = library_from (bytes);
+  archive = nres_archive_parse (bytes, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (lib)), ==, archive->n_entries);
+  g_assert_true (g_list_model_get_item_type (G_LIST_MODEL (lib)) == MAT_TYPE_MATERIAL);
+  g_assert_false (mat_library_get_dirty (lib));
+  g_assert_false (mat_history_get_can_undo (mat_library_get_history (lib)));
+
+  /* Unchanged, even after decoding everything: byte-identical. */
+  for (guint i = 0; i < archive->n_entries; i++)
+    {
+      MatMaterial *m = material_at (lib, i);
+      g_autoptr(Mat0Material) core = NULL;
+
+      if (!mat_material_get_editable (m))
+        continue;
+      n_editable++;
+      core = mat_material_dup_core (m);
+      g_assert_cmpuint (core->n_phases, ==, mat_material_get_n_phases (m));
+      g_assert_cmpuint (core->n_blocks, ==, mat_material_get_n_blocks (m));
+      g_assert_cmpuint (g_list_model_get_n_items (mat_material_get_phases (m)), ==, core->n_phases);
+    }
+  g_assert_cmpuint (n_editable, >, 0);
+
+  again = save_bytes (lib);
+  assert_same_bytes (bytes, again);
+  g_assert_nonnull (mat_library_get_diagnostics (lib));
+}
+
+static void
+test_load_demo (void)
+{
+  check_library_file ("DEMO_LIB");
+}
+
+static void
+test_load_retail (void)
+{
+  check_library_file ("RETAIL_LIB");
+}
+
+static void
+test_load_stress_lazy (void)
+{
+  g_autoptr(GBytes) bytes = env_file ("STRESS_LIB");
+  g_autoptr(MatLibrary) lib = NULL;
+  g_autoptr(GBytes) again = NULL;
+  double seconds;
+
+  if (bytes == NULL)
+    return;
+
+  g_test_timer_start ();
+  lib = library_from (bytes);
+  seconds = g_test_timer_elapsed ();
+  g_test_message ("opened %u entries in %.3f s",
+                  g_list_model_get_n_items (G_LIST_MODEL (lib)), seconds);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (lib)), ==, 65536);
+  /* The budget is "well under a second"; sanitizers get slack. */
+  g_assert_cmpfloat (seconds, <, 2.0);
+
+  /* Nothing decoded yet: a save copies every payload. */
+  again = save_bytes (lib);
+  assert_same_bytes (bytes, again);
+}
+
+static void
+test_load_refuses_garbage (void)
+{
+  static const guint8 junk[] = { 'N', 'R', 'e', 's', 0, 1, 0, 0, 5, 0, 0, 0, 16, 0, 0, 0 };
+  g_autoptr(GBytes) bytes = g_bytes_new_static (junk, sizeof junk);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatLibrary) lib = mat_library_new_from_bytes (bytes, &error);
+
+  g_assert_null (lib);
+  g_assert_error (error, NRES_ERROR, NRES_ERROR_BAD_COUNT);
+  g_assert_nonnull (strstr (error->message, "expected"));
+}
+
+/* Random edits */
+
+typedef struct {
+  MatLibrary *lib;
+  GRand      *rand;
+  guint       counter;
+  guint       depth;
+} Fuzz;
+
+static MatMaterial *
+random_material (Fuzz *f)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (f->lib));
+
+  if (n == 0)
+    return NULL;
+  return material_at (f->lib, g_rand_int_range (f->rand, 0, n));
+}
+
+static MatMaterial *
+random_editable (Fuzz *f)
+{
+  for (guint tries = 0; tries < 50; tries++)
+    {
+      MatMaterial *m = random_material (f);
+
+      if (m == NULL)
+        return NULL;
+      if (mat_material_get_editable (m))
+        return m;
+
+      /* A read-only entry refuses edits. */
+      {
+        g_autoptr(GError) error = NULL;
+
+        g_assert_false (mat_material_set_attr1 (m, 12345, &error));
+        g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE);
+      }
+    }
+
+  return NULL;
+}
+
+static MatPhase *
+random_phase (Fuzz        *f,
+              MatMaterial *m)
+{
+  GListModel *phases = mat_material_get_phases (m);
+  guint n = g_list_model_get_n_items (phases);
+
+  return n > 0 ? model_at (phases, g_rand_int_range (f->rand, 0, n)) : NULL;
+}
+
+static MatAnimBlock *
+random_block (Fuzz        *f,
+              MatMaterial *m)
+{
+  GListModel *blocks = mat_material_get_blocks (m);
+  guint n = g_list_model_get_n_items (blocks);
+
+  return n > 0 ? model_at (blocks, g_rand_int_range (f->rand, 0, n)) : NULL;
+}
+
+static MatKey *
+random_key (Fuzz         *f,
+            MatAnimBlock *b)
+{
+  GListModel *keys = mat_anim_block_get_keys (b);
+  guint n = g_list_model_get_n_items (keys);
+
+  return n > 0 ? model_at (keys, g_rand_int_range (f->rand, 0, n)) : NULL;
+}
+
+static char *
+fresh_name (Fuzz *f)
+{
+  return g_strdup_printf ("RND_%u_%u", f->counter++, g_rand_int_range (f->rand, 0, 1000));
+}
+
+static void
+random_edit (Fuzz *f)
+{
+  g_autoptr(GError) error = NULL;
+  MatMaterial *m = random_editable (f);
+  MatPhase *phase;
+  MatAnimBlock *block;
+  MatKey *key;
+  guint n;
+
+  if (m == NULL)
+    {
+      g_autofree char *name = fresh_name (f);
+
+      g_assert_nonnull (mat_library_add_material (f->lib, name, &error));
+      return;
+    }
+
+  phase = random_phase (f, m);
+  block = random_block (f, m);
+  n = mat_material_get_n_phases (m);
+
+  switch (g_rand_int_range (f->rand, 0, 24))
+    {
+    case 0:
+      if (phase != NULL)
+        mat_phase_set_param (phase, g_rand_int_range (f->rand, 0, 18),
+                             g_rand_int_range (f->rand, 0, 256), &error);
+      break;
+    case 1:
+      if (phase != NULL)
+        {
+          guint8 p[MAT_PHASE_N_PARAMS];
+
+          for (guint i = 0; i < MAT_PHASE_N_PARAMS; i++)
+            p[i] = g_rand_int_range (f->rand, 0, 256);
+          mat_phase_set_params (phase, p, &error);
+        }
+      break;
+    case 2:
+      if (phase != NULL)
+        {
+          g_autofree char *tex = g_rand_boolean (f->rand) ?
+            g_strdup_printf ("TEX%u.%c", g_rand_int_range (f->rand, 0, 99),
+                             'A' + g_rand_int_range (f->rand, 0, 26)) : g_strdup ("");
+          mat_phase_set_texture (phase, tex, &error);
+        }
+      break;
+    case 3:
+      mat_material_set_attr1 (m, g_rand_int (f->rand), &error);
+      break;
+    case 4:
+      mat_material_set_attr2 (m, g_rand_int_range (f->rand, 0, 8), &error);
+      break;
+    case 5:
+      mat_material_set_attr3 (m, g_rand_int (f->rand), &error);
+      break;
+    case 6:
+      switch (g_rand_int_range (f->rand, 0, 4))
+        {
+        case 0: mat_material_set_meta_a (m, g_rand_int_range (f->rand, 0, 256), &error); break;
+        case 1: mat_material_set_meta_b (m, g_rand_int_range (f->rand, 0, 256), &error); break;
+        case 2: mat_material_set_meta_c (m, g_rand_int (f->rand), &error); break;
+        default: mat_material_set_meta_d (m, g_rand_int (f->rand), &error); break;
+        }
+      if (error != NULL)
+        {
+          g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_META_ABSENT);
+          g_clear_error (&error);
+        }
+      break;
+    case 7:
+      {
+        MatMaterial *other = random_material (f);
+        g_autofree char *name = NULL;
+
+        if (other != m && g_rand_int_range (f->rand, 0, 4) == 0)
+          {
+            /* Another entry's name in another case is taken. */
+            name = g_utf8_strdown (mat_material_get_name (other), -1);
+            if (g_ascii_strcasecmp (name, mat_material_get_name (other)) == 0)
+              {
+                g_assert_false (mat_material_set_name (m, name, &error));
+                g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_TAKEN);
+                return;
+              }
+          }
+        g_clear_pointer (&name, g_free);
+        name = fresh_name (f);
+        g_assert_true (mat_material_set_name (m, name, &error));
+      }
+      break;
+    case 8:
+      {
+        g_autofree char *name = fresh_name (f);
+        g_assert_nonnull (mat_library_add_material (f->lib, name, &error));
+      }
+      break;
+    case 9:
+      {
+        g_autofree char *name = fresh_name (f);
+        g_assert_nonnull (mat_library_duplicate_material (f->lib, m, name, &error));
+      }
+      break;
+    case 10:
+      {
+        MatMaterial *victim = random_material (f);
+
+        if (mat_material_get_type_id (victim) == NRES_TYPE_MAT0)
+          g_assert_true (mat_library_delete_material (f->lib, victim, &error));
+      }
+      break;
+    case 11:
+      mat_material_insert_phase (m, g_rand_int_range (f->rand, 0, n + 1), &error);
+      break;
+    case 12:
+      if (n > 0)
+        mat_material_duplicate_phase (m, g_rand_int_range (f->rand, 0, n), &error);
+      break;
+    case 13:
+      if (n > 0)
+        mat_material_move_phase (m, g_rand_int_range (f->rand, 0, n),
+                                 g_rand_int_range (f->rand, 0, n), &error);
+      break;
+    case 14:
+      if (n > 0 && !mat_material_remove_phase (m, g_rand_int_range (f->rand, 0, n), &error))
+        {
+          g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_LAST_PHASE);
+          g_clear_error (&error);
+        }
+      break;
+    case 15:
+      if (mat_material_insert_block (m, g_rand_int_range (f->rand, 0, mat_material_get_n_blocks (m) + 1),
+                                     &error) == NULL)
+        {
+          g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_TOO_MANY_BLOCKS);
+          g_clear_error (&error);
+        }
+      break;
+    case 16:
+      if (block != NULL)
+        mat_material_remove_block (m, mat_anim_block_get_index (block), &error);
+      break;
+    case 17:
+      if (block != NULL)
+        mat_anim_block_insert_key (block, g_rand_int_range (f->rand, 0, mat_anim_block_get_n_keys (block) + 1),
+                                   g_rand_int_range (f->rand, 0, MAX (n, 1)),
+                                   g_rand_int_range (f->rand, 0, 5000), &error);
+      break;
+    case 18:
+      if (block != NULL && mat_anim_block_get_n_keys (block) > 0)
+        mat_anim_block_remove_key (block, g_rand_int_range (f->rand, 0, mat_anim_block_get_n_keys (block)),
+                                   &error);
+      break;
+    case 19:
+      if (block != NULL && mat_anim_block_get_n_keys (block) > 0)
+        mat_anim_block_move_key (block, g_rand_int_range (f->rand, 0, mat_anim_block_get_n_keys (block)),
+                                 g_rand_int_range (f->rand, 0, mat_anim_block_get_n_keys (block)), &error);
+      break;
+    case 20:
+      if (block != NULL && (key = random_key (f, block)) != NULL)
+        {
+          switch (g_rand_int_range (f->rand, 0, 3))
+            {
+            case 0: mat_key_set_k0 (key, g_rand_int_range (f->rand, 0, MAX (n, 1)), &error); break;
+            case 1: mat_key_set_k1 (key, g_rand_int_range (f->rand, 0, 65536), &error); break;
+            default: mat_key_set_k2 (key, g_rand_int_range (f->rand, 0, 65536), &error); break;
+            }
+        }
+      break;
+    case 21:
+      if (block != NULL)
+        {
+          if (g_rand_boolean (f->rand))
+            mat_anim_block_set_mode (block, g_rand_int_range (f->rand, 0, 8), &error);
+          else
+            mat_anim_block_set_interp_mask (block, g_rand_int_range (f->rand, 0, 64), &error);
+        }
+      break;
+    case 22:
+      /* A drag: one undoable step. */
+      if (block != NULL && (key = random_key (f, block)) != NULL)
+        {
+          MatHistory *history = mat_library_get_history (f->lib);
+
+          g_autoptr(MatKey) held = g_object_ref (key);
+          g_autoptr(MatPhase) held_phase = phase != NULL ? g_object_ref (phase) : NULL;
+
+          mat_history_begin_group (history, "Drag");
+          for (guint i = 0; i < 6; i++)
+            {
+              /* Merged value edits with other edits in between. */
+              if (!mat_key_set_k1 (held, g_rand_int_range (f->rand, 0, 3000), &error))
+                {
+                  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE);
+                  g_clear_error (&error);
+                }
+              if (held_phase != NULL &&
+                  !mat_phase_set_param (held_phase, 5, g_rand_int_range (f->rand, 0, 256), &error))
+                {
+                  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE);
+                  g_clear_error (&error);
+                }
+              if (f->depth == 0 && g_rand_boolean (f->rand))
+                {
+                  f->depth++;
+                  random_edit (f);
+                  f->depth--;
+                }
+            }
+          mat_history_end_group (history);
+        }
+      break;
+    default:
+      if (g_rand_boolean (f->rand))
+        mat_history_undo (mat_library_get_history (f->lib));
+      else
+        mat_history_redo (mat_library_get_history (f->lib));
+      break;
+    }
+
+  g_assert_no_error (error);
+}
+
+static void
+random_undo_redo (const char *var,
+                  guint32     seed)
+{
+  g_autoptr(GBytes) original = env_file (var);
+  g_autoptr(MatLibrary) lib = NULL;
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) undone = NULL;
+  g_autoptr(GBytes) redone = NULL;
+  g_autoptr(NresArchive) archive = NULL;
+  g_autoptr(GRand) rand = NULL;
+  MatHistory *history;
+  Fuzz f;
+  guint edits = 0, guard = 0;
+
+  if (original == NULL)
+    return;
+
+  /* TEST_MODEL_SEED reruns with another seed. */
+  if (g_getenv ("TEST_MODEL_SEED") != NULL)
+    seed = (guint32) g_ascii_strtoull (g_getenv ("TEST_MODEL_SEED"), NULL, 10);
+  g_test_message ("seed %u", seed);
+  rand = g_rand_new_with_seed (seed);
+  lib = library_from (original);
+  history = mat_library_get_history (lib);
+  f.lib = lib;
+  f.rand = rand;
+  f.counter = 0;
+  f.depth = 0;
+
+  while (edits < 1000)
+    {
+      guint before = mat_history_get_n_undo (history);
+
+      g_assert_cmpuint (++guard, <, 100000);
+      random_edit (&f);
+      if (mat_history_get_n_undo (history) > before)
+        edits++;
+      g_assert_true (mat_library_get_dirty (lib) ||
+                     mat_history_get_n_undo (history) == 0);
+    }
+  while (mat_history_redo (history))
+    ;
+
+  after = save_bytes (lib);
+  g_assert_false (g_bytes_equal (original, after));
+  archive = nres_archive_parse (after, NULL);
+  g_assert_nonnull (archive);
+  g_assert_cmpuint (archive->n_entries, ==, g_list_model_get_n_items (G_LIST_MODEL (lib)));
+
+  while (mat_history_undo (history))
+    ;
+  g_assert_false (mat_library_get_dirty (lib));
+  undone = save_bytes (lib);
+  assert_same_bytes (original, undone);
+
+  while (mat_history_redo (history))
+    ;
+  g_assert_true (mat_library_get_dirty (lib));
+  redone = save_bytes (lib);
+  assert_same_bytes (after, redone);
+}
+
+static void
+test_random_undo_redo_retail (void)
+{
+  random_undo_redo ("RETAIL_LIB", 20240601);
+}
+
+static void
+test_random_undo_redo_demo (void)
+{
+  random_undo_redo ("DEMO_LIB", 7);
+}
+
+/* Saving */
+
+static gint
+first_editable_with_phases (MatLibrary *lib)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (lib));
+
+  for (guint i = 0; i < n; i++)
+    if (mat_material_get_editable (material_at (lib, i)) &&
+        mat_material_get_n_phases (material_at (lib, i)) > 0)
+      return (gint) i;
+
+  return -1;
+}
+
+static void
+test_save_same_size_edit (void)
+{
+  g_autoptr(GBytes) original = env_file ("RETAIL_LIB");
+  g_autoptr(MatLibrary) lib = NULL;
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(NresArchive) archive = NULL;
+  g_autoptr(GError) error = NULL;
+  MatMaterial *m;
+  MatPhase *phase;
+  gsize size, expected_offset;
+  const guint8 *a, *b;
+  guint8 old;
+  guint n_diff = 0;
+  gint index;
+
+  if (original == NULL)
+    return;
+
+  lib = library_from (original);
+  archive = nres_archive_parse (original, NULL);
+  index = first_editable_with_phases (lib);
+  g_assert_cmpint (index, >=, 0);
+  m = material_at (lib, index);
+  phase = model_at (mat_material_get_phases (m), 0);
+  old = mat_phase_get_param (phase, 9);
+  g_assert_true (mat_phase_set_param (phase, 9, old ^ 0x5A, &error));
+  g_assert_no_error (error);
+
+  edited = save_bytes (lib);
+  g_assert_cmpuint (g_bytes_get_size (edited), ==, g_bytes_get_size (original));
+  expected_offset = archive->entries[index].data_offset + 4 +
+                    mat0_prefix_size (archive->entries[index].attr2) + 9;
+  a = g_bytes_get_data (original, &size);
+  b = g_bytes_get_data (edited, NULL);
+  for (gsize i = 0; i < size; i++)
+    if (a[i] != b[i])
+      {
+        g_assert_cmpuint (i, ==, expected_offset);
+        n_diff++;
+      }
+  g_assert_cmpuint (n_diff, ==, 1);
+}
+
+static char *
+make_temp_copy (GBytes  *bytes,
+                char   **dir_out)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("test-model-XXXXXX", &error);
+  char *path;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "Material.lib", NULL);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  *dir_out = dir;
+
+  return path;
+}
+
+static void
+remove_temp (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_remove (path);
+    }
+  g_rmdir (dir);
+}
+
+static void
+test_save_async_reload (void)
+{
+  g_autoptr(GBytes) original = env_file ("DEMO_LIB");
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *other_path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) other = NULL;
+  g_autoptr(MatLibrary) lib = NULL;
+  g_autoptr(MatLibrary) reloaded = NULL;
+  g_autoptr(GBytes) expected = NULL;
+  g_autoptr(GBytes) on_disk = NULL;
+  g_autoptr(GBytes) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first_etag = NULL;
+  MatHistory *history;
+  MatMaterial *m;
+
+  if (original == NULL)
+    return;
+
+  path = make_temp_copy (original, &dir);
+  file = g_file_new_for_path (path);
+  lib = load_file (file, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (mat_library_get_etag (lib));
+  g_assert_true (g_file_equal (mat_library_get_file (lib), file));
+  first_etag = g_strdup (mat_library_get_etag (lib));
+  history = mat_library_get_history (lib);
+
+  m = mat_library_add_material (lib, "SAVED_NEW", &error);
+  g_assert_no_error (error);
+  g_assert_true (mat_material_set_attr1 (m, 0x41, &error));
+  g_assert_true (mat_library_get_dirty (lib));
+  expected = save_bytes (lib);
+
+  g_assert_true (save_file (lib, NULL, TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_false (mat_library_get_dirty (lib));
+  on_disk = test_load_file (path);
+  assert_same_bytes (expected, on_disk);
+
+  /* The saved bytes are the new base: still identical, still undoable. */
+  again = save_bytes (lib);
+  assert_same_bytes (expected, again);
+  g_assert_true (mat_history_undo (history));
+  g_assert_true (mat_library_get_dirty (lib));
+  g_assert_true (mat_history_redo (history));
+  g_assert_false (mat_library_get_dirty (lib));
+
+  /* Undo to before the add: the deleted entry is gone from the file... */
+  g_assert_true (mat_history_undo (history));
+  g_assert_true (mat_history_undo (history));
+  g_clear_pointer (&again, g_bytes_unref);
+  again = save_bytes (lib);
+  assert_same_bytes (original, again);
+  /* ...and redo brings it back as a new entry. */
+  g_assert_true (mat_history_redo (history));
+  g_assert_true (mat_history_redo (history));
+  g_clear_pointer (&again, g_bytes_unref);
+  again = save_bytes (lib);
+  assert_same_bytes (expected, again);
+
+  reloaded = load_file (file, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (reloaded)), ==,
+                    g_list_model_get_n_items (G_LIST_MODEL (lib)));
+  m = mat_library_find (reloaded, "saved_new");
+  g_assert_nonnull (m);
+  g_assert_cmpuint (mat_material_get_attr1 (m), ==, 0x41);
+  g_clear_pointer (&again, g_bytes_unref);
+  again = save_bytes (reloaded);
+  assert_same_bytes (expected, again);
+
+  /* Save as: another file; the library follows it. */
+  other_path = g_build_filename (dir, "Other.lib", NULL);
+  other = g_file_new_for_path (other_path);
+  g_assert_true (save_file (lib, other, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_equal (mat_library_get_file (lib), other));
+
+  remove_temp (dir);
+}
+
+static void
+test_save_etag_conflict (void)
+{
+  g_autoptr(GBytes) original = env_file ("DEMO_LIB");
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(MatLibrary) lib = NULL;
+  g_autoptr(GBytes) on_disk = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char changed[] = "changed on disk by someone else";
+  MatMaterial *m;
+
+  if (original == NULL)
+    return;
+
+  path = make_temp_copy (original, &dir);
+  file = g_file_new_for_path (path);
+  lib = load_file (file, &error);
+  g_assert_no_error (error);
+
+  m = material_at (lib, first_editable_with_phases (lib));
+  g_assert_true (mat_material_set_attr3 (m, 99, &error));
+
+  g_usleep (50 * 1000);   /* past the file system's timestamp granularity */
+  g_file_set_contents (path, changed, sizeof changed, &error);
+  g_assert_no_error (error);
+
+  g_assert_false (save_file (lib, NULL, FALSE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_WRONG_ETAG);
+  g_assert_true (mat_library_get_dirty (lib));
+  on_disk = test_load_file (path);
+  g_assert_cmpuint (g_bytes_get_size (on_disk), ==, sizeof changed);
+  g_assert_cmpmem (g_bytes_get_data (on_disk, NULL), sizeof changed, changed, sizeof changed);
+
+  remove_temp (dir);
+}
+
+static void
+test_save_no_file (void)
+{
+  g_autoptr(GBytes) original = env_file ("DEMO_LIB");
+  g_autoptr(MatLibrary) lib = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (original == NULL)
+    return;
+
+  lib = library_from (original);
+  g_assert_false (save_file (lib, NULL, FALSE, &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NO_FILE);
+}
+
+/* A library with a MAT0 entry that does not decode and a Texm entry */
+
+static GBytes *
+odd_library (void)
+{
+  static const guint8 broken[] = { 1, 0 };                 /* truncated counts */
+  static const guint8 texm[] = { 'T', 'e', 'x', 'm', 1, 2, 3, 4, 5 };
+  g_autoptr(GBytes) good = test_worked_example_payload (0);
+  g_autoptr(GBytes) good2 = test_worked_example_payload (1);
+  TestEntrySpec specs[] = {
+    { NRES_TYPE_MAT0, 1, 6, 0, "DEFAULT", g_bytes_get_data (good, NULL), g_bytes_get_size (good), 0 },
+    { NRES_TYPE_MAT0, 0, 6, 0, "BROKEN", broken, sizeof broken, 3 },
+    { NRES_TYPE_TEXM, 0, 0, 0, "ROCK.0", texm, sizeof texm, 0 },
+    { NRES_TYPE_MAT0, 0, 6, 0, "PULSE", g_bytes_get_data (good2, NULL), g_bytes_get_size (good2), 0 },
+  };
+
+  return test_build_archive (specs, G_N_ELEMENTS (specs), TRUE);
+}
+
+static void
+test_broken_entry (void)
+{
+  g_autoptr(GBytes) original = odd_library ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  g_autoptr(GBytes) again = NULL;
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(NresArchive) archive = NULL;
+  g_autoptr(GError) error = NULL;
+  MatMaterial *broken = material_at (lib, 1);
+  MatMaterial *texm = material_at (lib, 2);
+  MatMaterial *good = material_at (lib, 3);
+  const guint8 *payload;
+  gsize size;
+
+  g_assert_false (mat_material_get_editable (broken));
+  g_assert_nonnull (mat_material_get_error (broken));
+  g_assert_nonnull (strstr (mat_material_get_error (broken), "BROKEN"));
+  g_test_message ("decode error: %s", mat_material_get_error (broken));
+  g_assert_cmpuint (mat_material_get_n_phases (broken), ==, 0);
+  g_assert_null (mat_material_dup_core (broken));
+  g_assert_false (mat_material_set_attr1 (broken, 7, &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE);
+  g_clear_error (&error);
+  g_assert_false (mat_material_set_name (broken, "FIXED", &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE);
+  g_clear_error (&error);
+  {
+    g_autoptr(GPtrArray) diags = mat_material_dup_diagnostics (broken);
+    g_assert_cmpuint (diags->len, ==, 1);
+  }
+
+  g_assert_false (mat_material_get_editable (texm));
+  g_assert_null (mat_material_get_error (texm));
+  g_assert_cmpuint (mat_material_get_type_id (texm), ==, NRES_TYPE_TEXM);
+  g_assert_cmpuint (g_list_model_get_n_items (mat_material_get_phases (texm)), ==, 0);
+  g_assert_false (mat_library_delete_material (lib, texm, &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE);
+  g_clear_error (&error);
+
+  again = save_bytes (lib);
+  assert_same_bytes (original, again);
+
+  /* Edit the entry after it (its payload grows): the broken and Texm
+   * payloads are kept byte for byte. */
+  g_assert_nonnull (mat_material_insert_phase (good, 0, &error));
+  g_assert_no_error (error);
+  edited = save_bytes (lib);
+  archive = nres_archive_parse (edited, &error);
+  g_assert_no_error (error);
+  payload = nres_archive_payload (archive, 1, &size);
+  g_assert_cmpmem (payload, size, "\1\0", 2);
+  payload = nres_archive_payload (archive, 2, &size);
+  g_assert_cmpmem (payload, size, "Texm\1\2\3\4\5", 9);
+
+  /* A broken MAT0 may be deleted; undo puts it back unchanged. */
+  g_assert_true (mat_library_delete_material (lib, broken, &error));
+  g_assert_true (mat_history_undo (mat_library_get_history (lib)));
+  g_assert_true (mat_history_undo (mat_library_get_history (lib)));
+  g_clear_pointer (&again, g_bytes_unref);
+  again = save_bytes (lib);
+  assert_same_bytes (original, again);
+}
+
+/* Phases and keys */
+
+static void
+test_phase_keys_follow (void)
+{
+  g_autoptr(GBytes) original = odd_library ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  g_autoptr(GError) error = NULL;
+  MatHistory *history = mat_library_get_history (lib);
+  MatMaterial *m = material_at (lib, 0);
+  GListModel *phases = mat_material_get_phases (m);
+  MatAnimBlock *block;
+  MatPhase *p[4];
+  MatKey *k[4];
+  guint n_steps;
+
+  /* Phases A B C D (p0 = 0, 1, 2, 3), a block with keys -> A, B, C, D. */
+  while (mat_material_get_n_phases (m) < 4)
+    g_assert_nonnull (mat_material_insert_phase (m, mat_material_get_n_phases (m), &error));
+  for (guint i = 0; i < 4; i++)
+    {
+      p[i] = model_at (phases, i);
+      g_assert_cmpuint (mat_phase_get_index (p[i]), ==, i);
+      g_assert_true (mat_phase_set_param (p[i], 0, i, &error));
+    }
+  block = mat_material_insert_block (m, 0, &error);
+  g_assert_nonnull (block);
+  g_assert_true (mat_anim_block_remove_key (block, 0, &error));
+  for (guint i = 0; i < 4; i++)
+    k[i] = mat_anim_block_insert_key (block, i, i, 100, &error);
+  g_assert_no_error (error);
+  n_steps = mat_history_get_n_undo (history);
+
+#define ASSERT_KEY_AT(key, phase) \
+  g_assert_true (model_at (phases, mat_key_get_k0 (key)) == (gpointer) (phase))
+
+  /* Insert before B: keys still point at A B C D. */
+  g_assert_nonnull (mat_material_insert_phase (m, 1, &error));
+  for (guint i = 0; i < 4; i++)
+    ASSERT_KEY_AT (k[i], p[i]);
+  g_assert_cmpuint (mat_key_get_k0 (k[1]), ==, 2);
+
+  /* Duplicate C. */
+  g_assert_nonnull (mat_material_duplicate_phase (m, mat_phase_get_index (p[2]), &error));
+  for (guint i = 0; i < 4; i++)
+    ASSERT_KEY_AT (k[i], p[i]);
+
+  /* Move A to the end and D to the front. */
+  g_assert_true (mat_material_move_phase (m, mat_phase_get_index (p[0]), mat_material_get_n_phases (m) - 1, &error));
+  g_assert_true (mat_material_move_phase (m, mat_phase_get_index (p[3]), 0, &error));
+  for (guint i = 0; i < 4; i++)
+    ASSERT_KEY_AT (k[i], p[i]);
+  g_assert_cmpuint (mat_phase_get_index (p[3]), ==, 0);
+
+  /* Remove B: its key points at the phase that takes its place. */
+  {
+    guint b_index = mat_phase_get_index (p[1]);
+    MatPhase *next = model_at (phases, b_index + 1);
+
+    g_assert_true (mat_material_remove_phase (m, b_index, &error));
+    g_assert_null (mat_phase_get_material (p[1]));
+    ASSERT_KEY_AT (k[1], next);
+    ASSERT_KEY_AT (k[0], p[0]);
+    ASSERT_KEY_AT (k[2], p[2]);
+    ASSERT_KEY_AT (k[3], p[3]);
+  }
+  /* Remove the last phase (A): its key points at the one before. */
+  g_assert_true (mat_material_remove_phase (m, mat_phase_get_index (p[0]), &error));
+  g_assert_cmpuint (mat_key_get_k0 (k[0]), ==, mat_material_get_n_phases (m) - 1);
+  g_assert_no_error (error);
+
+  /* Undo everything back to the setup: every k0 exactly as it was. */
+  while (mat_history_get_n_undo (history) > n_steps)
+    g_assert_true (mat_history_undo (history));
+  for (guint i = 0; i < 4; i++)
+    {
+      g_assert_cmpuint (mat_key_get_k0 (k[i]), ==, i);
+      g_assert_true (model_at (phases, i) == (gpointer) p[i]);
+      g_assert_cmpuint (mat_phase_get_index (p[i]), ==, i);
+      g_assert_true (mat_phase_get_material (p[i]) == m);
+    }
+  g_assert_cmpuint (mat_material_get_n_phases (m), ==, 4);
+#undef ASSERT_KEY_AT
+}
+
+static void
+test_phase_last_and_blocks_limit (void)
+{
+  g_autoptr(GBytes) original = odd_library ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  g_autoptr(GError) error = NULL;
+  MatMaterial *m = mat_library_add_material (lib, "FRESH", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (mat_material_get_n_phases (m), ==, 1);
+  g_assert_false (mat_material_remove_phase (m, 0, &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_LAST_PHASE);
+  g_clear_error (&error);
+
+  for (guint i = 0; i < MAT0_MAX_BLOCKS; i++)
+    {
+      g_assert_nonnull (mat_material_insert_block (m, i, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_cmpuint (mat_material_get_n_blocks (m), ==, 19);
+  g_assert_null (mat_material_insert_block (m, 0, &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_TOO_MANY_BLOCKS);
+}
+
+/* Names */
+
+static void
+test_rename (void)
+{
+  g_autoptr(GBytes) original = odd_library ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) again = NULL;
+  MatMaterial *m = material_at (lib, 3);
+  MatHistory *history = mat_library_get_history (lib);
+
+  g_assert_cmpstr (mat_material_get_name (m), ==, "PULSE");
+
+  /* Case-insensitive uniqueness, against any entry type. */
+  g_assert_false (mat_material_set_name (m, "default", &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_TAKEN);
+  g_clear_error (&error);
+  g_assert_false (mat_material_set_name (m, "rock.0", &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_TAKEN);
+  g_clear_error (&error);
+  g_assert_null (mat_library_add_material (lib, "Broken", &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_TAKEN);
+  g_clear_error (&error);
+
+  /* CP1251 refusal, length and emptiness. */
+  g_assert_false (mat_material_set_name (m, "日本", &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_INVALID);
+  g_clear_error (&error);
+  g_assert_false (mat_material_set_name (m, "123456789012345678901234567890123456", &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_INVALID);
+  g_clear_error (&error);
+  g_assert_false (mat_material_set_name (m, "", &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_INVALID);
+  g_clear_error (&error);
+  g_assert_false (mat_history_get_can_undo (history));
+
+  /* Its own name in another case, 35 bytes, Cyrillic: fine. */
+  g_assert_true (mat_material_set_name (m, "pulse", &error));
+  g_assert_cmpstr (mat_material_get_name (m), ==, "pulse");
+  g_assert_true (mat_material_set_name (m, "12345678901234567890123456789012345", &error));
+  g_assert_true (mat_material_set_name (m, "БРОНЯ_ЗЕЛЁНАЯ", &error));
+  g_assert_no_error (error);
+  g_assert_true (mat_library_find (lib, "броня_зелёная") == NULL ||
+                 mat_library_find (lib, "БРОНЯ_ЗЕЛЁНАЯ") == m);
+  g_assert_true (mat_library_find (lib, "БРОНЯ_ЗЕЛЁНАЯ") == m);
+  g_assert_cmpstr (mat_history_get_undo_label (history), !=, NULL);
+
+  while (mat_history_undo (history))
+    ;
+  g_assert_cmpstr (mat_material_get_name (m), ==, "PULSE");
+  again = save_bytes (lib);
+  assert_same_bytes (original, again);
+}
+
+/* History */
+
+static void
+test_group_is_one_step (void)
+{
+  g_autoptr(GBytes) original = odd_library ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  g_autoptr(GError) error = NULL;
+  MatHistory *history = mat_library_get_history (lib);
+  MatMaterial *m = material_at (lib, 3);
+  MatPhase *phase = model_at (mat_material_get_phases (m), 0);
+  MatAnimBlock *block = model_at (mat_material_get_blocks (m), 0);
+  MatKey *k0 = model_at (mat_anim_block_get_keys (block), 0);
+  MatKey *k1 = model_at (mat_anim_block_get_keys (block), 1);
+  guint8 start = mat_phase_get_param (phase, 4);
+  guint16 d0 = mat_key_get_k1 (k0), d1 = mat_key_get_k1 (k1);
+
+  /* A drag of the second key's start: durations of keys 0 and 1. */
+  mat_history_begin_group (history, "Retime Key");
+  for (guint i = 1; i <= 100; i++)
+    {
+      g_assert_true (mat_key_set_k1 (k0, d0 + i, &error));
+      g_assert_true (mat_key_set_k1 (k1, d1 - i, &error));
+    }
+  mat_history_end_group (history);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+  g_assert_cmpstr (mat_history_get_undo_label (history), ==, "Retime Key");
+  g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, (guint) d0 + d1);
+
+  /* A spin on one field, nested groups. */
+  mat_history_begin_group (history, NULL);
+  mat_history_begin_group (history, "inner");
+  for (guint i = 0; i < 50; i++)
+    g_assert_true (mat_phase_set_param (phase, 4, (guint8) (start + i + 1), &error));
+  mat_history_end_group (history);
+  g_assert_true (mat_history_in_group (history));
+  mat_history_end_group (history);
+  g_assert_false (mat_history_in_group (history));
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 2);
+  g_assert_cmpstr (mat_history_get_undo_label (history), !=, NULL);
+
+  g_assert_true (mat_history_undo (history));
+  g_assert_cmpuint (mat_phase_get_param (phase, 4), ==, start);
+  g_assert_true (mat_history_undo (history));
+  g_assert_cmpuint (mat_key_get_k1 (k0), ==, d0);
+  g_assert_cmpuint (mat_key_get_k1 (k1), ==, d1);
+  g_assert_false (mat_history_get_can_undo (history));
+  g_assert_true (mat_history_redo (history));
+  g_assert_cmpuint (mat_key_get_k1 (k0), ==, d0 + 100);
+  g_assert_cmpuint (mat_key_get_k1 (k1), ==, d1 - 100);
+  g_assert_true (mat_history_redo (history));
+  g_assert_cmpuint (mat_phase_get_param (phase, 4), ==, (guint8) (start + 50));
+
+  /* An empty group adds nothing. */
+  mat_history_begin_group (history, "nothing");
+  mat_history_end_group (history);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 2);
+}
+
+static void
+count_cb (GObject    *object,
+          GParamSpec *pspec,
+          gpointer    user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+static void
+param_changed_cb (MatPhase *phase,
+                  guint     index,
+                  gpointer  user_data)
+{
+  g_assert_cmpuint (index, <, MAT_PHASE_N_PARAMS);
+  (*(guint *) user_data)++;
+}
+
+static void
+test_dirty (void)
+{
+  g_autoptr(GBytes) original = odd_library ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  MatHistory *history = mat_library_get_history (lib);
+  MatMaterial *m = material_at (lib, 0);
+  guint n_dirty = 0, n_can_undo = 0;
+
+  g_signal_connect (lib, "notify::dirty", G_CALLBACK (count_cb), &n_dirty);
+  g_signal_connect (history, "notify::can-undo", G_CALLBACK (count_cb), &n_can_undo);
+  g_assert_false (mat_library_get_dirty (lib));
+
+  g_assert_true (mat_material_set_attr1 (m, 0x43, &error));
+  g_assert_true (mat_library_get_dirty (lib));
+  g_assert_cmpuint (n_dirty, ==, 1);
+  g_assert_cmpuint (n_can_undo, ==, 1);
+  g_assert_true (mat_material_set_attr1 (m, 0x47, &error));
+  g_assert_cmpuint (n_dirty, ==, 1);
+  g_assert_cmpuint (n_can_undo, ==, 1);
+
+  bytes = save_bytes (lib);   /* not a save: still dirty */
+  g_assert_true (mat_library_get_dirty (lib));
+
+  g_assert_true (mat_history_undo (history));
+  g_assert_true (mat_library_get_dirty (lib));
+  g_assert_true (mat_history_undo (history));
+  g_assert_false (mat_library_get_dirty (lib));
+  g_assert_cmpuint (n_dirty, ==, 2);
+  g_assert_cmpuint (n_can_undo, ==, 2);
+  g_assert_true (mat_history_redo (history));
+  g_assert_true (mat_library_get_dirty (lib));
+
+  /* Undo, then a new edit: the old redo branch is gone. */
+  g_assert_true (mat_history_undo (history));
+  g_assert_true (mat_material_set_attr3 (m, 5, &error));
+  g_assert_false (mat_history_get_can_redo (history));
+  g_assert_true (mat_library_get_dirty (lib));
+  g_assert_true (mat_history_undo (history));
+  g_assert_false (mat_library_get_dirty (lib));
+}
+
+static void
+test_notify_real_changes_only (void)
+{
+  g_autoptr(GBytes) original = odd_library ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  g_autoptr(GError) error = NULL;
+  MatHistory *history = mat_library_get_history (lib);
+  MatMaterial *m = material_at (lib, 3);
+  MatPhase *phase = model_at (mat_material_get_phases (m), 1);
+  MatAnimBlock *block = model_at (mat_material_get_blocks (m), 0);
+  guint n_p3 = 0, n_p4 = 0, n_texture = 0, n_textured = 0, n_mode = 0, n_interp = 0;
+  guint n_attr1 = 0, n_name = 0, n_phases = 0, n_meta_c = 0, n_param_changed = 0;
+  guint8 p3 = mat_phase_get_param (phase, 3);
+
+  g_signal_connect (phase, "notify::p3", G_CALLBACK (count_cb), &n_p3);
+  g_signal_connect (phase, "notify::p4", G_CALLBACK (count_cb), &n_p4);
+  g_signal_connect (phase, "notify::texture", G_CALLBACK (count_cb), &n_texture);
+  g_signal_connect (phase, "notify::textured", G_CALLBACK (count_cb), &n_textured);
+  g_signal_connect (phase, "param-changed", G_CALLBACK (param_changed_cb), &n_param_changed);
+  g_signal_connect (block, "notify::mode", G_CALLBACK (count_cb), &n_mode);
+  g_signal_connect (block, "notify::interp-mask", G_CALLBACK (count_cb), &n_interp);
+  g_signal_connect (m, "notify::attr1", G_CALLBACK (count_cb), &n_attr1);
+  g_signal_connect (m, "notify::name", G_CALLBACK (count_cb), &n_name);
+  g_signal_connect (m, "notify::n-phases", G_CALLBACK (count_cb), &n_phases);
+  g_signal_connect (m, "notify::meta-c", G_CALLBACK (count_cb), &n_meta_c);
+
+  /* Same values: nothing. */
+  g_assert_true (mat_phase_set_param (phase, 3, p3, &error));
+  g_assert_true (mat_phase_set_texture (phase, mat_phase_get_texture (phase), &error));
+  g_assert_true (mat_material_set_attr1 (m, mat_material_get_attr1 (m), &error));
+  g_assert_true (mat_material_set_name (m, mat_material_get_name (m), &error));
+  g_assert_true (mat_anim_block_set_mode (block, mat_anim_block_get_mode (block), &error));
+  g_assert_false (mat_history_get_can_undo (history));
+  g_assert_cmpuint (n_p3 + n_texture + n_attr1 + n_name + n_mode + n_param_changed, ==, 0);
+
+  /* Real changes: exactly the properties that changed. */
+  g_assert_true (mat_phase_set_param (phase, 3, p3 + 1, &error));
+  g_assert_cmpuint (n_p3, ==, 1);
+  g_assert_cmpuint (n_p4, ==, 0);
+  g_assert_cmpuint (n_param_changed, ==, 1);
+  g_assert_true (mat_phase_set_texture (phase, "LAVA.0", &error));
+  g_assert_cmpuint (n_texture, ==, 1);
+  g_assert_cmpuint (n_textured, ==, mat_phase_get_textured (phase) ? 1 : 0);
+  g_assert_true (mat_anim_block_set_mode (block, (mat_anim_block_get_mode (block) + 1) % 8, &error));
+  g_assert_cmpuint (n_mode, ==, 1);
+  g_assert_cmpuint (n_interp, ==, 0);
+  g_assert_true (mat_material_set_name (m, "PULSE2", &error));
+  g_assert_cmpuint (n_name, ==, 1);
+  g_assert_nonnull (mat_material_insert_phase (m, 0, &error));
+  g_assert_cmpuint (n_phases, ==, 1);
+  g_assert_cmpuint (mat_phase_get_index (phase), ==, 2);
+
+  /* A group returning to the start value notifies on undo only if the
+   * value differs. */
+  mat_history_begin_group (history, NULL);
+  g_assert_true (mat_phase_set_param (phase, 4, mat_phase_get_param (phase, 4) ^ 1, &error));
+  g_assert_true (mat_phase_set_param (phase, 4, mat_phase_get_param (phase, 4) ^ 1, &error));
+  mat_history_end_group (history);
+  g_assert_cmpuint (n_p4, ==, 2);
+  g_assert_true (mat_history_undo (history));
+  g_assert_cmpuint (n_p4, ==, 2);
+
+  /* attr2 6 -> 2: metaC leaves for its default; undo brings it back. */
+  {
+    MatMaterial *d = material_at (lib, 0);
+    guint n_c = 0;
+
+    g_signal_connect (d, "notify::meta-c", G_CALLBACK (count_cb), &n_c);
+    g_assert_true (mat_material_set_meta_c (d, 0x40000000u, &error));
+    g_assert_cmpuint (n_c, ==, 1);
+    g_assert_true (mat_material_set_attr2 (d, 2, &error));
+    g_assert_cmpuint (mat_material_get_meta_c (d), ==, MAT0_DEFAULT_META_C);
+    g_assert_false (mat_material_has_meta_c (d));
+    g_assert_cmpuint (n_c, ==, 2);
+    g_assert_false (mat_material_set_meta_c (d, 1, &error));
+    g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_META_ABSENT);
+    g_clear_error (&error);
+    g_assert_true (mat_history_undo (history));
+    g_assert_cmpuint (mat_material_get_meta_c (d), ==, 0x40000000u);
+    g_assert_cmpuint (mat_material_get_attr2 (d), ==, 6);
+    g_assert_cmpuint (n_c, ==, 3);
+  }
+  g_assert_no_error (error);
+}
+
+static void
+items_changed_cb (GListModel *model,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  gpointer    user_data)
+{
+  GArray *log = user_data;
+  guint entry[3] = { position, removed, added };
+
+  g_array_append_vals (log, entry, 3);
+}
+
+static void
+test_items_changed (void)
+{
+  g_autoptr(GBytes) original = odd_library ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) log = g_array_new (FALSE, FALSE, sizeof (guint));
+  MatHistory *history = mat_library_get_history (lib);
+  MatMaterial *added, *copy, *pulse = material_at (lib, 3);
+
+  g_signal_connect (lib, "items-changed", G_CALLBACK (items_changed_cb), log);
+
+  added = mat_library_add_material (lib, "NEW_ONE", &error);
+  g_assert_no_error (error);
+  g_assert_true (material_at (lib, 4) == added);
+  g_assert_true (mat_material_get_library (added) == lib);
+  g_assert_cmpuint (log->len, ==, 3);
+  g_assert_cmpuint (g_array_index (log, guint, 0), ==, 4);
+  g_assert_cmpuint (g_array_index (log, guint, 1), ==, 0);
+  g_assert_cmpuint (g_array_index (log, guint, 2), ==, 1);
+
+  copy = mat_library_duplicate_material (lib, pulse, "PULSE_COPY", &error);
+  g_assert_no_error (error);
+  g_assert_true (material_at (lib, 4) == copy);
+  g_assert_cmpuint (mat_material_get_n_blocks (copy), ==, mat_material_get_n_blocks (pulse));
+  g_assert_cmpuint (g_array_index (log, guint, 3), ==, 4);
+
+  g_assert_true (mat_library_delete_material (lib, pulse, &error));
+  g_assert_null (mat_material_get_library (pulse));
+  g_assert_cmpuint (g_array_index (log, guint, 6), ==, 3);
+  g_assert_cmpuint (g_array_index (log, guint, 7), ==, 1);
+  g_assert_cmpuint (g_array_index (log, guint, 8), ==, 0);
+  /* A deleted material refuses edits. */
+  g_assert_false (mat_material_set_attr1 (pulse, 3, &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE);
+  g_clear_error (&error);
+
+  g_assert_true (mat_history_undo (history));
+  g_assert_true (material_at (lib, 3) == pulse);
+  g_assert_true (mat_material_get_library (pulse) == lib);
+  g_assert_cmpuint (g_array_index (log, guint, 9), ==, 3);
+  g_assert_cmpuint (g_array_index (log, guint, 10), ==, 0);
+  g_assert_cmpuint (g_array_index (log, guint, 11), ==, 1);
+  g_assert_cmpuint (log->len, ==, 12);
+}
+
+static void
+test_diagnostics (void)
+{
+  g_autoptr(GBytes) original = odd_library ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  g_autoptr(GError) error = NULL;
+  MatMaterial *m = material_at (lib, 3);
+  MatPhase *phase = model_at (mat_material_get_phases (m), 0);
+  GPtrArray *diags;
+  guint n_before, n_no_dot = 0;
+
+  diags = mat_library_get_diagnostics (lib);
+  g_assert_true (diags == mat_library_get_diagnostics (lib));   /* cached */
+  n_before = diags->len;
+  g_assert_cmpuint (n_before, >=, 1);   /* BROKEN does not decode */
+
+  g_assert_true (mat_phase_set_texture (phase, "NODOT", &error));
+  diags = mat_library_get_diagnostics (lib);
+  for (guint i = 0; i < diags->len; i++)
+    {
+      Mat0Diagnostic *d = g_ptr_array_index (diags, i);
+
+      if (d->check == MAT0_LINT_TEXTURE_NO_DOT && d->entry == 3)
+        n_no_dot++;
+    }
+  g_assert_cmpuint (n_no_dot, ==, 1);
+  {
+    g_autoptr(GPtrArray) own = mat_material_dup_diagnostics (m);
+    g_assert_cmpuint (own->len, >=, 1);
+  }
+
+  g_assert_true (mat_history_undo (mat_library_get_history (lib)));
+  g_assert_cmpuint (mat_library_get_diagnostics (lib)->len, ==, n_before);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/model/load/demo", test_load_demo);
+  g_test_add_func ("/model/load/retail", test_load_retail);
+  g_test_add_func ("/model/load/stress-lazy", test_load_stress_lazy);
+  g_test_add_func ("/model/load/refuses-garbage", test_load_refuses_garbage);
+  g_test_add_func ("/model/history/random-undo-redo/retail", test_random_undo_redo_retail);
+  g_test_add_func ("/model/history/random-undo-redo/demo", test_random_undo_redo_demo);
+  g_test_add_func ("/model/history/group-is-one-step", test_group_is_one_step);
+  g_test_add_func ("/model/history/dirty", test_dirty);
+  g_test_add_func ("/model/save/same-size-edit", test_save_same_size_edit);
+  g_test_add_func ("/model/save/async-reload", test_save_async_reload);
+  g_test_add_func ("/model/save/etag-conflict", test_save_etag_conflict);
+  g_test_add_func ("/model/save/no-file", test_save_no_file);
+  g_test_add_func ("/model/library/broken-entry", test_broken_entry);
+  g_test_add_func ("/model/library/items-changed", test_items_changed);
+  g_test_add_func ("/model/library/diagnostics", test_diagnostics);
+  g_test_add_func ("/model/material/rename", test_rename);
+  g_test_add_func ("/model/material/phase-keys-follow", test_phase_keys_follow);
+  g_test_add_func ("/model/material/limits", test_phase_last_and_blocks_limit);
+  g_test_add_func ("/model/notify/real-changes-only", test_notify_real_changes_only);
+
+  return g_test_run ();
+}
