@@ -120,19 +120,33 @@ hold_phase (const PhaseEvalInput *input,
   result->hold = TRUE;
 }
 
-/* Which interpMask bit blends each of the 16 float slots (0: never). */
-static const guint8 field_bits[16] = {
-  PHASE_EVAL_BLEND_DIFFUSE_RGB, PHASE_EVAL_BLEND_DIFFUSE_RGB, PHASE_EVAL_BLEND_DIFFUSE_RGB, 0,
-  PHASE_EVAL_BLEND_AMBIENT_RGB, PHASE_EVAL_BLEND_AMBIENT_RGB, PHASE_EVAL_BLEND_AMBIENT_RGB,
-  PHASE_EVAL_BLEND_AMBIENT_A,
-  PHASE_EVAL_BLEND_SPECULAR_RGB, PHASE_EVAL_BLEND_SPECULAR_RGB, PHASE_EVAL_BLEND_SPECULAR_RGB, 0,
-  PHASE_EVAL_BLEND_EMISSIVE_RGB, PHASE_EVAL_BLEND_EMISSIVE_RGB, PHASE_EVAL_BLEND_EMISSIVE_RGB, 0,
+/* For each value of the five known interpMask bits, which of the 16 float
+ * slots blend (1.0) and which are copied from A (0.0): evaluator.md's
+ * table, spelled out so the blend below is four vector operations. */
+#define SEL(m, bit) (((m) & (bit)) ? 1.0f : 0.0f)
+#define ROW(m) { \
+  SEL (m, PHASE_EVAL_BLEND_DIFFUSE_RGB), SEL (m, PHASE_EVAL_BLEND_DIFFUSE_RGB), \
+  SEL (m, PHASE_EVAL_BLEND_DIFFUSE_RGB), 0.0f, \
+  SEL (m, PHASE_EVAL_BLEND_AMBIENT_RGB), SEL (m, PHASE_EVAL_BLEND_AMBIENT_RGB), \
+  SEL (m, PHASE_EVAL_BLEND_AMBIENT_RGB), SEL (m, PHASE_EVAL_BLEND_AMBIENT_A), \
+  SEL (m, PHASE_EVAL_BLEND_SPECULAR_RGB), SEL (m, PHASE_EVAL_BLEND_SPECULAR_RGB), \
+  SEL (m, PHASE_EVAL_BLEND_SPECULAR_RGB), 0.0f, \
+  SEL (m, PHASE_EVAL_BLEND_EMISSIVE_RGB), SEL (m, PHASE_EVAL_BLEND_EMISSIVE_RGB), \
+  SEL (m, PHASE_EVAL_BLEND_EMISSIVE_RGB), 0.0f }
+#define ROW4(m) ROW (m), ROW (m + 1), ROW (m + 2), ROW (m + 3)
+
+static const float blend_select[32][16] = {
+  ROW4 (0), ROW4 (4), ROW4 (8), ROW4 (12), ROW4 (16), ROW4 (20), ROW4 (24), ROW4 (28),
 };
+
+#undef ROW4
+#undef ROW
+#undef SEL
 
 /* Blends from key @k towards the next key (the last closes the loop).
  *
  * Every slot is written once as A + (B - A) * w, with w = alpha for the
- * slots the mask blends and w = 0 for the others. For the finite values a
+ * slots the mask blends and w = 0 for the others (blend_select). For the finite values a
  * phase holds, A + (B - A) * 0 is exactly A, so the result is the spec's
  * "copy A, then blend the masked fields" in float32, without branches. */
 static inline void
@@ -148,7 +162,7 @@ blend_segment (const PhaseEvalInput *input,
   guint b = resolve_phase (input, block->keys[next].k0, result);
   const PhaseRuntime *pa = &input->phases[a];
   const PhaseRuntime *pb = &input->phases[b];
-  float w[16];
+  const float *select = blend_select[mask & PHASE_EVAL_BLEND_KNOWN];
 
   result->segment = (gint) k;
   result->next = (gint) next;
@@ -156,10 +170,9 @@ blend_segment (const PhaseEvalInput *input,
   result->phase_a = (gint) a;
   result->phase_b = (gint) b;
 
+  /* alpha * 1.0f is alpha exactly, alpha * 0.0f is 0 */
   for (guint i = 0; i < 16; i++)
-    w[i] = (mask & field_bits[i]) ? alpha : 0.0f;
-  for (guint i = 0; i < 16; i++)
-    result->value.f[i] = pa->f[i] + (pb->f[i] - pa->f[i]) * w[i];
+    result->value.f[i] = pa->f[i] + (pb->f[i] - pa->f[i]) * (alpha * select[i]);
   result->value.power = pa->power;
   result->value.tex_slot = pa->tex_slot;
   result->value.i18 = pa->i18;
