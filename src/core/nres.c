@@ -147,7 +147,16 @@ check_entry (const NresEntry  *entry,
              GError          **error)
 {
   g_autofree char *label = NULL;
-  guint64 end;
+  guint64 end = (guint64) entry->data_offset + entry->size;
+
+  /* The common case first, without allocating: the error label is only
+   * built on the way out. */
+  if (G_LIKELY (entry->name[0] != '\0' &&
+                memchr (entry->name, '\0', NRES_NAME_SIZE) != NULL &&
+                entry->data_offset >= NRES_HEADER_SIZE &&
+                entry->data_offset <= directory_offset &&
+                end <= directory_offset))
+    return TRUE;
 
   if (memchr (entry->name, '\0', NRES_NAME_SIZE) == NULL)
     {
@@ -186,7 +195,6 @@ check_entry (const NresEntry  *entry,
       return FALSE;
     }
 
-  end = (guint64) entry->data_offset + entry->size;
   if (end > directory_offset)
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_ENTRY,
@@ -200,19 +208,59 @@ check_entry (const NresEntry  *entry,
   return TRUE;
 }
 
+/* One bit per entry, on the stack for small directories. */
+#define SEEN_STACK_WORDS 64
+
 static gboolean
 sort_index_is_permutation (const NresEntry *entries,
                            guint            n)
 {
-  g_autofree guint8 *seen = g_malloc0 (n > 0 ? n : 1);
+  guint64 stack_seen[SEEN_STACK_WORDS];
+  g_autofree guint64 *heap_seen = NULL;
+  guint64 *seen;
+  gsize n_words = ((gsize) n + 63) / 64;
+
+  if (n_words <= SEEN_STACK_WORDS)
+    {
+      seen = stack_seen;
+      memset (seen, 0, n_words * sizeof (guint64));
+    }
+  else
+    seen = heap_seen = g_new0 (guint64, n_words);
 
   for (guint i = 0; i < n; i++)
     {
       guint32 s = entries[i].sort_index;
+      guint64 bit;
 
-      if (s >= n || seen[s])
+      if (s >= n)
         return FALSE;
-      seen[s] = 1;
+      bit = G_GUINT64_CONSTANT (1) << (s % 64);
+      if (seen[s / 64] & bit)
+        return FALSE;
+      seen[s / 64] |= bit;
+    }
+
+  return TRUE;
+}
+
+/* Whether the table, already known to be a permutation, is the canonical
+ * one. Canonical order is by name (case-insensitive), ties by index: a
+ * strict total order, so the only table listing the entries in that order
+ * is the canonical one, and checking neighbours is enough. O(n). */
+static gboolean
+sort_index_is_canonical (const NresEntry *entries,
+                         guint            n)
+{
+  for (guint i = 1; i < n; i++)
+    {
+      guint32 a = entries[i - 1].sort_index;
+      guint32 b = entries[i].sort_index;
+      int c = compare_names_bounded (entries[a].name, NRES_NAME_SIZE,
+                                     entries[b].name, NRES_NAME_SIZE);
+
+      if (c > 0 || (c == 0 && a > b))
+        return FALSE;
     }
 
   return TRUE;
@@ -241,7 +289,7 @@ nres_archive_parse (GBytes  *bytes,
   archive->total_size = get_u32 (data + 12);
   archive->directory_offset = directory_offset;
   archive->n_entries = count;
-  archive->entries = g_new0 (NresEntry, count > 0 ? count : 1);
+  archive->entries = g_new (NresEntry, count > 0 ? count : 1);   /* every field set below */
 
   for (guint i = 0; i < count; i++)
     {
@@ -263,22 +311,8 @@ nres_archive_parse (GBytes  *bytes,
     }
 
   archive->sort_index_valid = sort_index_is_permutation (archive->entries, count);
-  archive->sort_index_canonical = FALSE;
-  if (archive->sort_index_valid)
-    {
-      g_autofree guint32 *canonical = g_new (guint32, count > 0 ? count : 1);
-
-      nres_canonical_sort_index (archive->entries, count, canonical);
-      archive->sort_index_canonical = TRUE;
-      for (guint i = 0; i < count; i++)
-        {
-          if (canonical[i] != archive->entries[i].sort_index)
-            {
-              archive->sort_index_canonical = FALSE;
-              break;
-            }
-        }
-    }
+  archive->sort_index_canonical = archive->sort_index_valid &&
+    sort_index_is_canonical (archive->entries, count);
 
   return g_steal_pointer (&archive);
 }
@@ -461,7 +495,7 @@ nres_out_entries_from_archive (const NresArchive *archive,
   g_return_val_if_fail (archive != NULL, NULL);
   g_return_val_if_fail (n_out != NULL, NULL);
 
-  out = g_new0 (NresOutEntry, archive->n_entries > 0 ? archive->n_entries : 1);
+  out = g_new (NresOutEntry, archive->n_entries > 0 ? archive->n_entries : 1);
   for (guint i = 0; i < archive->n_entries; i++)
     {
       out[i].source = (gint) i;

@@ -772,6 +772,140 @@ test_canonical_sort_index (void)
   nres_canonical_sort_index (entries, 0, out);
 }
 
+/* Parses @bytes with the sort_index table replaced by @table. */
+static NresArchive *
+parse_with_table (GBytes        *bytes,
+                  const guint32 *table,
+                  guint          n)
+{
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+  g_autoptr(GError) error = NULL;
+  guint32 dir = g_bytes_get_size (bytes) - n * 64;
+  NresArchive *archive;
+
+  for (guint i = 0; i < n; i++)
+    set_u32 (array, dir + i * 64 + 60, table[i]);
+  archive = parse_array (array, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (archive);
+
+  return archive;
+}
+
+/* The parser's check that the stored table is the canonical one works on
+ * neighbours only (name order, ties by index); it must agree with the
+ * sorted table of nres_canonical_sort_index. */
+static void
+test_sort_index_canonical_check (void)
+{
+  /* Equal names up to case, in both orders, and distinct ones. */
+  const char *names[] = { "b", "A", "a", "B", "c", "_x", "SAME", "same", "Same" };
+  const guint n = G_N_ELEMENTS (names);
+  g_autoptr(GBytes) bytes = build_named (names, n);
+  NresEntry entries[G_N_ELEMENTS (names)];
+  guint32 canonical[G_N_ELEMENTS (names)];
+  /* _x(5) A(1) a(2) b(0) B(3) c(4) SAME(6) same(7) Same(8): '_' (0x5F)
+   * sorts before the folded letters. */
+  const guint32 expected[] = { 5, 1, 2, 0, 3, 4, 6, 7, 8 };
+  GRand *rand = g_rand_new_with_seed (7);
+
+  memset (entries, 0, sizeof entries);
+  for (guint i = 0; i < n; i++)
+    strcpy (entries[i].name, names[i]);
+  nres_canonical_sort_index (entries, n, canonical);
+  g_assert_cmpmem (canonical, sizeof canonical, expected, sizeof expected);
+
+  /* Canonical: as written by the builder, and as given explicitly. */
+  {
+    g_autoptr(NresArchive) a = nres_archive_parse (bytes, NULL);
+
+    g_assert_true (a->sort_index_valid);
+    g_assert_true (a->sort_index_canonical);
+  }
+  {
+    g_autoptr(NresArchive) a = parse_with_table (bytes, expected, n);
+
+    g_assert_true (a->sort_index_valid);
+    g_assert_true (a->sort_index_canonical);
+  }
+
+  /* Equal names with the tie broken against the index: sorted by name,
+   * still a permutation, not canonical. Each tie in turn. */
+  {
+    const guint32 ties[][G_N_ELEMENTS (names)] = {
+      { 5, 2, 1, 0, 3, 4, 6, 7, 8 },   /* a(2) before A(1) */
+      { 5, 1, 2, 3, 0, 4, 6, 7, 8 },   /* B(3) before b(0) */
+      { 5, 1, 2, 0, 3, 4, 6, 8, 7 },   /* Same(8) before same(7) */
+      { 5, 1, 2, 0, 3, 4, 8, 7, 6 },   /* the three reversed */
+    };
+
+    for (guint t = 0; t < G_N_ELEMENTS (ties); t++)
+      {
+        g_autoptr(NresArchive) a = parse_with_table (bytes, ties[t], n);
+
+        g_assert_true (a->sort_index_valid);
+        g_assert_false (a->sort_index_canonical);
+      }
+  }
+
+  /* Valid permutations that are not sorted by name. */
+  {
+    const guint32 unsorted[][G_N_ELEMENTS (names)] = {
+      { 0, 1, 2, 3, 4, 5, 6, 7, 8 },   /* the identity */
+      { 5, 1, 2, 0, 3, 6, 4, 7, 8 },   /* c(4) and SAME(6) swapped */
+      { 1, 2, 0, 3, 4, 6, 7, 8, 5 },   /* "_x" last */
+      { 8, 7, 6, 5, 4, 3, 2, 1, 0 },
+    };
+
+    for (guint t = 0; t < G_N_ELEMENTS (unsorted); t++)
+      {
+        g_autoptr(NresArchive) a = parse_with_table (bytes, unsorted[t], n);
+
+        g_assert_true (a->sort_index_valid);
+        g_assert_false (a->sort_index_canonical);
+      }
+  }
+
+  /* Random permutations: canonical exactly when equal to the sorted table. */
+  for (guint round = 0; round < 500; round++)
+    {
+      guint32 table[G_N_ELEMENTS (names)];
+      g_autoptr(NresArchive) a = NULL;
+
+      memcpy (table, expected, sizeof table);
+      /* Few swaps, so the canonical table itself comes up too. */
+      for (guint s = g_rand_int_range (rand, 0, 3); s > 0; s--)
+        {
+          guint x = g_rand_int_range (rand, 0, n);
+          guint y = g_rand_int_range (rand, 0, n);
+          guint32 tmp = table[x];
+
+          table[x] = table[y];
+          table[y] = tmp;
+        }
+      a = parse_with_table (bytes, table, n);
+      g_assert_true (a->sort_index_valid);
+      g_assert_cmpint (a->sort_index_canonical, ==,
+                       memcmp (table, expected, sizeof table) == 0);
+    }
+
+  /* One entry, and none, are canonical. */
+  {
+    const char *one[] = { "only" };
+    g_autoptr(GBytes) b1 = build_named (one, 1);
+    g_autoptr(NresArchive) a1 = nres_archive_parse (b1, NULL);
+    g_autoptr(GBytes) b0 = build_named (NULL, 0);
+    g_autoptr(NresArchive) a0 = nres_archive_parse (b0, NULL);
+
+    g_assert_true (a1->sort_index_valid);
+    g_assert_true (a1->sort_index_canonical);
+    g_assert_true (a0->sort_index_valid);
+    g_assert_true (a0->sort_index_canonical);
+  }
+
+  g_rand_free (rand);
+}
+
 static void
 test_set_name (void)
 {
@@ -870,6 +1004,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/nres/find/empty", test_find_empty);
   g_test_add_func ("/core/nres/resolve", test_resolve);
   g_test_add_func ("/core/nres/canonical-sort-index", test_canonical_sort_index);
+  g_test_add_func ("/core/nres/parse/sort-index-canonical-check", test_sort_index_canonical_check);
   g_test_add_func ("/core/nres/set-name", test_set_name);
   g_test_add_func ("/core/nres/out-entries", test_out_entries);
 
