@@ -98,14 +98,37 @@ texture_for_message (const guint8 *texture)
   return cp1251_to_utf8 (texture, MAT0_TEXTURE_SIZE);
 }
 
+/* The position of the first byte @b in a 16-byte field, or 16: eight bytes
+ * at a time (the lowest flagged byte of the zero-byte test is exact). */
+static inline gsize
+first_byte (const guint8 *field,
+            guint8        b)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
+
+  for (guint half = 0; half < 2; half++)
+    {
+      guint64 x;
+      guint64 found;
+
+      memcpy (&x, field + 8 * half, 8);
+      x = GUINT64_FROM_LE (x) ^ (ones * b);
+      found = (x - ones) & ~x & highs;
+      if (found != 0)
+        return 8 * half + (gsize) (__builtin_ctzll (found) / 8);
+    }
+  return MAT0_TEXTURE_SIZE;
+}
+
 static void
 lint_phase (const guint8 *texture,
             guint         index,
             LintSink     *sink,
             gsize         texture_offset)
 {
-  const guint8 *nul = memchr (texture, 0, MAT0_TEXTURE_SIZE);
-  gsize len = nul != NULL ? (gsize) (nul - texture) : MAT0_TEXTURE_SIZE;
+  gsize len = first_byte (texture, 0);
+  gsize dot = first_byte (texture, '.');
   Mat0Diagnostic *diag;
   gint palette;
 
@@ -124,7 +147,7 @@ lint_phase (const guint8 *texture,
       g_ptr_array_add (sink->out, diag);
     }
 
-  if (memchr (texture, '.', len) == NULL)
+  if (dot >= len)
     {
       g_autofree char *name = texture_for_message (texture);
 
@@ -141,7 +164,7 @@ lint_phase (const guint8 *texture,
       return;
     }
 
-  palette = mat0_texture_palette_index (texture, len);
+  palette = mat0_palette_index_at (texture, len, dot);
   if (palette >= PALETTE_BANK_SIZE)
     {
       g_autofree char *name = texture_for_message (texture);
@@ -326,7 +349,7 @@ lint_archive (const NresArchive  *archive,
   /* Duplicate names, reported on the later entry: walk the entries in
    * name order (ties by index), so equal names are neighbours. A canonical
    * stored table is that order already; otherwise it is computed. */
-  if (archive->n_entries > 1)
+  if (archive->n_entries > 1 && !archive->names_distinct)
     {
       g_autofree guint32 *order = NULL;
       guint first;

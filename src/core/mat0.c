@@ -557,9 +557,6 @@ mat0_texture_palette_index (const guint8 *texture,
   const guint8 *dot_at;
   gsize end;
   gsize dot;
-  guint8 letter;
-  guint8 digit;
-  gint idx;
 
   g_return_val_if_fail (texture != NULL || len == 0, -1);
 
@@ -571,6 +568,18 @@ mat0_texture_palette_index (const guint8 *texture,
   if (dot_at == NULL)
     return -1;
   dot = (gsize) (dot_at - texture);
+
+  return mat0_palette_index_at (texture, end, dot);
+}
+
+gint
+mat0_palette_index_at (const guint8 *texture,
+                       gsize         end,
+                       gsize         dot)
+{
+  guint8 letter;
+  guint8 digit;
+  gint idx;
 
   /* toupper of the C locale, inline: this runs for every phase of a
    * library when it is validated */

@@ -132,6 +132,10 @@ gboolean       mat0_phase_set_texture  (Mat0Phase          *phase,
  * (no dot, untextured, or a negative index). */
 gint           mat0_texture_palette_index (const guint8    *texture,
                                            gsize            len);
+/* The same for a name of @end bytes whose first '.' is at @dot. */
+gint           mat0_palette_index_at   (const guint8       *texture,
+                                        gsize               end,
+                                        gsize               dot);
 
 static inline guint
 mat0_block_mode (const Mat0Block *block)

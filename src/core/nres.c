@@ -57,6 +57,13 @@ compare_names_bounded (const char *a,
       guint8 ca = i < a_max ? (guint8) a[i] : 0;
       guint8 cb = i < b_max ? (guint8) b[i] : 0;
 
+      /* names that differ mostly differ late: equal bytes need no folding */
+      if (ca == cb)
+        {
+          if (ca == 0)
+            return 0;
+          continue;
+        }
       if (ca >= 'A' && ca <= 'Z')
         ca += 'a' - 'A';
       if (cb >= 'A' && cb <= 'Z')
@@ -248,10 +255,14 @@ sort_index_is_permutation (const NresEntry *entries,
  * one. Canonical order is by name (case-insensitive), ties by index: a
  * strict total order, so the only table listing the entries in that order
  * is the canonical one, and checking neighbours is enough. O(n). */
+/* Also tells whether two neighbours in name order compared equal, which
+ * in a canonical table is the same as "some names are duplicates". */
 static gboolean
 sort_index_is_canonical (const NresEntry *entries,
-                         guint            n)
+                         guint            n,
+                         gboolean        *names_distinct)
 {
+  *names_distinct = TRUE;
   for (guint i = 1; i < n; i++)
     {
       guint32 a = entries[i - 1].sort_index;
@@ -260,7 +271,12 @@ sort_index_is_canonical (const NresEntry *entries,
                                      entries[b].name, NRES_NAME_SIZE);
 
       if (c > 0 || (c == 0 && a > b))
-        return FALSE;
+        {
+          *names_distinct = FALSE;   /* unknown: not proven */
+          return FALSE;
+        }
+      if (c == 0)
+        *names_distinct = FALSE;
     }
 
   return TRUE;
@@ -312,7 +328,7 @@ nres_archive_parse (GBytes  *bytes,
 
   archive->sort_index_valid = sort_index_is_permutation (archive->entries, count);
   archive->sort_index_canonical = archive->sort_index_valid &&
-    sort_index_is_canonical (archive->entries, count);
+    sort_index_is_canonical (archive->entries, count, &archive->names_distinct);
 
   return g_steal_pointer (&archive);
 }

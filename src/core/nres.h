@@ -57,6 +57,9 @@ typedef struct {
   guint32    directory_offset;
   gboolean   sort_index_valid;      /* a permutation of 0..n-1 */
   gboolean   sort_index_canonical;  /* equals the name order, formats.md 1 */
+  gboolean   names_distinct;        /* proven while checking a canonical
+                                       table: no two names compare equal;
+                                       FALSE also means "not proven" */
 } NresArchive;
 
 /* Parses @bytes with every strict check of formats.md section 1.

@@ -972,6 +972,62 @@ test_out_entries (void)
   nres_out_entries_free (NULL, 0);
 }
 
+/* names_distinct is proven only by a canonical table without equal
+ * neighbours; anything else leaves it FALSE ("not proven"). */
+static void
+test_names_distinct (void)
+{
+  static const guint8 payload[8] = { 0 };
+  TestEntrySpec distinct[3] = {
+    { 0x3054414D, 0, 6, 0, "beta", payload, 8, 0 },
+    { 0x3054414D, 0, 6, 0, "Alpha", payload, 8, 0 },
+    { 0x3054414D, 0, 6, 0, "gamma", payload, 8, 0 },
+  };
+  TestEntrySpec twice[3] = {
+    { 0x3054414D, 0, 6, 0, "beta", payload, 8, 0 },
+    { 0x3054414D, 0, 6, 0, "Alpha", payload, 8, 0 },
+    { 0x3054414D, 0, 6, 0, "BETA", payload, 8, 0 },
+  };
+  g_autoptr(GBytes) a = test_build_archive (distinct, 3, TRUE);
+  g_autoptr(GBytes) b = test_build_archive (twice, 3, TRUE);
+  g_autoptr(NresArchive) pa = nres_archive_parse (a, NULL);
+  g_autoptr(NresArchive) pb = nres_archive_parse (b, NULL);
+  g_autoptr(GByteArray) c = g_byte_array_new ();
+  g_autoptr(GBytes) cb = NULL;
+  g_autoptr(NresArchive) pc = NULL;
+  gsize size;
+
+  g_assert_true (pa->sort_index_canonical);
+  g_assert_true (pa->names_distinct);
+  g_assert_true (pb->sort_index_canonical);
+  g_assert_false (pb->names_distinct);
+
+  /* the distinct archive with its table swapped: not canonical, so not proven */
+  {
+    const guint8 *data = g_bytes_get_data (a, &size);
+
+    g_byte_array_append (c, data, size);
+  }
+  {
+    guint8 *dir = c->data + size - 3 * 64;
+    guint8 t[4];
+
+    memcpy (t, dir + 60, 4);
+    memcpy (dir + 60, dir + 64 + 60, 4);
+    memcpy (dir + 64 + 60, t, 4);
+  }
+  cb = g_bytes_new (c->data, c->len);
+  {
+    g_autoptr(GError) error = NULL;
+
+    pc = nres_archive_parse (cb, &error);
+    g_assert_no_error (error);
+  }
+  g_assert_true (pc->sort_index_valid);
+  g_assert_false (pc->sort_index_canonical);
+  g_assert_false (pc->names_distinct);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1005,6 +1061,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/nres/resolve", test_resolve);
   g_test_add_func ("/core/nres/canonical-sort-index", test_canonical_sort_index);
   g_test_add_func ("/core/nres/parse/sort-index-canonical-check", test_sort_index_canonical_check);
+  g_test_add_func ("/core/nres/parse/names-distinct", test_names_distinct);
   g_test_add_func ("/core/nres/set-name", test_set_name);
   g_test_add_func ("/core/nres/out-entries", test_out_entries);
 
