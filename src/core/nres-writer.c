@@ -396,6 +396,28 @@ writer_pad (Writer       *w,
     }
 }
 
+/* @n zero bytes (at most 7). */
+static inline void
+writer_zeros (Writer *w,
+              guint   n)
+{
+  if (n == 0)
+    return;
+  writer_flush (w);
+  memset (w->dst + w->pos, 0, n);
+  w->pos += n;
+}
+
+/* A removed payload that was padded takes its bytes and padding with it,
+ * but only a multiple of 8 of them: the rest stays as zeros, so what
+ * follows keeps its alignment (the padding realigned it in the file). */
+static inline guint
+removed_keeps (const Segment *seg,
+               gint           padding)
+{
+  return padding < 0 ? 0 : (guint) ((seg->end + (guint32) padding - seg->start) & 7);
+}
+
 /* The source checks of nres_write_preserving for out entry @i, updating
  * @state. Returns %FALSE with @error on a bad entry. */
 static inline gboolean
@@ -632,6 +654,8 @@ nres_write_preserving (const NresArchive  *archive,
           if (padding >= 0)
             pos = ALIGN8 (pos);
         }
+      else
+        pos += removed_keeps (&seg, padding);
 
       pos += seg.unindexed_end - tail_start;
       too_large |= pos > G_MAXUINT32;
@@ -690,10 +714,11 @@ nres_write_preserving (const NresArchive  *archive,
       Segment seg;
       gint padding, v;
       guint32 tail_start;
-      guint64 base = w.pos;
+      guint64 base;
 
       k = segment_at (archive, order, k, &seg);
       v = state[ORDER (order, seg.first)];
+      base = w.pos;
 
       if (seg.n > 1 || v >= 0)
         {
@@ -731,6 +756,8 @@ nres_write_preserving (const NresArchive  *archive,
       /* The original padding bytes are zeros: copying them keeps the run. */
       if (padding >= 0 && v != SOURCE_UNUSED)
         writer_pad (&w, file + seg.end, (guint) padding);
+      else if (seg.n == 1 && v == SOURCE_UNUSED)
+        writer_zeros (&w, removed_keeps (&seg, padding));
       writer_copy (&w, file + tail_start, seg.unindexed_end - tail_start);
     }
 
