@@ -328,11 +328,15 @@ lint_archive (const NresArchive  *archive,
   gboolean has_default = FALSE;
   Mat0Diagnostic *diag;
 
+  /* With a canonical table the binary search finds any entry there is;
+   * otherwise look at every name. */
+  if (archive->sort_index_canonical)
+    has_default = nres_archive_find (archive, "DEFAULT") >= 0;
   for (guint i = 0; i < archive->n_entries; i++)
     {
       if (archive->entries[i].type_id == NRES_TYPE_MAT0)
         has_mat0 = TRUE;
-      if (name_is_default (&archive->entries[i]))
+      if (!archive->sort_index_canonical && name_is_default (&archive->entries[i]))
         has_default = TRUE;
     }
 
