@@ -116,8 +116,8 @@ check_total (guint64   total,
   if (total > G_MAXUINT32 || n_out > G_MAXINT32)
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_INVALID_EDIT,
-                   _("(header): offset 12: expected a file of at most %u bytes, found %" G_GUINT64_FORMAT),
-                   G_MAXUINT32, total);
+                   _("(header): offset 12: expected a file of at most %u bytes, found %llu"),
+                   G_MAXUINT32, (unsigned long long) total);
       return FALSE;
     }
 

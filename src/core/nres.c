@@ -87,8 +87,8 @@ check_header (const guint8  *data,
   if (len < NRES_HEADER_SIZE)
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_TRUNCATED,
-                   _("(header): offset 0: expected at least %u bytes, found %" G_GSIZE_FORMAT),
-                   (guint) NRES_HEADER_SIZE, len);
+                   _("(header): offset 0: expected at least %u bytes, found %lu"),
+                   (guint) NRES_HEADER_SIZE, (unsigned long) len);
       return FALSE;
     }
 
@@ -122,8 +122,8 @@ check_header (const guint8  *data,
   if ((guint64) total_size != (guint64) len)
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_SIZE,
-                   _("(header): offset 12: expected total size %" G_GSIZE_FORMAT " (the file size), found %u"),
-                   len, total_size);
+                   _("(header): offset 12: expected total size %lu (the file size), found %u"),
+                   (unsigned long) len, total_size);
       return FALSE;
     }
 

@@ -105,8 +105,8 @@ set_error (GError     **error,
   g_autofree char *f = found;
 
   g_set_error (error, TEXM_ERROR, code,
-               _("%s: offset %" G_GUINT64_FORMAT ": expected %s, found %s"),
-               entry_name != NULL ? entry_name : "Texm", offset, e, f);
+               _("%s: offset %llu: expected %s, found %s"),
+               entry_name != NULL ? entry_name : "Texm", (unsigned long long) offset, e, f);
 }
 
 void
@@ -143,7 +143,7 @@ texm_parse (GBytes      *payload,
     {
       set_error (error, TEXM_ERROR_TRUNCATED, entry_name, base_offset,
                  g_strdup_printf (_("%d bytes of header"), TEXM_HEADER_SIZE),
-                 g_strdup_printf (_("%" G_GSIZE_FORMAT " bytes"), size));
+                 g_strdup_printf (_("%lu bytes"), (unsigned long) size));
       return NULL;
     }
 
@@ -247,7 +247,7 @@ texm_parse (GBytes      *payload,
         {
           set_error (error, TEXM_ERROR_TRAILING_BYTES, entry_name, (guint64) base_offset + pos,
                      g_strdup (_("the end of the payload or a \"Page\" chunk")),
-                     g_strdup_printf (_("%" G_GSIZE_FORMAT " more bytes"), left));
+                     g_strdup_printf (_("%lu more bytes"), (unsigned long) left));
           return NULL;
         }
       if (left < 8)
@@ -263,9 +263,9 @@ texm_parse (GBytes      *payload,
       if ((guint64) n_rects * PAGE_RECT_SIZE != (guint64) (left - 8))
         {
           set_error (error, TEXM_ERROR_BAD_PAGE, entry_name, (guint64) base_offset + pos + 8,
-                     g_strdup_printf (_("%" G_GUINT64_FORMAT " bytes of %u Page rects "
+                     g_strdup_printf (_("%llu bytes of %u Page rects "
                                         "ending at the payload end"),
-                                      (guint64) n_rects * PAGE_RECT_SIZE, n_rects),
+                                      (unsigned long long) n_rects * PAGE_RECT_SIZE, n_rects),
                      g_strdup_printf ("%" G_GSIZE_FORMAT, left - 8));
           return NULL;
         }
