@@ -1,12 +1,23 @@
 /* main.c - Parkan Material Editor */
 #include "config.h"
 
+#include <locale.h>
+#include <glib/gi18n.h>
+
 #include "mat-application.h"
 
 int
-main (int argc, char *argv[])
+main (int   argc,
+      char *argv[])
 {
-  g_autoptr(MatApplication) app = mat_application_new (APPLICATION_ID, G_APPLICATION_HANDLES_OPEN);
+  g_autoptr(MatApplication) app = NULL;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  app = mat_application_new (APPLICATION_ID, G_APPLICATION_HANDLES_OPEN);
 
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

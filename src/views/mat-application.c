@@ -1,28 +1,491 @@
-/* mat-application.c - placeholder, to be written */
+/* mat-application.c - the application: app actions, settings, windows */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "mat-application.h"
+#include "mat-window.h"
+
+#define SCHEMA_ID   "io.github.parkan.MatEdit"
+#define MAX_RECENT  10
 
 struct _MatApplication
 {
-  GtkApplication parent_instance;
+  GtkApplication  parent_instance;
+
+  GSettings      *settings;      /* %NULL without the schema */
+  GMenu          *recent_menu;   /* "Open Recent": rebuilt from the settings */
 };
 
 G_DEFINE_FINAL_TYPE (MatApplication, mat_application, GTK_TYPE_APPLICATION)
 
+GSettings *
+mat_application_get_settings (MatApplication *self)
+{
+  g_return_val_if_fail (MAT_IS_APPLICATION (self), NULL);
+
+  return self->settings;
+}
+
+GMenuModel *
+mat_application_get_recent_menu (MatApplication *self)
+{
+  g_return_val_if_fail (MAT_IS_APPLICATION (self), NULL);
+
+  return G_MENU_MODEL (self->recent_menu);
+}
+
+static void
+rebuild_recent_menu (MatApplication *self)
+{
+  g_auto(GStrv) uris = NULL;
+
+  g_menu_remove_all (self->recent_menu);
+  if (self->settings == NULL)
+    return;
+
+  uris = g_settings_get_strv (self->settings, "recent-files");
+  for (guint i = 0; uris[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_uri (uris[i]);
+      g_autofree char *name = g_file_get_basename (file);
+      g_autoptr(GFile) parent = g_file_get_parent (file);
+      g_autofree char *folder = parent != NULL ? g_file_get_parse_name (parent) : NULL;
+      g_autofree char *label = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+
+      /* Translators: a recent file in the menu: file name, then its folder */
+      label = folder != NULL ? g_strdup_printf (_("%s (%s)"), name, folder) : g_strdup (name);
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target (item, "app.open-recent", "s", uris[i]);
+      g_menu_append_item (self->recent_menu, item);
+    }
+}
+
+void
+mat_application_add_recent (MatApplication *self,
+                            GFile          *file)
+{
+  g_autofree char *uri = NULL;
+
+  g_return_if_fail (MAT_IS_APPLICATION (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  uri = g_file_get_uri (file);
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+
+  if (self->settings != NULL)
+    {
+      g_auto(GStrv) old = g_settings_get_strv (self->settings, "recent-files");
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto(GStrv) uris = NULL;
+      guint n = 1;
+
+      g_strv_builder_add (builder, uri);
+      for (guint i = 0; old[i] != NULL && n < MAX_RECENT; i++)
+        if (g_strcmp0 (old[i], uri) != 0)
+          {
+            g_strv_builder_add (builder, old[i]);
+            n++;
+          }
+      uris = g_strv_builder_end (builder);
+      g_settings_set_strv (self->settings, "recent-files", (const char * const *) uris);
+    }
+}
+
+GFile *
+mat_application_find_demo (void)
+{
+  const char *env = g_getenv ("MATEDIT_DEMO_DIR");
+  const char *dirs[3] = { NULL, NULL, NULL };
+  guint n = 0;
+
+  if (env != NULL && env[0] != '\0')
+    dirs[n++] = env;
+#ifdef DEMO_BUILD_DIR
+  dirs[n++] = DEMO_BUILD_DIR;
+#endif
+#ifdef PKGDATADIR
+  dirs[n++] = PKGDATADIR "/demo";
+#endif
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = g_build_filename (dirs[i], "Material.lib", NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return g_file_new_for_path (path);
+    }
+
+  return NULL;
+}
+
+static MatWindow *
+find_window_for_file (MatApplication *self,
+                      GFile          *file)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    {
+      GFile *shown;
+
+      if (!MAT_IS_WINDOW (l->data))
+        continue;
+      shown = mat_window_get_file (MAT_WINDOW (l->data));
+      if (shown != NULL && g_file_equal (shown, file))
+        return MAT_WINDOW (l->data);
+    }
+
+  return NULL;
+}
+
+void
+mat_application_open_file (MatApplication *self,
+                           GFile          *file,
+                           GtkWindow      *reuse)
+{
+  MatWindow *window;
+
+  g_return_if_fail (MAT_IS_APPLICATION (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  window = find_window_for_file (self, file);
+  if (window == NULL && MAT_IS_WINDOW (reuse) && mat_window_get_replaceable (MAT_WINDOW (reuse)))
+    window = MAT_WINDOW (reuse);
+  if (window == NULL)
+    window = mat_window_new (self);
+
+  if (mat_window_get_file (window) == NULL || !g_file_equal (mat_window_get_file (window), file))
+    mat_window_open (window, file, FALSE);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+mat_application_activate (GApplication *application)
+{
+  MatApplication *self = MAT_APPLICATION (application);
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
+  MatWindow *window;
+  g_autoptr(GFile) demo = NULL;
+
+  if (active != NULL)
+    {
+      gtk_window_present (active);
+      return;
+    }
+
+  window = mat_window_new (self);
+  demo = mat_application_find_demo ();
+  if (demo != NULL)
+    mat_window_open (window, demo, TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+mat_application_open (GApplication  *application,
+                      GFile        **files,
+                      int            n_files,
+                      const char    *hint)
+{
+  MatApplication *self = MAT_APPLICATION (application);
+
+  for (int i = 0; i < n_files; i++)
+    mat_application_open_file (self, files[i], NULL);
+}
+
+/* Opens @files; only the first may replace @parent's untouched demo. */
+static void
+open_files (MatApplication *self,
+            GListModel     *files,
+            GtkWindow      *parent)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+      mat_application_open_file (self, file, i == 0 ? parent : NULL);
+    }
+}
+
+static GtkFileFilter *
+library_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Material Libraries"));
+  gtk_file_filter_add_suffix (filter, "lib");
+  gtk_file_filter_add_suffix (filter, "LIB");
+  return filter;
+}
+
+static GtkFileFilter *
+all_files_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("All Files"));
+  gtk_file_filter_add_pattern (filter, "*");
+  return filter;
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+static void
+open_dialog_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(MatApplication) self = user_data;
+  g_autoptr(GListModel) files = gtk_file_dialog_open_multiple_finish (GTK_FILE_DIALOG (object),
+                                                                      result, NULL);
+
+  if (files != NULL)
+    open_files (self, files, gtk_application_get_active_window (GTK_APPLICATION (self)));
+}
+
+static void
+open_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  MatApplication *self = MAT_APPLICATION (user_data);
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+  g_autoptr(GtkFileFilter) libs = library_filter ();
+  g_autoptr(GtkFileFilter) all = all_files_filter ();
+
+  g_list_store_append (filters, libs);
+  g_list_store_append (filters, all);
+  gtk_file_dialog_set_title (dialog, _("Open Material Library"));
+  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+  gtk_file_dialog_set_default_filter (dialog, libs);
+  gtk_file_dialog_open_multiple (dialog, parent, NULL, open_dialog_cb, g_object_ref (self));
+}
+#else
+static void
+open_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  gpointer         user_data)
+{
+  MatApplication *self = MAT_APPLICATION (user_data);
+  GtkWindow *parent = gtk_native_dialog_get_transient_for (dialog);
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+
+      open_files (self, files, parent);
+    }
+
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+open_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  MatApplication *self = MAT_APPLICATION (user_data);
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkFileChooserNative *dialog;
+  g_autoptr(GtkFileFilter) libs = library_filter ();
+  g_autoptr(GtkFileFilter) all = all_files_filter ();
+
+  dialog = gtk_file_chooser_native_new (_("Open Material Library"), parent,
+                                        GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), libs);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
+  g_signal_connect (dialog, "response", G_CALLBACK (open_response_cb), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+#endif
+
+static void
+open_recent_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  MatApplication *self = MAT_APPLICATION (user_data);
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  mat_application_open_file (self, file,
+                             gtk_application_get_active_window (GTK_APPLICATION (self)));
+}
+
+static void
+new_window_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  MatApplication *self = MAT_APPLICATION (user_data);
+  MatWindow *window = mat_window_new (self);
+  g_autoptr(GFile) demo = mat_application_find_demo ();
+
+  if (demo != NULL)
+    mat_window_open (window, demo, TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+quit_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  MatApplication *self = MAT_APPLICATION (user_data);
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+
+  /* Every window closes through close-request: a window with unsaved
+   * changes asks first and stays open on Cancel, which keeps the
+   * application running. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (MAT_IS_WINDOW (l->data))
+      gtk_window_close (GTK_WINDOW (l->data));
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  MatApplication *self = MAT_APPLICATION (user_data);
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  static const char *authors[] = { "Parkan Material Editor contributors", NULL };
+
+  gtk_show_about_dialog (parent,
+                         "program-name", _("Parkan Material Editor"),
+                         "logo-icon-name", APPLICATION_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Edit the materials of Parkan: Iron Strategy"),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", authors,
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+shortcuts_activated (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  MatApplication *self = MAT_APPLICATION (user_data);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+}
+
+static const GActionEntry app_actions[] = {
+  { "open", open_activated, NULL, NULL, NULL, { 0 } },
+  { "open-recent", open_recent_activated, "s", NULL, NULL, { 0 } },
+  { "new-window", new_window_activated, NULL, NULL, NULL, { 0 } },
+  { "quit", quit_activated, NULL, NULL, NULL, { 0 } },
+  { "about", about_activated, NULL, NULL, NULL, { 0 } },
+  { "shortcuts", shortcuts_activated, NULL, NULL, NULL, { 0 } },
+};
+
+static const struct {
+  const char *action;
+  const char *accels[3];
+} accels[] = {
+  { "app.open", { "<Control>o", NULL } },
+  { "app.new-window", { "<Control>n", NULL } },
+  { "app.quit", { "<Control>q", NULL } },
+  { "app.shortcuts", { "<Control>question", NULL } },
+  { "win.save", { "<Control>s", NULL } },
+  { "win.save-as", { "<Control><Shift>s", NULL } },
+  { "win.undo", { "<Control>z", NULL } },
+  { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
+  { "win.find", { "<Control>f", NULL } },
+  { "win.new-material", { "<Control><Shift>n", NULL } },
+  { "win.duplicate", { "<Control>d", NULL } },
+  { "win.rename", { "F2", NULL } },
+  { "win.close", { "<Control>w", NULL } },
+  { "win.show-lints", { "<Control>l", NULL } },
+  /* win.delete is bound to Delete on the list only (mat-window.ui), so
+   * that Delete keeps working in text fields. */
+};
+
+static void
+mat_application_startup (GApplication *application)
+{
+  MatApplication *self = MAT_APPLICATION (application);
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GtkCssProvider) css = NULL;
+
+  G_APPLICATION_CLASS (mat_application_parent_class)->startup (application);
+
+  g_set_application_name (_("Parkan Material Editor"));
+  gtk_window_set_default_icon_name (APPLICATION_ID);
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, SCHEMA_ID, TRUE);
+  if (schema != NULL)
+    {
+      self->settings = g_settings_new_full (schema, NULL, NULL);
+      g_signal_connect_object (self->settings, "changed::recent-files",
+                               G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
+    }
+  else
+    g_message ("The settings schema %s is not installed: window size and recent files are not kept",
+               SCHEMA_ID);
+  rebuild_recent_menu (self);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
+                                   G_N_ELEMENTS (app_actions), self);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action,
+                                           accels[i].accels);
+
+  css = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (css, "/io/github/parkan/MatEdit/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+static void
+mat_application_dispose (GObject *object)
+{
+  MatApplication *self = MAT_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->recent_menu);
+
+  G_OBJECT_CLASS (mat_application_parent_class)->dispose (object);
+}
+
 static void
 mat_application_class_init (MatApplicationClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = mat_application_dispose;
+  app_class->startup = mat_application_startup;
+  app_class->activate = mat_application_activate;
+  app_class->open = mat_application_open;
 }
 
 static void
 mat_application_init (MatApplication *self)
 {
+  self->recent_menu = g_menu_new ();
 }
 
 MatApplication *
-mat_application_new (const char *application_id, GApplicationFlags flags)
+mat_application_new (const char        *application_id,
+                     GApplicationFlags  flags)
 {
-  return g_object_new (MAT_TYPE_APPLICATION, "application-id", application_id,
-                       "flags", flags, NULL);
+  g_return_val_if_fail (application_id != NULL, NULL);
+
+  return g_object_new (MAT_TYPE_APPLICATION,
+                       "application-id", application_id,
+                       "flags", flags | G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/parkan/MatEdit",
+                       NULL);
 }

@@ -1,3 +1,4 @@
+/* mat-application.h - the application: app actions, settings, windows */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -8,7 +9,34 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (MatApplication, mat_application, MAT, APPLICATION, GtkApplication)
 
-MatApplication *mat_application_new (const char        *application_id,
-                                     GApplicationFlags  flags);
+/* @flags: G_APPLICATION_HANDLES_OPEN is always added; tests pass
+ * G_APPLICATION_NON_UNIQUE.
+ * Returns: (transfer full). */
+MatApplication *mat_application_new          (const char        *application_id,
+                                              GApplicationFlags  flags);
+
+/* Returns: (transfer none) (nullable): the settings, %NULL when the
+ * schema io.github.parkan.MatEdit is not installed. */
+GSettings      *mat_application_get_settings (MatApplication    *self);
+
+/* Returns: (transfer none): the "Open Recent" menu shared by every
+ * window (items activate app.open-recent with the file's URI). */
+GMenuModel     *mat_application_get_recent_menu (MatApplication *self);
+
+/* Remembers @file in the recent files (GSettings and GtkRecentManager). */
+void            mat_application_add_recent   (MatApplication    *self,
+                                              GFile             *file);
+
+/* Opens @file: presents the window that has it open already, reuses
+ * @reuse when it shows the untouched demo library or nothing, or opens a
+ * new window. @reuse may be %NULL. */
+void            mat_application_open_file    (MatApplication    *self,
+                                              GFile             *file,
+                                              GtkWindow         *reuse);
+
+/* Returns: (transfer full) (nullable): the bundled demo library
+ * (Material.lib) from $MATEDIT_DEMO_DIR, the build tree or the installed
+ * data, or %NULL when none exists. */
+GFile          *mat_application_find_demo    (void);
 
 G_END_DECLS

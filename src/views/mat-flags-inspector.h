@@ -1,3 +1,4 @@
+/* mat-flags-inspector.h - attr1 bit by bit, the payload version, attr3 */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -16,5 +17,22 @@ MatMaterial *mat_flags_inspector_get_material (MatFlagsInspector *self);
  * and edits it only through the model's functions. */
 void         mat_flags_inspector_set_material (MatFlagsInspector *self,
                                 MatMaterial *material);
+
+/* The apply step of the "Convert Version…" dialog: changes the payload
+ * version of the shown material (mat_material_set_attr2, one undo step).
+ * MAT_MODEL_ERROR_NOT_EDITABLE without an editable material. */
+gboolean     mat_flags_inspector_convert_version (MatFlagsInspector *self,
+                                                  guint32            version,
+                                                  GError           **error);
+
+/* For tests: the widget named @name, or %NULL. Names: "ext-texture-load",
+ * "hw-profile", "behaviour" (GtkCheckButton), "nibble-mode"
+ * (GtkSpinButton), "bit-0" .. "bit-31" (grid cells, GtkButton), "attr1",
+ * "unknown-bits", "attr2", "attr3", "error" (GtkLabel), "convert-button";
+ * while the conversion dialog is open: "convert-dialog" (GtkWindow),
+ * "convert-spin", "convert-summary", "convert-apply".
+ * Returns: (transfer none) (nullable). */
+GtkWidget   *mat_flags_inspector_get_test_widget (MatFlagsInspector *self,
+                                                  const char        *name);
 
 G_END_DECLS

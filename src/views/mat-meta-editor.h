@@ -1,3 +1,4 @@
+/* mat-meta-editor.h - metaA..metaD, locked until the user unlocks them */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -13,8 +14,23 @@ G_DECLARE_FINAL_TYPE (MatMetaEditor, mat_meta_editor, MAT, META_EDITOR, GtkWidge
 GtkWidget   *mat_meta_editor_new          (void);
 MatMaterial *mat_meta_editor_get_material (MatMetaEditor *self);
 /* Shows @material (or nothing for %NULL); the widget follows the model
- * and edits it only through the model's functions. */
+ * and edits it only through the model's functions. Showing another
+ * material locks the editor again. */
 void         mat_meta_editor_set_material (MatMetaEditor *self,
                                 MatMaterial *material);
+
+/* The "unlocked" property (action "meta.unlocked"): whether the fields
+ * accept edits. Only an editable material can be unlocked. */
+gboolean     mat_meta_editor_get_unlocked (MatMetaEditor *self);
+void         mat_meta_editor_set_unlocked (MatMetaEditor *self,
+                                           gboolean       unlocked);
+
+/* For tests: the widget named @name, or %NULL. Names: "unlock"
+ * (GtkToggleButton), "meta-a", "meta-b", "meta-d" (GtkSpinButton),
+ * "meta-c-float", "meta-c-raw" (GtkEntry), "status-a" .. "status-d"
+ * (GtkLabel: the reading, or "default … (not in file)"), "error".
+ * Returns: (transfer none) (nullable). */
+GtkWidget   *mat_meta_editor_get_test_widget (MatMetaEditor *self,
+                                              const char    *name);
 
 G_END_DECLS

@@ -1,35 +1,1377 @@
-/* mat-phase-table.c - placeholder, to be written */
+/* mat-phase-table.c - the phases of a material as an editable table
+ *
+ * Each cell is a plain widget (label, button with a drawn swatch, entry,
+ * spin button) made by a GtkSignalListItemFactory; on bind it follows its
+ * MatPhase with g_signal_connect_object (data = the cell widget) and on
+ * unbind it lets go with g_signal_handlers_disconnect_by_data. Edits go
+ * through the model only; a spin gesture (held button, scroll, typed
+ * value) is one undo step: a history group opened by the first change and
+ * closed by focus-out, Enter, a change of another field or a short pause.
+ */
 #include "config.h"
 
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "cp1251.h"
+#include "mat0.h"
+#include "mat-library.h"
 #include "mat-phase-table.h"
+
+/* A spin gesture closes after this long without a change. */
+#define GROUP_IDLE_MS 800
+
+/* formats.md 2.1: palette indexes >= 286 read past the palette bank. */
+#define PALETTE_BANK_SIZE 286
+
+typedef enum {
+  CELL_INDEX,
+  CELL_SWATCH,
+  CELL_TEXTURE,
+  CELL_PARAM,
+} CellKind;
+
+typedef struct {
+  MatPhaseTable *table;
+  CellKind       kind;
+  guint          arg;     /* the colour group or the parameter */
+} ColumnInfo;
 
 struct _MatPhaseTable
 {
-  GtkWidget    parent_instance;
-  MatMaterial *material;
+  GtkWidget           parent_instance;
+
+  GtkWidget          *toolbar;
+  GtkWidget          *scroller;
+  GtkColumnView      *column_view;
+  GtkSingleSelection *selection;
+  GtkLabel           *status_label;
+
+  MatMaterial        *material;
+  GSignalGroup       *material_signals;
+  gboolean            editable;
+  gboolean            status_is_error;
+
+  /* The open spin gesture (a history group), if any. */
+  MatHistory         *group_history;
+  MatPhase           *group_phase;
+  guint               group_param;
+  gulong              group_changed_id;
+  guint               group_timeout;
 };
 
 G_DEFINE_FINAL_TYPE (MatPhaseTable, mat_phase_table, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_MATERIAL,
+  PROP_SELECTED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* First parameter of each colour group; alpha is first + 3. */
+static const guint colour_first[MAT_PHASE_N_COLOURS] = { 4, 0, 8, 12 };
+
+static const struct {
+  const char *title;
+  const char *tooltip;
+} colour_info[MAT_PHASE_N_COLOURS] = {
+  { N_("Diffuse\np4–p7"),
+    N_("Diffuse colour, likely: p4, p5, p6, p7 as red, green, blue, alpha (runtime value p / 255). Click a swatch to pick a colour.") },
+  { N_("Ambient\np0–p3"),
+    N_("Ambient colour, likely: p0, p1, p2 as red, green, blue (p / 255) and p3 as alpha scaled by 0.01 (100 = 1.0). Click a swatch to pick a colour.") },
+  { N_("Specular\np8–p11"),
+    N_("Specular colour, likely: p8, p9, p10, p11 as red, green, blue, alpha (p / 255). Click a swatch to pick a colour.") },
+  { N_("Emissive\np12–p15"),
+    N_("Emissive colour, likely: p12, p13, p14, p15 as red, green, blue, alpha (p / 255). Click a swatch to pick a colour.") },
+};
+
+static const struct {
+  const char *title;
+  const char *tooltip;
+} param_info[MAT0_PARAM_COUNT] = {
+  { N_("p0\nAmb R"),  N_("p0: ambient red, likely (runtime value p / 255)") },
+  { N_("p1\nAmb G"),  N_("p1: ambient green, likely (p / 255)") },
+  { N_("p2\nAmb B"),  N_("p2: ambient blue, likely (p / 255)") },
+  { N_("p3\nAmb A"),  N_("p3: ambient alpha, likely, scaled by 0.01 (p × 0.01; 100 = 1.0)") },
+  { N_("p4\nDif R"),  N_("p4: diffuse red, likely (p / 255)") },
+  { N_("p5\nDif G"),  N_("p5: diffuse green, likely (p / 255)") },
+  { N_("p6\nDif B"),  N_("p6: diffuse blue, likely (p / 255)") },
+  { N_("p7\nDif A"),  N_("p7: diffuse alpha, likely (p / 255)") },
+  { N_("p8\nSpec R"), N_("p8: specular red, likely (p / 255)") },
+  { N_("p9\nSpec G"), N_("p9: specular green, likely (p / 255)") },
+  { N_("p10\nSpec B"), N_("p10: specular blue, likely (p / 255)") },
+  { N_("p11\nSpec A"), N_("p11: specular alpha, likely (p / 255)") },
+  { N_("p12\nEmis R"), N_("p12: emissive red, likely (p / 255)") },
+  { N_("p13\nEmis G"), N_("p13: emissive green, likely (p / 255)") },
+  { N_("p14\nEmis B"), N_("p14: emissive blue, likely (p / 255)") },
+  { N_("p15\nEmis A"), N_("p15: emissive alpha, likely (p / 255)") },
+  { N_("Power\np16"),  N_("p16: specular power, likely (the runtime reads the byte as a float)") },
+  { N_("Stage / cell\np17"),
+    N_("p17: texture stage or atlas cell, likely; the engine reads it as a signed byte (255 on disk = −1, the whole texture) and uses −1 for an untextured phase. Readings differ between projects: the raw byte is what is stored.") },
+};
+
+/* ------------------------------------------------------------------ */
+/* Colours                                                              */
+
+void
+mat_phase_colour_to_rgba (const guint8   *params,
+                          MatPhaseColour  group,
+                          GdkRGBA        *rgba)
+{
+  guint first;
+
+  g_return_if_fail (params != NULL);
+  g_return_if_fail (group < MAT_PHASE_N_COLOURS);
+  g_return_if_fail (rgba != NULL);
+
+  first = colour_first[group];
+  rgba->red = params[first] / 255.f;
+  rgba->green = params[first + 1] / 255.f;
+  rgba->blue = params[first + 2] / 255.f;
+  if (group == MAT_PHASE_COLOUR_AMBIENT)
+    rgba->alpha = MIN (params[first + 3], 100) * 0.01f;
+  else
+    rgba->alpha = params[first + 3] / 255.f;
+}
+
+static guint8
+unit_to_byte (float  value,
+              double scale)
+{
+  double v = CLAMP ((double) value, 0.0, 1.0) * scale + 0.5;
+
+  return (guint8) CLAMP (v, 0.0, 255.0);
+}
+
+/* Writes @rgba into @params; bytes the colour does not change stay. */
+static void
+colour_write (guint8         *params,
+              MatPhaseColour  group,
+              const GdkRGBA  *rgba)
+{
+  guint first = colour_first[group];
+  GdkRGBA old;
+
+  mat_phase_colour_to_rgba (params, group, &old);
+  params[first] = unit_to_byte (rgba->red, 255.0);
+  params[first + 1] = unit_to_byte (rgba->green, 255.0);
+  params[first + 2] = unit_to_byte (rgba->blue, 255.0);
+  if (group == MAT_PHASE_COLOUR_AMBIENT)
+    {
+      /* p3 > 100 (alpha above 1.0) shows as 1.0: keep it unless the
+       * alpha was really changed. */
+      if (unit_to_byte (rgba->alpha, 100.0) != unit_to_byte (old.alpha, 100.0))
+        params[first + 3] = unit_to_byte (rgba->alpha, 100.0);
+    }
+  else
+    params[first + 3] = unit_to_byte (rgba->alpha, 255.0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Cells                                                                */
+
+static void
+cell_mark (GtkWidget   *widget,
+           GtkListItem *item,
+           CellKind     kind,
+           guint        arg)
+{
+  g_object_set_data (G_OBJECT (widget), "mat-list-item", item);
+  g_object_set_data (G_OBJECT (widget), "mat-cell-kind", GUINT_TO_POINTER (kind + 1));
+  g_object_set_data (G_OBJECT (widget), "mat-cell-arg", GUINT_TO_POINTER (arg + 1));
+  g_object_set_data (G_OBJECT (item), "mat-cell", widget);
+}
+
+static guint
+cell_get_arg (GtkWidget *widget)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "mat-cell-arg")) - 1;
+}
+
+/* Returns: (transfer none) (nullable): the phase shown by the cell. */
+static MatPhase *
+cell_get_phase (GtkWidget *widget)
+{
+  GtkListItem *item = g_object_get_data (G_OBJECT (widget), "mat-list-item");
+
+  if (item == NULL)
+    return NULL;
+  return gtk_list_item_get_item (item);
+}
+
+/* Returns: (transfer none) (nullable). */
+static MatHistory *
+table_history (MatPhaseTable *self)
+{
+  MatLibrary *library;
+
+  if (self->material == NULL)
+    return NULL;
+  library = mat_material_get_library (self->material);
+  return library != NULL ? mat_library_get_history (library) : NULL;
+}
+
+static void
+update_status (MatPhaseTable *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->material == NULL)
+    text = g_strdup ("");
+  else if (!self->editable)
+    {
+      const char *reason = mat_material_get_error (self->material);
+
+      if (reason != NULL)
+        text = g_strdup_printf (_("Read-only: %s"), reason);
+      else
+        text = g_strdup (_("Read-only: this entry is not a MAT0 material"));
+    }
+  else
+    {
+      guint n = g_list_model_get_n_items (mat_material_get_phases (self->material));
+
+      text = g_strdup_printf (ngettext ("%u phase", "%u phases", n), n);
+    }
+
+  gtk_label_set_text (self->status_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), text);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "error");
+  gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
+  self->status_is_error = FALSE;
+}
+
+static void
+show_error (MatPhaseTable *self,
+            const GError  *error)
+{
+  gtk_label_set_text (self->status_label, error->message);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), error->message);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "dim-label");
+  gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "error");
+  self->status_is_error = TRUE;
+}
+
+static void
+edit_succeeded (MatPhaseTable *self)
+{
+  if (self->status_is_error)
+    update_status (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Spin gestures as one undo step                                       */
+
+static void
+edit_group_forget (MatPhaseTable *self)
+{
+  g_clear_handle_id (&self->group_timeout, g_source_remove);
+  if (self->group_history != NULL)
+    g_clear_signal_handler (&self->group_changed_id, self->group_history);
+  g_clear_object (&self->group_history);
+  g_clear_object (&self->group_phase);
+}
+
+static void
+edit_group_end (MatPhaseTable *self)
+{
+  g_autoptr(MatHistory) history = NULL;
+
+  if (self->group_history == NULL)
+    return;
+
+  history = g_object_ref (self->group_history);
+  edit_group_forget (self);
+  if (mat_history_in_group (history))
+    mat_history_end_group (history);
+}
+
+static void
+group_history_changed (MatPhaseTable *self,
+                       MatHistory    *history)
+{
+  /* Undo and redo close open groups: ours is gone, do not end another. */
+  if (!mat_history_in_group (history))
+    edit_group_forget (self);
+}
+
+static gboolean
+group_timeout_cb (gpointer user_data)
+{
+  MatPhaseTable *self = user_data;
+
+  self->group_timeout = 0;
+  edit_group_end (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+edit_group_begin (MatPhaseTable *self,
+                  MatPhase      *phase,
+                  guint          param)
+{
+  MatHistory *history = table_history (self);
+
+  if (history == NULL)
+    return;
+
+  if (self->group_history != NULL &&
+      (self->group_history != history || self->group_phase != phase ||
+       self->group_param != param))
+    edit_group_end (self);
+
+  if (self->group_history == NULL)
+    {
+      mat_history_begin_group (history, NULL);
+      self->group_history = g_object_ref (history);
+      self->group_phase = g_object_ref (phase);
+      self->group_param = param;
+      self->group_changed_id =
+        g_signal_connect_object (history, "changed",
+                                 G_CALLBACK (group_history_changed), self,
+                                 G_CONNECT_SWAPPED);
+    }
+
+  g_clear_handle_id (&self->group_timeout, g_source_remove);
+  self->group_timeout = g_timeout_add (GROUP_IDLE_MS, group_timeout_cb, self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Index cells                                                          */
+
+static void
+index_update (MatPhase   *phase,
+              GParamSpec *pspec,
+              GtkLabel   *label)
+{
+  char text[16];
+
+  g_snprintf (text, sizeof text, "%u", mat_phase_get_index (phase));
+  gtk_label_set_text (label, text);
+}
+
+/* ------------------------------------------------------------------ */
+/* Swatch cells                                                         */
+
+static void
+rounded_rect (cairo_t *cr,
+              double   x,
+              double   y,
+              double   w,
+              double   h,
+              double   r)
+{
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, x + w - r, y + r, r, -G_PI / 2, 0);
+  cairo_arc (cr, x + w - r, y + h - r, r, 0, G_PI / 2);
+  cairo_arc (cr, x + r, y + h - r, r, G_PI / 2, G_PI);
+  cairo_arc (cr, x + r, y + r, r, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+}
+
+static void
+draw_swatch (GtkDrawingArea *area,
+             cairo_t        *cr,
+             int             width,
+             int             height,
+             gpointer        user_data)
+{
+  GtkWidget *button = user_data;
+  MatPhase *phase = cell_get_phase (button);
+  GdkRGBA rgba;
+  const double cell = 5.0;
+
+  if (phase == NULL || width < 4 || height < 4)
+    return;
+
+  mat_phase_colour_to_rgba (mat_phase_get_params (phase), cell_get_arg (button), &rgba);
+
+  cairo_save (cr);
+  rounded_rect (cr, 0.5, 0.5, width - 1.0, height - 1.0, 5.0);
+  cairo_clip (cr);
+
+  /* Checkerboard under the right half, where the alpha shows. */
+  cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
+  cairo_paint (cr);
+  cairo_set_source_rgb (cr, 0.70, 0.70, 0.70);
+  for (int y = 0; y * cell < height; y++)
+    for (int x = 0; x * cell < width; x++)
+      if ((x + y) % 2 == 0)
+        cairo_rectangle (cr, x * cell, y * cell, cell, cell);
+  cairo_fill (cr);
+
+  /* Left half: the colour opaque; right half: with its alpha. */
+  cairo_set_source_rgb (cr, rgba.red, rgba.green, rgba.blue);
+  cairo_rectangle (cr, 0, 0, width / 2.0, height);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, rgba.red, rgba.green, rgba.blue, rgba.alpha);
+  cairo_rectangle (cr, width / 2.0, 0, width - width / 2.0, height);
+  cairo_fill (cr);
+  cairo_restore (cr);
+
+  rounded_rect (cr, 0.5, 0.5, width - 1.0, height - 1.0, 5.0);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.35);
+  cairo_set_line_width (cr, 1.0);
+  cairo_stroke (cr);
+}
+
+static void
+swatch_update (MatPhase  *phase,
+               GtkWidget *button)
+{
+  MatPhaseColour group = cell_get_arg (button);
+  const guint8 *p = mat_phase_get_params (phase);
+  guint f = colour_first[group];
+  g_autofree char *tip = NULL;
+
+  switch (group)
+    {
+    case MAT_PHASE_COLOUR_DIFFUSE:
+      tip = g_strdup_printf (_("Diffuse, likely: p4–p7 = %u, %u, %u, %u (red, green, blue, alpha). Click to pick a colour."),
+                             p[f], p[f + 1], p[f + 2], p[f + 3]);
+      break;
+    case MAT_PHASE_COLOUR_AMBIENT:
+      tip = g_strdup_printf (_("Ambient, likely: p0–p2 = %u, %u, %u (red, green, blue); p3 = %u (alpha × 0.01 = %.2f). Click to pick a colour."),
+                             p[f], p[f + 1], p[f + 2], p[f + 3], p[f + 3] * 0.01);
+      break;
+    case MAT_PHASE_COLOUR_SPECULAR:
+      tip = g_strdup_printf (_("Specular, likely: p8–p11 = %u, %u, %u, %u (red, green, blue, alpha). Click to pick a colour."),
+                             p[f], p[f + 1], p[f + 2], p[f + 3]);
+      break;
+    case MAT_PHASE_COLOUR_EMISSIVE:
+    case MAT_PHASE_N_COLOURS:
+    default:
+      tip = g_strdup_printf (_("Emissive, likely: p12–p15 = %u, %u, %u, %u (red, green, blue, alpha). Click to pick a colour."),
+                             p[f], p[f + 1], p[f + 2], p[f + 3]);
+      break;
+    }
+  gtk_widget_set_tooltip_text (button, tip);
+  gtk_widget_queue_draw (gtk_button_get_child (GTK_BUTTON (button)));
+}
+
+static void
+swatch_param_changed (MatPhase  *phase,
+                      guint      param,
+                      GtkWidget *button)
+{
+  guint first = colour_first[cell_get_arg (button)];
+
+  if (param >= first && param < first + 4)
+    swatch_update (phase, button);
+}
+
+typedef struct {
+  MatPhaseTable  *table;
+  MatPhase       *phase;
+  MatPhaseColour  group;
+} PickerData;
+
+static void
+picker_data_free (gpointer data)
+{
+  PickerData *picker = data;
+
+  g_clear_object (&picker->table);
+  g_clear_object (&picker->phase);
+  g_free (picker);
+}
+
+static gboolean
+apply_colour_to_phase (MatPhaseTable   *self,
+                       MatPhase        *phase,
+                       MatPhaseColour   group,
+                       const GdkRGBA   *rgba,
+                       GError         **error)
+{
+  guint8 params[MAT0_PARAM_COUNT];
+
+  memcpy (params, mat_phase_get_params (phase), sizeof params);
+  colour_write (params, group, rgba);
+  edit_group_end (self);
+  if (!mat_phase_set_params (phase, params, error))
+    return FALSE;
+  edit_succeeded (self);
+  return TRUE;
+}
+
+static void
+picker_apply (PickerData    *picker,
+              const GdkRGBA *rgba)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* The phase may have left the material while the dialog was open. */
+  if (mat_phase_get_material (picker->phase) == NULL ||
+      mat_phase_get_material (picker->phase) != picker->table->material)
+    return;
+  if (!apply_colour_to_phase (picker->table, picker->phase, picker->group, rgba, &error))
+    show_error (picker->table, error);
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+/* GDK_VERSION_MAX_ALLOWED pins 4.8: this branch is only compiled with a
+ * newer GTK, where GtkColorDialog replaces the deprecated chooser. */
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+static void
+colour_dialog_done (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  PickerData *picker = user_data;
+  g_autoptr(GError) error = NULL;
+  GdkRGBA *rgba;
+
+  rgba = gtk_color_dialog_choose_rgba_finish (GTK_COLOR_DIALOG (source), result, &error);
+  if (rgba != NULL)
+    {
+      picker_apply (picker, rgba);
+      gdk_rgba_free (rgba);
+    }
+  picker_data_free (picker);
+}
+
+static void
+open_colour_picker (MatPhaseTable  *self,
+                    MatPhase       *phase,
+                    MatPhaseColour  group,
+                    const char     *title)
+{
+  g_autoptr(GtkColorDialog) dialog = gtk_color_dialog_new ();
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  PickerData *picker = g_new0 (PickerData, 1);
+  GdkRGBA rgba;
+
+  picker->table = g_object_ref (self);
+  picker->phase = g_object_ref (phase);
+  picker->group = group;
+  mat_phase_colour_to_rgba (mat_phase_get_params (phase), group, &rgba);
+
+  gtk_color_dialog_set_title (dialog, title);
+  gtk_color_dialog_set_modal (dialog, TRUE);
+  gtk_color_dialog_set_with_alpha (dialog, TRUE);
+  gtk_color_dialog_choose_rgba (dialog, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                &rgba, NULL, colour_dialog_done, picker);
+}
+G_GNUC_END_IGNORE_DEPRECATIONS
+#else
+static void
+colour_dialog_response (GtkDialog *dialog,
+                        int        response,
+                        gpointer   user_data)
+{
+  PickerData *picker = user_data;
+
+  if (response == GTK_RESPONSE_OK)
+    {
+      GdkRGBA rgba;
+
+      gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (dialog), &rgba);
+      picker_apply (picker, &rgba);
+    }
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+open_colour_picker (MatPhaseTable  *self,
+                    MatPhase       *phase,
+                    MatPhaseColour  group,
+                    const char     *title)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  PickerData *picker = g_new0 (PickerData, 1);
+  GtkWidget *dialog;
+  GdkRGBA rgba;
+
+  picker->table = g_object_ref (self);
+  picker->phase = g_object_ref (phase);
+  picker->group = group;
+  mat_phase_colour_to_rgba (mat_phase_get_params (phase), group, &rgba);
+
+  dialog = gtk_color_chooser_dialog_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL);
+  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+  gtk_color_chooser_set_use_alpha (GTK_COLOR_CHOOSER (dialog), TRUE);
+  gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (dialog), &rgba);
+  g_signal_connect_data (dialog, "response", G_CALLBACK (colour_dialog_response),
+                         picker, (GClosureNotify) (void (*) (void)) picker_data_free, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+#endif
+
+static void
+swatch_clicked (GtkButton     *button,
+                MatPhaseTable *self)
+{
+  MatPhase *phase = cell_get_phase (GTK_WIDGET (button));
+  MatPhaseColour group = cell_get_arg (GTK_WIDGET (button));
+  g_autofree char *title = NULL;
+
+  if (phase == NULL || !self->editable)
+    return;
+
+  switch (group)
+    {
+    case MAT_PHASE_COLOUR_DIFFUSE:
+      title = g_strdup_printf (_("Diffuse Colour of Phase %u"), mat_phase_get_index (phase));
+      break;
+    case MAT_PHASE_COLOUR_AMBIENT:
+      title = g_strdup_printf (_("Ambient Colour of Phase %u"), mat_phase_get_index (phase));
+      break;
+    case MAT_PHASE_COLOUR_SPECULAR:
+      title = g_strdup_printf (_("Specular Colour of Phase %u"), mat_phase_get_index (phase));
+      break;
+    case MAT_PHASE_COLOUR_EMISSIVE:
+    case MAT_PHASE_N_COLOURS:
+    default:
+      title = g_strdup_printf (_("Emissive Colour of Phase %u"), mat_phase_get_index (phase));
+      break;
+    }
+  edit_group_end (self);
+  open_colour_picker (self, phase, group, title);
+}
+
+/* ------------------------------------------------------------------ */
+/* Texture cells                                                        */
+
+typedef enum {
+  TEXTURE_VALID,
+  TEXTURE_LINT,      /* written, but the game may misbehave */
+  TEXTURE_INVALID,   /* not written */
+} TextureVerdict;
+
+/* Checks a texture name as typed (formats.md 2.1). */
+static TextureVerdict
+texture_check (const char  *text,
+               char       **message)
+{
+  g_autoptr(GError) error = NULL;
+  guint8 field[MAT0_TEXTURE_SIZE];
+  gint palette;
+
+  if (text[0] == '\0')
+    {
+      *message = g_strdup (_("Untextured phase: an empty name gives texture slot −1"));
+      return TEXTURE_VALID;
+    }
+  if (!cp1251_from_utf8 (text, field, sizeof field, &error))
+    {
+      /* Translators: %s says why, e.g. which character does not fit */
+      *message = g_strdup_printf (_("Not written: %s. A texture name holds at most 15 bytes in the game’s code page (CP1251)."),
+                                  error->message);
+      return TEXTURE_INVALID;
+    }
+  if (memchr (field, '.', sizeof field) == NULL)
+    {
+      *message = g_strdup (_("Not written: a texture name needs a “.” (without one the game logs “Bad texture name.” and uses no texture)"));
+      return TEXTURE_INVALID;
+    }
+  palette = mat0_texture_palette_index (field, sizeof field);
+  if (palette >= PALETTE_BANK_SIZE)
+    {
+      *message = g_strdup_printf (_("Lint: the suffix after the “.” selects palette %d, past the game’s %d palettes; an indexed texture would read garbage"),
+                                  palette, PALETTE_BANK_SIZE);
+      return TEXTURE_LINT;
+    }
+  *message = g_strdup (_("Texture name: at most 15 CP1251 bytes with a “.”; the letter and digit after the dot pick the palette of an indexed texture. Empty for an untextured phase. Enter applies, Escape reverts."));
+  return TEXTURE_VALID;
+}
+
+static TextureVerdict
+texture_entry_validate (GtkWidget *entry)
+{
+  g_autofree char *message = NULL;
+  TextureVerdict verdict;
+
+  verdict = texture_check (gtk_editable_get_text (GTK_EDITABLE (entry)), &message);
+  if (verdict == TEXTURE_INVALID)
+    gtk_widget_add_css_class (entry, "error");
+  else
+    gtk_widget_remove_css_class (entry, "error");
+  if (verdict == TEXTURE_LINT)
+    gtk_widget_add_css_class (entry, "warning");
+  else
+    gtk_widget_remove_css_class (entry, "warning");
+  gtk_widget_set_tooltip_text (entry, message);
+
+  return verdict;
+}
+
+static void
+texture_update (MatPhase   *phase,
+                GParamSpec *pspec,
+                GtkWidget  *entry)
+{
+  const char *texture = mat_phase_get_texture (phase);
+
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (entry)), texture) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (entry), texture);
+  else
+    texture_entry_validate (entry);
+}
+
+static void
+texture_changed (GtkEditable   *entry,
+                 MatPhaseTable *self)
+{
+  texture_entry_validate (GTK_WIDGET (entry));
+}
+
+static void
+texture_commit (GtkWidget     *entry,
+                MatPhaseTable *self)
+{
+  g_autoptr(GError) error = NULL;
+  MatPhase *phase = cell_get_phase (entry);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  if (phase == NULL || !self->editable)
+    return;
+  if (g_strcmp0 (text, mat_phase_get_texture (phase)) == 0)
+    return;
+  if (texture_entry_validate (entry) == TEXTURE_INVALID)
+    return;
+
+  edit_group_end (self);
+  if (!mat_phase_set_texture (phase, text, &error))
+    {
+      show_error (self, error);
+      return;
+    }
+  edit_succeeded (self);
+}
+
+static void
+texture_activate (GtkEntry      *entry,
+                  MatPhaseTable *self)
+{
+  texture_commit (GTK_WIDGET (entry), self);
+}
+
+static void
+texture_focus_leave (GtkEventControllerFocus *controller,
+                     MatPhaseTable           *self)
+{
+  texture_commit (gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller)), self);
+}
+
+static gboolean
+texture_key_pressed (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     MatPhaseTable         *self)
+{
+  GtkWidget *entry = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+  MatPhase *phase = cell_get_phase (entry);
+
+  if (keyval != GDK_KEY_Escape || phase == NULL)
+    return FALSE;
+  gtk_editable_set_text (GTK_EDITABLE (entry), mat_phase_get_texture (phase));
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parameter cells                                                      */
+
+static void
+stage_reading_update (MatPhase   *phase,
+                      GParamSpec *pspec,
+                      GtkLabel   *label)
+{
+  g_autofree char *text = NULL;
+  gint8 cell = (gint8) mat_phase_get_param (phase, 17);
+
+  if (!mat_phase_get_textured (phase))
+    text = g_strdup (_("−1 untextured"));
+  else if (cell == -1)
+    text = g_strdup (_("−1 whole texture"));
+  else if (cell >= 0)
+    text = g_strdup_printf (_("cell %d"), cell);
+  else
+    text = g_strdup_printf (_("%d unknown"), cell);
+  gtk_label_set_text (label, text);
+}
+
+static void
+spin_param_changed (MatPhase      *phase,
+                    guint          param,
+                    GtkSpinButton *spin)
+{
+  GtkLabel *reading;
+
+  if (param != cell_get_arg (GTK_WIDGET (spin)))
+    return;
+
+  gtk_spin_button_set_value (spin, mat_phase_get_param (phase, param));
+  reading = g_object_get_data (G_OBJECT (spin), "mat-reading");
+  if (reading != NULL)
+    stage_reading_update (phase, NULL, reading);
+}
+
+static void
+spin_value_changed (GtkSpinButton *spin,
+                    MatPhaseTable *self)
+{
+  g_autoptr(GError) error = NULL;
+  MatPhase *phase = cell_get_phase (GTK_WIDGET (spin));
+  guint param = cell_get_arg (GTK_WIDGET (spin));
+  int value = gtk_spin_button_get_value_as_int (spin);
+
+  if (phase == NULL || value < 0 || value > 255)
+    return;
+  if (mat_phase_get_param (phase, param) == value)
+    return;
+
+  if (!self->editable)
+    {
+      gtk_spin_button_set_value (spin, mat_phase_get_param (phase, param));
+      return;
+    }
+
+  edit_group_begin (self, phase, param);
+  if (!mat_phase_set_param (phase, param, (guint8) value, &error))
+    {
+      show_error (self, error);
+      gtk_spin_button_set_value (spin, mat_phase_get_param (phase, param));
+      return;
+    }
+  edit_succeeded (self);
+}
+
+static void
+spin_focus_leave (GtkEventControllerFocus *controller,
+                  MatPhaseTable           *self)
+{
+  edit_group_end (self);
+}
+
+static void
+spin_text_activate (GtkText       *text,
+                    MatPhaseTable *self)
+{
+  /* Runs after the spin button's own handler applied the typed value. */
+  edit_group_end (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Factories                                                            */
+
+static void
+factory_setup (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               ColumnInfo               *info)
+{
+  MatPhaseTable *self = info->table;
+  GtkEventController *controller;
+  GtkWidget *child = NULL;
+  GtkWidget *cell = NULL;
+
+  switch (info->kind)
+    {
+    case CELL_INDEX:
+      cell = child = gtk_label_new (NULL);
+      gtk_label_set_xalign (GTK_LABEL (cell), 1.0);
+      gtk_widget_add_css_class (cell, "numeric");
+      gtk_widget_set_margin_start (cell, 6);
+      gtk_widget_set_margin_end (cell, 6);
+      break;
+
+    case CELL_SWATCH:
+      {
+        GtkWidget *area = gtk_drawing_area_new ();
+
+        gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (area), 44);
+        gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (area), 22);
+        cell = child = gtk_button_new ();
+        gtk_button_set_child (GTK_BUTTON (cell), area);
+        gtk_widget_add_css_class (cell, "flat");
+        gtk_widget_set_halign (cell, GTK_ALIGN_CENTER);
+        gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
+        gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_swatch, cell, NULL);
+        g_signal_connect (cell, "clicked", G_CALLBACK (swatch_clicked), self);
+      }
+      break;
+
+    case CELL_TEXTURE:
+      cell = child = gtk_entry_new ();
+      gtk_editable_set_width_chars (GTK_EDITABLE (cell), 12);
+      gtk_entry_set_placeholder_text (GTK_ENTRY (cell), _("untextured"));
+      gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
+      g_signal_connect (cell, "changed", G_CALLBACK (texture_changed), self);
+      g_signal_connect (cell, "activate", G_CALLBACK (texture_activate), self);
+      controller = gtk_event_controller_focus_new ();
+      g_signal_connect (controller, "leave", G_CALLBACK (texture_focus_leave), self);
+      gtk_widget_add_controller (cell, controller);
+      controller = gtk_event_controller_key_new ();
+      g_signal_connect (controller, "key-pressed", G_CALLBACK (texture_key_pressed), self);
+      gtk_widget_add_controller (cell, controller);
+      break;
+
+    case CELL_PARAM:
+    default:
+      cell = gtk_spin_button_new_with_range (0, 255, 1);
+      gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (cell), TRUE);
+      gtk_editable_set_width_chars (GTK_EDITABLE (cell), 3);
+      gtk_widget_add_css_class (cell, "numeric");
+      gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
+      g_signal_connect (cell, "value-changed", G_CALLBACK (spin_value_changed), self);
+      controller = gtk_event_controller_focus_new ();
+      g_signal_connect (controller, "leave", G_CALLBACK (spin_focus_leave), self);
+      gtk_widget_add_controller (cell, controller);
+      for (GtkWidget *c = gtk_widget_get_first_child (cell); c != NULL;
+           c = gtk_widget_get_next_sibling (c))
+        if (GTK_IS_TEXT (c))
+          g_signal_connect_after (c, "activate", G_CALLBACK (spin_text_activate), self);
+
+      if (info->arg == 17)
+        {
+          GtkWidget *reading = gtk_label_new (NULL);
+
+          gtk_label_set_xalign (GTK_LABEL (reading), 0.0);
+          gtk_label_set_width_chars (GTK_LABEL (reading), 13);
+          gtk_widget_add_css_class (reading, "dim-label");
+          gtk_widget_set_tooltip_text (reading, _(param_info[17].tooltip));
+          g_object_set_data (G_OBJECT (cell), "mat-reading", reading);
+          child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+          gtk_box_append (GTK_BOX (child), cell);
+          gtk_box_append (GTK_BOX (child), reading);
+        }
+      else
+        child = cell;
+      break;
+    }
+
+  cell_mark (cell, item, info->kind, info->arg);
+  gtk_list_item_set_child (item, child);
+}
+
+static void
+factory_bind (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              ColumnInfo               *info)
+{
+  MatPhaseTable *self = info->table;
+  MatPhase *phase = gtk_list_item_get_item (item);
+  GtkWidget *cell = g_object_get_data (G_OBJECT (item), "mat-cell");
+
+  switch (info->kind)
+    {
+    case CELL_INDEX:
+      index_update (phase, NULL, GTK_LABEL (cell));
+      g_signal_connect_object (phase, "notify::index", G_CALLBACK (index_update), cell, 0);
+      break;
+
+    case CELL_SWATCH:
+      gtk_widget_set_sensitive (cell, self->editable);
+      swatch_update (phase, cell);
+      g_signal_connect_object (phase, "param-changed", G_CALLBACK (swatch_param_changed), cell, 0);
+      break;
+
+    case CELL_TEXTURE:
+      gtk_editable_set_editable (GTK_EDITABLE (cell), self->editable);
+      gtk_editable_set_text (GTK_EDITABLE (cell), mat_phase_get_texture (phase));
+      texture_entry_validate (cell);
+      g_signal_connect_object (phase, "notify::texture", G_CALLBACK (texture_update), cell, 0);
+      break;
+
+    case CELL_PARAM:
+    default:
+      {
+        GtkLabel *reading = g_object_get_data (G_OBJECT (cell), "mat-reading");
+
+        gtk_widget_set_sensitive (cell, self->editable);
+        gtk_spin_button_set_value (GTK_SPIN_BUTTON (cell), mat_phase_get_param (phase, info->arg));
+        g_signal_connect_object (phase, "param-changed", G_CALLBACK (spin_param_changed), cell, 0);
+        if (reading != NULL)
+          {
+            stage_reading_update (phase, NULL, reading);
+            g_signal_connect_object (phase, "notify::textured",
+                                     G_CALLBACK (stage_reading_update), reading, 0);
+          }
+      }
+      break;
+    }
+}
+
+static void
+factory_unbind (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                ColumnInfo               *info)
+{
+  MatPhase *phase = gtk_list_item_get_item (item);
+  GtkWidget *cell = g_object_get_data (G_OBJECT (item), "mat-cell");
+  gpointer reading;
+
+  if (phase == NULL || cell == NULL)
+    return;
+
+  g_signal_handlers_disconnect_by_data (phase, cell);
+  reading = g_object_get_data (G_OBJECT (cell), "mat-reading");
+  if (reading != NULL)
+    g_signal_handlers_disconnect_by_data (phase, reading);
+}
+
+static GtkWidget *
+find_header (GtkColumnView *column_view)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (column_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (g_strcmp0 (gtk_widget_get_css_name (child), "header") == 0)
+      return child;
+  return NULL;
+}
+
+static void
+add_column (MatPhaseTable *self,
+            CellKind       kind,
+            guint          arg,
+            const char    *title,
+            const char    *tooltip)
+{
+  g_autoptr(GtkColumnViewColumn) column = NULL;
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  ColumnInfo *info = g_new0 (ColumnInfo, 1);
+  GtkWidget *header;
+
+  info->table = self;
+  info->kind = kind;
+  info->arg = arg;
+  g_signal_connect_data (factory, "setup", G_CALLBACK (factory_setup), info,
+                         (GClosureNotify) (void (*) (void)) g_free, 0);
+  g_signal_connect (factory, "bind", G_CALLBACK (factory_bind), info);
+  g_signal_connect (factory, "unbind", G_CALLBACK (factory_unbind), info);
+
+  column = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  if (kind == CELL_TEXTURE)
+    gtk_column_view_column_set_expand (column, TRUE);
+  gtk_column_view_append_column (self->column_view, column);
+
+  /* GTK 4.8 has no API for header tooltips: the header row holds one
+   * title widget per column, the new one last. */
+  header = find_header (self->column_view);
+  if (header != NULL && tooltip != NULL)
+    gtk_widget_set_tooltip_text (gtk_widget_get_last_child (header), tooltip);
+}
+
+/* ------------------------------------------------------------------ */
+/* Actions                                                              */
+
+static guint
+selected_row (MatPhaseTable *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  guint selected = gtk_single_selection_get_selected (self->selection);
+
+  return selected < n ? selected : GTK_INVALID_LIST_POSITION;
+}
+
+static void
+update_actions (MatPhaseTable *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  guint selected = selected_row (self);
+  gboolean has_selection = self->editable && selected != GTK_INVALID_LIST_POSITION;
+
+  gtk_widget_action_set_enabled (widget, "phase.add", self->editable);
+  gtk_widget_action_set_enabled (widget, "phase.duplicate", has_selection);
+  gtk_widget_action_set_enabled (widget, "phase.remove", has_selection && n > 1);
+  gtk_widget_action_set_enabled (widget, "phase.move-up", has_selection && selected > 0);
+  gtk_widget_action_set_enabled (widget, "phase.move-down", has_selection && selected + 1 < n);
+}
+
+static void
+phase_add (GtkWidget  *widget,
+           const char *action_name,
+           GVariant   *parameter)
+{
+  MatPhaseTable *self = MAT_PHASE_TABLE (widget);
+  g_autoptr(GError) error = NULL;
+  guint selected = selected_row (self);
+  guint position;
+
+  if (self->material == NULL)
+    return;
+  position = selected != GTK_INVALID_LIST_POSITION
+           ? selected + 1
+           : g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+
+  edit_group_end (self);
+  if (mat_material_insert_phase (self->material, position, &error) == NULL)
+    {
+      show_error (self, error);
+      return;
+    }
+  gtk_single_selection_set_selected (self->selection, position);
+  update_status (self);
+}
+
+static void
+phase_duplicate (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  MatPhaseTable *self = MAT_PHASE_TABLE (widget);
+  g_autoptr(GError) error = NULL;
+  guint selected = selected_row (self);
+  MatPhase *copy;
+
+  if (self->material == NULL || selected == GTK_INVALID_LIST_POSITION)
+    return;
+
+  edit_group_end (self);
+  copy = mat_material_duplicate_phase (self->material, selected, &error);
+  if (copy == NULL)
+    {
+      show_error (self, error);
+      return;
+    }
+  gtk_single_selection_set_selected (self->selection, mat_phase_get_index (copy));
+  update_status (self);
+}
+
+static void
+phase_remove (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  MatPhaseTable *self = MAT_PHASE_TABLE (widget);
+  g_autoptr(GError) error = NULL;
+  guint selected = selected_row (self);
+  guint n;
+
+  if (self->material == NULL || selected == GTK_INVALID_LIST_POSITION)
+    return;
+
+  edit_group_end (self);
+  if (!mat_material_remove_phase (self->material, selected, &error))
+    {
+      show_error (self, error);
+      return;
+    }
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  if (n > 0)
+    gtk_single_selection_set_selected (self->selection, MIN (selected, n - 1));
+  update_status (self);
+}
+
+static void
+phase_move (MatPhaseTable *self,
+            int            delta)
+{
+  g_autoptr(GError) error = NULL;
+  guint selected = selected_row (self);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  guint target;
+
+  if (self->material == NULL || selected == GTK_INVALID_LIST_POSITION)
+    return;
+  if ((delta < 0 && selected == 0) || (delta > 0 && selected + 1 >= n))
+    return;
+  target = delta < 0 ? selected - 1 : selected + 1;
+
+  edit_group_end (self);
+  if (!mat_material_move_phase (self->material, selected, target, &error))
+    {
+      show_error (self, error);
+      return;
+    }
+  gtk_single_selection_set_selected (self->selection, target);
+  edit_succeeded (self);
+}
+
+static void
+phase_move_up (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  phase_move (MAT_PHASE_TABLE (widget), -1);
+}
+
+static void
+phase_move_down (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  phase_move (MAT_PHASE_TABLE (widget), 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Following the model                                                  */
+
+static void
+selection_changed (MatPhaseTable *self)
+{
+  update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
+}
+
+static void
+selection_items_changed (MatPhaseTable *self)
+{
+  update_actions (self);
+  if (!self->status_is_error)
+    update_status (self);
+}
+
+static void
+material_editable_changed (MatPhaseTable *self)
+{
+  gboolean editable = self->material != NULL && mat_material_get_editable (self->material);
+  GListModel *model;
+
+  if (editable == self->editable)
+    return;
+
+  self->editable = editable;
+  /* Rebind every cell so that it takes the new state. */
+  model = gtk_single_selection_get_model (self->selection);
+  if (model != NULL)
+    {
+      g_object_ref (model);
+      gtk_single_selection_set_model (self->selection, NULL);
+      gtk_single_selection_set_model (self->selection, model);
+      g_object_unref (model);
+    }
+  update_actions (self);
+  update_status (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                              */
 
 static void
 mat_phase_table_dispose (GObject *object)
 {
   MatPhaseTable *self = MAT_PHASE_TABLE (object);
 
+  edit_group_end (self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_PHASE_TABLE);
+  if (self->material_signals != NULL)
+    g_signal_group_set_target (self->material_signals, NULL);
+  g_clear_object (&self->material_signals);
   g_clear_object (&self->material);
+
   G_OBJECT_CLASS (mat_phase_table_parent_class)->dispose (object);
+}
+
+static void
+mat_phase_table_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  MatPhaseTable *self = MAT_PHASE_TABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MATERIAL:
+      g_value_set_object (value, self->material);
+      break;
+    case PROP_SELECTED:
+      g_value_set_uint (value, mat_phase_table_get_selected (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mat_phase_table_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  MatPhaseTable *self = MAT_PHASE_TABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_MATERIAL:
+      mat_phase_table_set_material (self, g_value_get_object (value));
+      break;
+    case PROP_SELECTED:
+      mat_phase_table_set_selected (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
 mat_phase_table_class_init (MatPhaseTableClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = mat_phase_table_dispose;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = mat_phase_table_dispose;
+  object_class->get_property = mat_phase_table_get_property;
+  object_class->set_property = mat_phase_table_set_property;
+
+  properties[PROP_MATERIAL] =
+    g_param_spec_object ("material", NULL, NULL, MAT_TYPE_MATERIAL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED] =
+    g_param_spec_uint ("selected", NULL, NULL, 0, G_MAXUINT, GTK_INVALID_LIST_POSITION,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/parkan/MatEdit/mat-phase-table.ui");
+  gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, scroller);
+  gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, column_view);
+  gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, selection);
+  gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, status_label);
+  gtk_widget_class_set_css_name (widget_class, "matphasetable");
+
+  gtk_widget_class_install_action (widget_class, "phase.add", NULL, phase_add);
+  gtk_widget_class_install_action (widget_class, "phase.duplicate", NULL, phase_duplicate);
+  gtk_widget_class_install_action (widget_class, "phase.remove", NULL, phase_remove);
+  gtk_widget_class_install_action (widget_class, "phase.move-up", NULL, phase_move_up);
+  gtk_widget_class_install_action (widget_class, "phase.move-down", NULL, phase_move_down);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Insert, GDK_ALT_MASK, "phase.add", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, GDK_ALT_MASK, "phase.remove", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "phase.move-up", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "phase.move-down", NULL);
 }
 
 static void
 mat_phase_table_init (MatPhaseTable *self)
 {
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->material_signals = g_signal_group_new (MAT_TYPE_MATERIAL);
+  g_signal_group_connect_object (self->material_signals, "notify::editable",
+                                 G_CALLBACK (material_editable_changed), self,
+                                 G_CONNECT_SWAPPED);
+
+  g_signal_connect_object (self->selection, "notify::selected",
+                           G_CALLBACK (selection_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->selection, "items-changed",
+                           G_CALLBACK (selection_items_changed), self, G_CONNECT_SWAPPED);
+
+  add_column (self, CELL_INDEX, 0, _("#"),
+              _("Phase index: what animation keys (k0) point at"));
+  for (guint g = 0; g < MAT_PHASE_N_COLOURS; g++)
+    add_column (self, CELL_SWATCH, g, _(colour_info[g].title), _(colour_info[g].tooltip));
+  add_column (self, CELL_PARAM, 16, _(param_info[16].title), _(param_info[16].tooltip));
+  add_column (self, CELL_PARAM, 17, _(param_info[17].title), _(param_info[17].tooltip));
+  add_column (self, CELL_TEXTURE, 0, _("Texture\nname"),
+              _("Texture name: at most 15 bytes in the game’s code page (CP1251) and a “.”; empty for an untextured phase (texture slot −1)"));
+  /* The readable columns first, the raw colour bytes to the right; p16
+   * and p17 are the Power and Stage columns. */
+  for (guint p = 0; p < 16; p++)
+    add_column (self, CELL_PARAM, p, _(param_info[p].title), _(param_info[p].tooltip));
+
+  update_actions (self);
 }
+
+/* ------------------------------------------------------------------ */
+/* Public API                                                           */
 
 GtkWidget *
 mat_phase_table_new (void)
@@ -41,12 +1383,124 @@ MatMaterial *
 mat_phase_table_get_material (MatPhaseTable *self)
 {
   g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+
   return self->material;
 }
 
 void
-mat_phase_table_set_material (MatPhaseTable *self, MatMaterial *material)
+mat_phase_table_set_material (MatPhaseTable *self,
+                              MatMaterial   *material)
 {
   g_return_if_fail (MAT_IS_PHASE_TABLE (self));
+  g_return_if_fail (material == NULL || MAT_IS_MATERIAL (material));
+
+  if (self->material == material)
+    return;
+
+  edit_group_end (self);
   g_set_object (&self->material, material);
+  g_signal_group_set_target (self->material_signals, material);
+  self->editable = material != NULL && mat_material_get_editable (material);
+  gtk_single_selection_set_model (self->selection,
+                                  material != NULL ? mat_material_get_phases (material) : NULL);
+  update_actions (self);
+  update_status (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATERIAL]);
+}
+
+guint
+mat_phase_table_get_selected (MatPhaseTable *self)
+{
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), GTK_INVALID_LIST_POSITION);
+
+  return selected_row (self);
+}
+
+void
+mat_phase_table_set_selected (MatPhaseTable *self,
+                              guint          position)
+{
+  g_return_if_fail (MAT_IS_PHASE_TABLE (self));
+
+  gtk_single_selection_set_selected (self->selection, position);
+}
+
+gboolean
+mat_phase_table_apply_colour (MatPhaseTable   *self,
+                              guint            row,
+                              MatPhaseColour   group,
+                              const GdkRGBA   *rgba,
+                              GError         **error)
+{
+  g_autoptr(MatPhase) phase = NULL;
+
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), FALSE);
+  g_return_val_if_fail (group < MAT_PHASE_N_COLOURS, FALSE);
+  g_return_val_if_fail (rgba != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  g_return_val_if_fail (self->material != NULL, FALSE);
+
+  phase = g_list_model_get_item (mat_material_get_phases (self->material), row);
+  g_return_val_if_fail (phase != NULL, FALSE);
+
+  return apply_colour_to_phase (self, phase, group, rgba, error);
+}
+
+/* Returns: (transfer none) (nullable): the cell of @kind/@arg for @row. */
+static GtkWidget *
+find_cell (GtkWidget *widget,
+           CellKind   kind,
+           guint      arg,
+           guint      row)
+{
+  GtkListItem *item = g_object_get_data (G_OBJECT (widget), "mat-list-item");
+
+  if (item != NULL &&
+      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "mat-cell-kind")) == kind + 1 &&
+      cell_get_arg (widget) == arg &&
+      gtk_list_item_get_item (item) != NULL &&
+      gtk_list_item_get_position (item) == row)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_cell (child, kind, arg, row);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+GtkSpinButton *
+mat_phase_table_get_spin_for_test (MatPhaseTable *self,
+                                   guint          row,
+                                   guint          param)
+{
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+  g_return_val_if_fail (param < MAT0_PARAM_COUNT, NULL);
+
+  return (GtkSpinButton *) find_cell (GTK_WIDGET (self->column_view), CELL_PARAM, param, row);
+}
+
+GtkEntry *
+mat_phase_table_get_texture_for_test (MatPhaseTable *self,
+                                      guint          row)
+{
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+
+  return (GtkEntry *) find_cell (GTK_WIDGET (self->column_view), CELL_TEXTURE, 0, row);
+}
+
+GtkButton *
+mat_phase_table_get_swatch_for_test (MatPhaseTable  *self,
+                                     guint           row,
+                                     MatPhaseColour  group)
+{
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+  g_return_val_if_fail (group < MAT_PHASE_N_COLOURS, NULL);
+
+  return (GtkButton *) find_cell (GTK_WIDGET (self->column_view), CELL_SWATCH, group, row);
 }

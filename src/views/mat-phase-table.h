@@ -1,3 +1,11 @@
+/* mat-phase-table.h - the phases of a material as an editable table
+ *
+ * A GtkColumnView of the material's MatPhase objects: index, colour
+ * swatches (diffuse, ambient, specular, emissive) that open a colour
+ * picker, the texture name (validated as typed) and p0..p17 as spin
+ * buttons. A toolbar adds, duplicates, removes and reorders phases (the
+ * "phase.*" actions, on the selected row).
+ */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -10,11 +18,53 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (MatPhaseTable, mat_phase_table, MAT, PHASE_TABLE, GtkWidget)
 
+/* The colour groups of a phase record (formats.md 2.2, "likely"). */
+typedef enum {
+  MAT_PHASE_COLOUR_DIFFUSE,   /* p4..p7 RGBA, p / 255 */
+  MAT_PHASE_COLOUR_AMBIENT,   /* p0..p2 RGB / 255, p3 alpha * 0.01 */
+  MAT_PHASE_COLOUR_SPECULAR,  /* p8..p11 RGBA, p / 255 */
+  MAT_PHASE_COLOUR_EMISSIVE,  /* p12..p15 RGBA, p / 255 */
+  MAT_PHASE_N_COLOURS
+} MatPhaseColour;
+
 GtkWidget   *mat_phase_table_new          (void);
 MatMaterial *mat_phase_table_get_material (MatPhaseTable *self);
 /* Shows @material (or nothing for %NULL); the widget follows the model
  * and edits it only through the model's functions. */
 void         mat_phase_table_set_material (MatPhaseTable *self,
-                                MatMaterial *material);
+                                           MatMaterial   *material);
+
+/* The selected row ("selected" property), GTK_INVALID_LIST_POSITION for
+ * none. */
+guint        mat_phase_table_get_selected (MatPhaseTable *self);
+void         mat_phase_table_set_selected (MatPhaseTable *self,
+                                           guint          position);
+
+/* Writes @rgba into the colour group @group of phase @row as one
+ * undoable step (mat_phase_set_params); what the colour picker calls.
+ * Channels the picker cannot express (ambient alpha above 1.0, p3 > 100)
+ * are kept when the colour leaves them unchanged. */
+gboolean     mat_phase_table_apply_colour (MatPhaseTable  *self,
+                                           guint           row,
+                                           MatPhaseColour  group,
+                                           const GdkRGBA  *rgba,
+                                           GError        **error);
+
+/* The colour of @group as the swatch shows it (alpha clamped to 1). */
+void         mat_phase_colour_to_rgba     (const guint8   *params,
+                                           MatPhaseColour  group,
+                                           GdkRGBA        *rgba);
+
+/* Test hooks: the cell widgets of the row shown at @row, %NULL when the
+ * row has no widget (not realised or scrolled away).
+ * Returns: (transfer none) (nullable). */
+GtkSpinButton *mat_phase_table_get_spin_for_test    (MatPhaseTable *self,
+                                                     guint          row,
+                                                     guint          param);
+GtkEntry      *mat_phase_table_get_texture_for_test (MatPhaseTable *self,
+                                                     guint          row);
+GtkButton     *mat_phase_table_get_swatch_for_test  (MatPhaseTable *self,
+                                                     guint          row,
+                                                     MatPhaseColour group);
 
 G_END_DECLS

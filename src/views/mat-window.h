@@ -1,8 +1,10 @@
+/* mat-window.h - a window showing one material library */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "mat-application.h"
+#include "mat-library.h"
 
 G_BEGIN_DECLS
 
@@ -10,6 +12,36 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (MatWindow, mat_window, MAT, WINDOW, GtkApplicationWindow)
 
-MatWindow *mat_window_new (MatApplication *application);
+/* Returns: (transfer none): a new window of @application. */
+MatWindow   *mat_window_new                   (MatApplication *application);
+
+/* Loads @file (mat_library_load_async) and shows it; a file that does
+ * not decode shows the core's message instead. @is_demo: the bundled
+ * demo library (the window may be reused for the next file opened). */
+void         mat_window_open                  (MatWindow      *self,
+                                               GFile          *file,
+                                               gboolean        is_demo);
+
+/* Returns: (transfer none) (nullable): the file shown or being loaded. */
+GFile       *mat_window_get_file              (MatWindow      *self);
+/* Returns: (transfer none) (nullable): the library, %NULL while loading
+ * or when the file did not decode. */
+MatLibrary  *mat_window_get_library           (MatWindow      *self);
+/* Returns: (transfer none) (nullable): why the file could not be opened. */
+const char  *mat_window_get_load_error        (MatWindow      *self);
+/* TRUE while a load or save is running. */
+gboolean     mat_window_get_busy              (MatWindow      *self);
+/* TRUE when opening another file may replace what the window shows:
+ * nothing, a load error, or the demo library without changes. */
+gboolean     mat_window_get_replaceable       (MatWindow      *self);
+
+/* Returns: (transfer none): the rows of the material list (filtered,
+ * sorted) with their selection. */
+GtkSingleSelection *mat_window_get_selection  (MatWindow      *self);
+/* Returns: (transfer none) (nullable): the selected material. */
+MatMaterial *mat_window_get_selected_material (MatWindow      *self);
+/* Selects @material, clearing the search when it hides it. */
+void         mat_window_select_material       (MatWindow      *self,
+                                               MatMaterial    *material);
 
 G_END_DECLS

@@ -1,0 +1,262 @@
+/* bench-ui.c - start-up, opening and filtering, against baselines
+ *
+ *   bench-ui DEMO.lib STRESS.lib     the benchmark (spawns itself)
+ *   bench-ui --app DEMO.lib          child: the editor on the demo library,
+ *                                    exits after its first frame
+ *   bench-ui --bare                  child: a bare GTK 4 window, the same
+ *
+ * Start-up is the wall time of the whole process, spawn to exit after the
+ * first frame, the median of several runs of each kind in the same run.
+ * The rest is measured in one process with the 65,536-material library.
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mat-application.h"
+#include "mat-window.h"
+
+#define RUNS 7
+
+/* ---- children ---------------------------------------------------------- */
+
+static gboolean
+quit_after_frame (GtkWidget     *widget,
+                  GdkFrameClock *clock,
+                  gpointer       data)
+{
+  /* the tick after the first one: a frame has been painted */
+  guint *ticks = data;
+
+  if (++*ticks < 2)
+    return G_SOURCE_CONTINUE;
+  g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (widget))));
+  return G_SOURCE_REMOVE;
+}
+
+static guint child_ticks;
+
+static void
+bare_activate (GtkApplication *app)
+{
+  GtkWidget *window = gtk_application_window_new (app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
+  gtk_window_set_child (GTK_WINDOW (window), gtk_label_new ("Parkan"));
+  gtk_widget_add_tick_callback (window, quit_after_frame, &child_ticks, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static gboolean
+watch_app_window (gpointer data)
+{
+  GtkApplication *app = data;
+  GtkWindow *window = gtk_application_get_active_window (app);
+
+  if (window == NULL || mat_window_get_library (MAT_WINDOW (window)) == NULL)
+    return G_SOURCE_CONTINUE;
+  gtk_widget_add_tick_callback (GTK_WIDGET (window), quit_after_frame, &child_ticks, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static int
+run_child (gboolean bare, const char *demo)
+{
+  g_autoptr(GtkApplication) app = NULL;
+  char *argv[] = { (char *) "bench-ui", NULL };
+
+  if (bare)
+    {
+      app = gtk_application_new ("io.github.parkan.MatEdit.BenchBare", G_APPLICATION_NON_UNIQUE);
+      g_signal_connect (app, "activate", G_CALLBACK (bare_activate), NULL);
+    }
+  else
+    {
+      g_autofree char *dir = g_path_get_dirname (demo);
+
+      /* the editor opens the demo library when it is given no file */
+      g_setenv ("MATEDIT_DEMO_DIR", dir, TRUE);
+      app = GTK_APPLICATION (mat_application_new ("io.github.parkan.MatEdit.Bench",
+                                                  G_APPLICATION_NON_UNIQUE));
+      g_timeout_add (1, watch_app_window, app);
+    }
+  return g_application_run (G_APPLICATION (app), 1, argv);
+}
+
+/* ---- the driver -------------------------------------------------------- */
+
+static int
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static double
+median_spawn_ms (const char *self, const char *mode, const char *arg)
+{
+  double times[RUNS];
+
+  for (guint i = 0; i < RUNS; i++)
+    {
+      const char *argv[] = { self, mode, arg, NULL };   /* arg may end it */
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GSubprocess) child = NULL;
+      gint64 t0 = g_get_monotonic_time ();
+
+      child = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_NONE, &error);
+      g_assert_no_error (error);
+      g_subprocess_wait_check (child, NULL, &error);
+      g_assert_no_error (error);
+      times[i] = (g_get_monotonic_time () - t0) / 1000.0;
+    }
+  qsort (times, RUNS, sizeof (double), compare_doubles);
+  return times[RUNS / 2];
+}
+
+static GtkWidget *
+find_search_entry (GtkWidget *widget)
+{
+  if (GTK_IS_SEARCH_ENTRY (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_search_entry (child);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static guint paints;
+
+static void
+after_paint (GdkFrameClock *clock, gpointer data)
+{
+  paints++;
+}
+
+/* Iterates until @window has painted a frame after this call. */
+static void
+wait_for_frame (GtkWidget *window)
+{
+  guint start = paints;
+
+  gtk_widget_queue_draw (window);
+  while (paints == start)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static guint64
+rss_kib (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+  line = strstr (status, "VmRSS:");
+  return line != NULL ? g_ascii_strtoull (line + 6, NULL, 10) : 0;
+}
+
+static void
+bench_stress (const char *stress)
+{
+  g_autoptr(MatApplication) app = mat_application_new ("io.github.parkan.MatEdit.BenchStress",
+                                                       G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GFile) file = g_file_new_for_path (stress);
+  g_autoptr(GError) error = NULL;
+  GtkSingleSelection *selection;
+  GtkWidget *entry;
+  MatWindow *window;
+  gint64 t0;
+  double open_ms, filter_ms, stricter_ms, clear_ms;
+  guint64 rss_before, rss_after;
+
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+  window = mat_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint",
+                    G_CALLBACK (after_paint), NULL);
+  wait_for_frame (GTK_WIDGET (window));
+  rss_before = rss_kib ();
+
+  /* opening: load, decode the directory, fill the list, paint it */
+  selection = mat_window_get_selection (window);
+  t0 = g_get_monotonic_time ();
+  mat_window_open (window, file, FALSE);
+  while (mat_window_get_library (window) == NULL ||
+         g_list_model_get_n_items (G_LIST_MODEL (selection)) != 65536)
+    g_main_context_iteration (NULL, TRUE);
+  wait_for_frame (GTK_WIDGET (window));
+  open_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  rss_after = rss_kib ();
+
+  /* one typed character: the first one filters all 65,536 names */
+  entry = find_search_entry (GTK_WIDGET (window));
+  g_assert_nonnull (entry);
+  t0 = g_get_monotonic_time ();
+  gtk_editable_set_text (GTK_EDITABLE (entry), "t");
+  g_signal_emit_by_name (entry, "search-changed");
+  if (g_getenv ("BENCH_UI_ONLY_STRESS") != NULL)
+    printf ("  (filtering itself: %.1f ms)\n", (g_get_monotonic_time () - t0) / 1000.0);
+  wait_for_frame (GTK_WIDGET (window));
+  filter_ms = (g_get_monotonic_time () - t0) / 1000.0;
+
+  t0 = g_get_monotonic_time ();
+  gtk_editable_set_text (GTK_EDITABLE (entry), "ta");
+  g_signal_emit_by_name (entry, "search-changed");
+  wait_for_frame (GTK_WIDGET (window));
+  stricter_ms = (g_get_monotonic_time () - t0) / 1000.0;
+
+  t0 = g_get_monotonic_time ();
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  g_signal_emit_by_name (entry, "search-changed");
+  wait_for_frame (GTK_WIDGET (window));
+  clear_ms = (g_get_monotonic_time () - t0) / 1000.0;
+
+  printf ("open 65,536 materials until the list shows: %8.1f ms  (goal < 1000 ms)\n", open_ms);
+  printf ("re-filter, first typed character:           %8.1f ms  (goal < 50 ms)\n", filter_ms);
+  printf ("re-filter, second character:                %8.1f ms\n", stricter_ms);
+  printf ("clear the search:                           %8.1f ms\n", clear_ms);
+  printf ("resident memory with the stress library:    %8.1f MB  (goal < 200 MB; %.1f MB before opening)\n",
+          rss_after / 1024.0, rss_before / 1024.0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char *argv[])
+{
+  double app_ms, bare_ms;
+
+  if (argc == 2 && g_str_equal (argv[1], "--bare"))
+    return run_child (TRUE, NULL);
+  if (argc == 3 && g_str_equal (argv[1], "--app"))
+    return run_child (FALSE, argv[2]);
+  if (argc != 3)
+    {
+      g_printerr ("usage: bench-ui DEMO.lib STRESS.lib\n");
+      return 2;
+    }
+
+  g_set_prgname ("bench-ui");   /* recent files record the program */
+  gtk_init ();
+  if (g_getenv ("BENCH_UI_ONLY_STRESS") != NULL)   /* for profiling */
+    {
+      bench_stress (argv[2]);
+      return 0;
+    }
+  bare_ms = median_spawn_ms (argv[0], "--bare", NULL);
+  app_ms = median_spawn_ms (argv[0], "--app", argv[1]);
+  printf ("start-up to the first frame: editor with the demo %.1f ms, bare GTK window %.1f ms, "
+          "ratio %.2fx  (goal <= 1.5x)\n", app_ms, bare_ms, app_ms / bare_ms);
+
+  bench_stress (argv[2]);
+  return 0;
+}

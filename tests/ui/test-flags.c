@@ -1,0 +1,730 @@
+/* test-flags.c - MatFlagsInspector and MatMetaEditor driven through their
+ * real widgets, checked on the model and on the saved bytes.
+ *
+ * Environment: DEMO_LIB (the demo Material.lib); optional
+ * MAT_SCREENSHOT_DIR, where the screenshots are also written.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <gtk/gtk.h>
+
+#include "mat-flags-inspector.h"
+#include "mat-library.h"
+#include "mat-meta-editor.h"
+#include "mat-resources.h"
+#include "nres.h"
+#include "test-support.h"
+
+/* Helpers */
+
+static GBytes *
+demo_bytes (void)
+{
+  const char *path = g_getenv ("DEMO_LIB");
+
+  if (path == NULL)
+    g_error ("DEMO_LIB is not set: run the test through meson");
+  return test_load_file (path);
+}
+
+static MatLibrary *
+library_from (GBytes *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  MatLibrary *lib = mat_library_new_from_bytes (bytes, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (lib);
+  return lib;
+}
+
+static MatMaterial *
+find (MatLibrary *lib,
+      const char *name)
+{
+  MatMaterial *material = mat_library_find (lib, name);
+
+  g_assert_nonnull (material);
+  return material;
+}
+
+static void
+pump (void)
+{
+  for (int i = 0; i < 5; i++)
+    while (g_main_context_iteration (NULL, FALSE))
+      ;
+}
+
+static gboolean
+on_timeout (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_ms (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, on_timeout, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* A window showing @child; destroy it with gtk_window_destroy. */
+static GtkWindow *
+show (GtkWidget  *child,
+      int         width,
+      int         height,
+      const char *title)
+{
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+
+  gtk_window_set_title (window, title);
+  gtk_window_set_default_size (window, width, height);
+  gtk_window_set_child (window, child);
+  gtk_window_present (window);
+  while (!gtk_widget_get_mapped (child))
+    g_main_context_iteration (NULL, TRUE);
+  pump ();
+  return window;
+}
+
+static GtkWidget *
+flags_widget (GtkWidget  *inspector,
+              const char *name)
+{
+  GtkWidget *widget = mat_flags_inspector_get_test_widget (MAT_FLAGS_INSPECTOR (inspector), name);
+
+  g_assert_nonnull (widget);
+  return widget;
+}
+
+static GtkWidget *
+meta_widget (GtkWidget  *editor,
+             const char *name)
+{
+  GtkWidget *widget = mat_meta_editor_get_test_widget (MAT_META_EDITOR (editor), name);
+
+  g_assert_nonnull (widget);
+  return widget;
+}
+
+/* A click as GtkButton delivers it (gtk_widget_activate would emit
+ * "clicked" only after the pressed-state timeout). */
+static void
+click (GtkWidget *button)
+{
+  g_assert_true (GTK_IS_BUTTON (button));
+  g_signal_emit_by_name (button, "clicked");
+  pump ();
+}
+
+static const char *
+label_text (GtkWidget *label)
+{
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
+static void
+assert_contains (const char *haystack,
+                 const char *needle)
+{
+  if (strstr (haystack, needle) == NULL)
+    g_error ("\"%s\" does not contain \"%s\"", haystack, needle);
+}
+
+/* Saved bytes equal @original except for the attr1 field (offset 4 of
+ * the 64-byte directory entry, formats.md 1) of entry @index, which was
+ * @before and is now @after. */
+static void
+assert_only_attr1_changed (GBytes  *original,
+                           GBytes  *saved,
+                           guint    index,
+                           guint32  before,
+                           guint32  after)
+{
+  gsize n, m;
+  const guint8 *a = g_bytes_get_data (original, &n);
+  const guint8 *b = g_bytes_get_data (saved, &m);
+  gsize field = test_get_u32 (a + 12) - (gsize) test_get_u32 (a + 8) * 64 + (gsize) index * 64 + 4;
+
+  g_assert_cmpuint (n, ==, m);
+  g_assert_cmpuint (test_get_u32 (a + 12), ==, n);
+  g_assert_cmpuint (field + 4, <=, n);
+  g_assert_cmphex (test_get_u32 (a + field), ==, before);
+  g_assert_cmphex (test_get_u32 (b + field), ==, after);
+  for (gsize i = 0; i < n; i++)
+    if (i < field || i >= field + 4)
+      g_assert_cmpuint (a[i], ==, b[i]);
+}
+
+static gboolean
+png_is_not_blank (GdkTexture *texture)
+{
+  int w = gdk_texture_get_width (texture);
+  int h = gdk_texture_get_height (texture);
+  gsize stride = (gsize) w * 4;
+  g_autofree guint8 *pixels = g_malloc (stride * h);
+  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
+
+  gdk_texture_download (texture, pixels, stride);
+  for (int y = 0; y < h; y += 2)
+    for (int x = 0; x < w; x += 2)
+      {
+        guint32 px;
+
+        memcpy (&px, pixels + y * stride + x * 4, 4);
+        g_hash_table_add (colours, GUINT_TO_POINTER (px));
+      }
+  return g_hash_table_size (colours) > 16;
+}
+
+/* Renders @window to NAME.png in the build directory (and in
+ * MAT_SCREENSHOT_DIR when set) and checks the picture is not blank. */
+static void
+screenshot (GtkWindow  *window,
+            const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *file = g_strconcat (name, ".png", NULL);
+  g_autofree char *path = NULL;
+  const char *dir = g_getenv ("MAT_SCREENSHOT_DIR");
+  GskRenderer *renderer;
+  int w, h;
+
+  wait_ms (300);   /* let the window settle and paint */
+  w = gtk_widget_get_width (GTK_WIDGET (window));
+  h = gtk_widget_get_height (GTK_WIDGET (window));
+  g_assert_cmpint (w, >, 0);
+  g_assert_cmpint (h, >, 0);
+
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), w, h);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  g_assert_nonnull (texture);
+  g_assert_true (png_is_not_blank (texture));
+
+  path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                           file, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+  if (dir != NULL)
+    {
+      g_autofree char *copy = g_build_filename (dir, file, NULL);
+
+      g_assert_true (gdk_texture_save_to_png (texture, copy));
+      g_test_message ("screenshot: %s", copy);
+    }
+}
+
+/* MatFlagsInspector */
+
+static void
+test_flags_known_bits (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  MatMaterial *m = find (lib, "HW_BUMP_FLAGS");
+  MatHistory *history = mat_library_get_history (lib);
+  GtkWidget *insp = mat_flags_inspector_new ();
+  GtkWindow *window;
+  GtkWidget *ext, *hw, *behaviour;
+
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x103);
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), m);
+  g_assert_true (mat_flags_inspector_get_material (MAT_FLAGS_INSPECTOR (insp)) == m);
+  window = show (insp, 640, 900, "flags");
+
+  ext = flags_widget (insp, "ext-texture-load");
+  hw = flags_widget (insp, "hw-profile");
+  behaviour = flags_widget (insp, "behaviour");
+  g_assert_true (GTK_IS_CHECK_BUTTON (ext));
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (ext)));
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (hw)));
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (behaviour)));
+  g_assert_cmpstr (label_text (flags_widget (insp, "attr1")), ==, "0x00000103");
+  g_assert_cmpstr (label_text (flags_widget (insp, "unknown-bits")), ==, "0x00000100");
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (flags_widget (insp, "bit-8"))), ==, "1");
+  g_assert_true (gtk_widget_is_sensitive (hw));
+
+  /* One known bit at a time; bit 8 stays */
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (behaviour), TRUE);
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x143);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (hw), FALSE);
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x141);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (ext), FALSE);
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x140);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 3);
+  g_assert_cmpstr (label_text (flags_widget (insp, "attr1")), ==, "0x00000140");
+
+  /* The view follows the model (undo) */
+  g_assert_true (mat_history_undo (history));
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x141);
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (ext)));
+  g_assert_true (mat_history_undo (history));
+  g_assert_true (mat_history_undo (history));
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x103);
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (hw)));
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (behaviour)));
+  g_assert_cmpstr (label_text (flags_widget (insp, "attr1")), ==, "0x00000103");
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 0);
+
+  gtk_window_destroy (window);
+}
+
+static void
+test_flags_nibble (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  MatMaterial *m = find (lib, "HW_BUMP_FLAGS");
+  GtkWidget *insp = mat_flags_inspector_new ();
+  GtkWindow *window;
+  GtkWidget *spin;
+
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), m);
+  window = show (insp, 640, 900, "flags");
+  spin = flags_widget (insp, "nibble-mode");
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 0);
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5);
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x103 | (5u << 2));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 15);
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x103 | 0x3C);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 2);
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x103 | (2u << 2));
+  g_assert_cmpuint (mat_history_get_n_undo (mat_library_get_history (lib)), ==, 3);
+
+  /* Only bits 2..5 changed: bits 0, 1 and 8 are as before */
+  g_assert_cmphex (mat_material_get_attr1 (m) & ~0x3Cu, ==, 0x103);
+  assert_contains (label_text (flags_widget (insp, "attr1")), "0x0000010B");
+
+  /* The model drives the spin */
+  g_assert_true (mat_material_set_attr1 (m, 0x103 | (1u << 2), NULL));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 1);
+
+  gtk_window_destroy (window);
+}
+
+static void
+test_flags_unknown_cell_and_bytes (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  MatMaterial *m = find (lib, "HW_BUMP_FLAGS");
+  MatHistory *history = mat_library_get_history (lib);
+  GtkWidget *insp = mat_flags_inspector_new ();
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) restored = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWindow *window;
+  GtkWidget *cell8, *cell20;
+
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), m);
+  window = show (insp, 640, 900, "flags");
+  cell8 = flags_widget (insp, "bit-8");
+  cell20 = flags_widget (insp, "bit-20");
+  g_assert_true (gtk_widget_is_sensitive (cell8));
+
+  /* A deliberate click on an unknown bit's cell flips it */
+  click (cell8);
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x003);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (cell8)), ==, "0");
+  click (cell20);
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x003 | (1u << 20));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (cell20)), ==, "1");
+
+  /* Only attr1's four directory bytes differ */
+  saved = mat_library_save_to_bytes (lib, &error);
+  g_assert_no_error (error);
+  assert_only_attr1_changed (original, saved, (guint) mat_library_index_of (lib, m),
+                             0x103, 0x003 | (1u << 20));
+
+  /* A known bit through the grid too; then undo all of it exactly */
+  click (flags_widget (insp, "bit-6"));
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x043 | (1u << 20));
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (flags_widget (insp, "behaviour"))));
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 3);
+  while (mat_history_undo (history))
+    ;
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x103);
+  restored = mat_library_save_to_bytes (lib, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (restored, original));
+
+  gtk_window_destroy (window);
+}
+
+static void
+test_flags_convert_version (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  MatMaterial *m = find (lib, "OLD_VERSION2");
+  MatHistory *history = mat_library_get_history (lib);
+  GtkWidget *insp = mat_flags_inspector_new ();
+  g_autoptr(GBytes) converted = NULL;
+  g_autoptr(GBytes) restored = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWindow *window;
+  GtkWidget *spin, *summary;
+
+  g_assert_cmpuint (mat_material_get_attr2 (m), ==, 2);
+  g_assert_false (mat_material_has_meta_c (m));
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), m);
+  window = show (insp, 640, 900, "flags");
+  assert_contains (label_text (flags_widget (insp, "attr2")), "2");
+
+  /* The dialog: a spin and a sentence naming the fields and defaults */
+  g_assert_null (mat_flags_inspector_get_test_widget (MAT_FLAGS_INSPECTOR (insp), "convert-dialog"));
+  g_assert_true (gtk_widget_activate_action (insp, "flags.convert-version", NULL));
+  pump ();
+  g_assert_nonnull (mat_flags_inspector_get_test_widget (MAT_FLAGS_INSPECTOR (insp), "convert-dialog"));
+  spin = flags_widget (insp, "convert-spin");
+  summary = flags_widget (insp, "convert-summary");
+  g_assert_false (gtk_widget_get_sensitive (flags_widget (insp, "convert-apply")));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 4);
+  assert_contains (label_text (summary), "metaC = 1.0 (0x3F800000)");
+  assert_contains (label_text (summary), "metaD = 0");
+  g_assert_null (strstr (label_text (summary), "metaA"));
+  g_assert_true (gtk_widget_get_sensitive (flags_widget (insp, "convert-apply")));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 1);
+  assert_contains (label_text (summary), "metaA (now 5)");
+  assert_contains (label_text (summary), "metaB (now 6)");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 4);
+
+  /* Apply */
+  click (flags_widget (insp, "convert-apply"));
+  pump ();
+  g_assert_null (mat_flags_inspector_get_test_widget (MAT_FLAGS_INSPECTOR (insp), "convert-dialog"));
+  g_assert_cmpuint (mat_material_get_attr2 (m), ==, 4);
+  g_assert_true (mat_material_has_meta_c (m));
+  g_assert_true (mat_material_has_meta_d (m));
+  g_assert_cmphex (mat_material_get_meta_c (m), ==, 0x3F800000);
+  g_assert_cmpuint (mat_material_get_meta_d (m), ==, 0);
+  g_assert_cmpuint (mat_material_get_meta_a (m), ==, 5);
+  g_assert_cmpuint (mat_material_get_meta_b (m), ==, 6);
+  assert_contains (label_text (flags_widget (insp, "attr2")), "4");
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+  converted = mat_library_save_to_bytes (lib, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (converted), >, g_bytes_get_size (original));
+
+  /* Undo restores the version and the payload bytes */
+  g_assert_true (mat_history_undo (history));
+  g_assert_cmpuint (mat_material_get_attr2 (m), ==, 2);
+  g_assert_false (mat_material_has_meta_c (m));
+  assert_contains (label_text (flags_widget (insp, "attr2")), "2");
+  restored = mat_library_save_to_bytes (lib, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (restored, original));
+
+  /* The apply function alone */
+  g_assert_true (mat_flags_inspector_convert_version (MAT_FLAGS_INSPECTOR (insp), 3, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mat_material_get_attr2 (m), ==, 3);
+  g_assert_true (mat_history_undo (history));
+
+  gtk_window_destroy (window);
+}
+
+static void
+test_flags_rebind_and_null (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  MatMaterial *a = find (lib, "HW_BUMP_FLAGS");
+  MatMaterial *b = find (lib, "SMOKE_PUFF");
+  GtkWidget *insp = mat_flags_inspector_new ();
+  GtkWindow *window;
+
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), a);
+  window = show (insp, 640, 900, "flags");
+  g_assert_true (gtk_widget_activate_action (insp, "flags.convert-version", NULL));
+  g_assert_nonnull (mat_flags_inspector_get_test_widget (MAT_FLAGS_INSPECTOR (insp), "convert-dialog"));
+
+  /* Another material: the dialog goes, the view shows the new one and
+   * the old one's changes no longer reach it */
+  g_object_set (insp, "material", b, NULL);
+  g_assert_null (mat_flags_inspector_get_test_widget (MAT_FLAGS_INSPECTOR (insp), "convert-dialog"));
+  g_assert_cmpstr (label_text (flags_widget (insp, "attr1")), ==, "0x00000048");
+  g_assert_true (mat_material_set_attr1 (a, 0x7, NULL));
+  g_assert_cmpstr (label_text (flags_widget (insp, "attr1")), ==, "0x00000048");
+  g_assert_true (mat_material_set_attr1 (b, 0x49, NULL));
+  g_assert_cmpstr (label_text (flags_widget (insp, "attr1")), ==, "0x00000049");
+
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), NULL);
+  g_assert_null (mat_flags_inspector_get_material (MAT_FLAGS_INSPECTOR (insp)));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (gtk_widget_get_first_child (insp))),
+                   ==, "empty");
+  gtk_widget_activate_action (insp, "flags.flip-bit", "u", 3);
+  g_assert_cmphex (mat_material_get_attr1 (b), ==, 0x49);
+
+  gtk_window_destroy (window);
+}
+
+/* A library with a Texm entry: listed, read-only */
+static GBytes *
+odd_library (void)
+{
+  static const guint8 texm[] = { 'T', 'e', 'x', 'm', 1, 2, 3, 4, 5 };
+  g_autoptr(GBytes) good = test_worked_example_payload (0);
+  TestEntrySpec specs[] = {
+    { NRES_TYPE_MAT0, 1, 6, 0, "DEFAULT", g_bytes_get_data (good, NULL), g_bytes_get_size (good), 0 },
+    { NRES_TYPE_TEXM, 0x80000001u, 3, 0, "ROCK.0", texm, sizeof texm, 0 },
+  };
+
+  return test_build_archive (specs, G_N_ELEMENTS (specs), TRUE);
+}
+
+static void
+test_read_only (void)
+{
+  g_autoptr(GBytes) original = odd_library ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  MatMaterial *texm = find (lib, "ROCK.0");
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *insp = mat_flags_inspector_new ();
+  GtkWidget *editor = mat_meta_editor_new ();
+  GtkWindow *window;
+
+  g_assert_false (mat_material_get_editable (texm));
+  gtk_box_append (GTK_BOX (box), insp);
+  gtk_box_append (GTK_BOX (box), editor);
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), texm);
+  mat_meta_editor_set_material (MAT_META_EDITOR (editor), texm);
+  window = show (box, 1200, 900, "read-only");
+
+  g_assert_cmpstr (label_text (flags_widget (insp, "attr1")), ==, "0x80000001");
+  g_assert_false (gtk_widget_is_sensitive (flags_widget (insp, "ext-texture-load")));
+  g_assert_false (gtk_widget_is_sensitive (flags_widget (insp, "nibble-mode")));
+  g_assert_false (gtk_widget_is_sensitive (flags_widget (insp, "bit-31")));
+  g_assert_false (gtk_widget_is_sensitive (flags_widget (insp, "convert-button")));
+  click (flags_widget (insp, "bit-31"));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (flags_widget (insp, "hw-profile")), TRUE);
+  g_assert_cmphex (mat_material_get_attr1 (texm), ==, 0x80000001u);
+  g_assert_cmpuint (mat_history_get_n_undo (mat_library_get_history (lib)), ==, 0);
+
+  g_assert_false (gtk_widget_is_sensitive (meta_widget (editor, "unlock")));
+  mat_meta_editor_set_unlocked (MAT_META_EDITOR (editor), TRUE);
+  g_assert_false (mat_meta_editor_get_unlocked (MAT_META_EDITOR (editor)));
+  g_assert_false (gtk_widget_is_sensitive (meta_widget (editor, "meta-a")));
+
+  gtk_window_destroy (window);
+}
+
+/* MatMetaEditor */
+
+static void
+test_meta_lock_and_edit (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  MatMaterial *m = find (lib, "HW_BUMP_FLAGS");
+  MatMaterial *other = find (lib, "DEFAULT");
+  MatHistory *history = mat_library_get_history (lib);
+  GtkWidget *editor = mat_meta_editor_new ();
+  GtkWindow *window;
+  GtkWidget *unlock, *spin_a, *spin_d, *fl, *raw;
+
+  g_assert_cmpuint (mat_material_get_meta_a (m), ==, 1);
+  mat_meta_editor_set_material (MAT_META_EDITOR (editor), m);
+  window = show (editor, 640, 600, "meta");
+  unlock = meta_widget (editor, "unlock");
+  spin_a = meta_widget (editor, "meta-a");
+  spin_d = meta_widget (editor, "meta-d");
+  fl = meta_widget (editor, "meta-c-float");
+  raw = meta_widget (editor, "meta-c-raw");
+
+  /* Locked at first */
+  g_assert_false (mat_meta_editor_get_unlocked (MAT_META_EDITOR (editor)));
+  g_assert_true (gtk_widget_is_sensitive (unlock));
+  g_assert_false (gtk_widget_is_sensitive (spin_a));
+  g_assert_false (gtk_widget_is_sensitive (spin_d));
+  g_assert_false (gtk_widget_is_sensitive (fl));
+  g_assert_false (gtk_widget_is_sensitive (raw));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin_a)), ==, 1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fl)), ==, "1.0");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (raw)), ==, "0x3F800000");
+  assert_contains (label_text (meta_widget (editor, "status-a")), "D3DBLEND_ZERO");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin_a), 9);   /* locked: ignored */
+  g_assert_cmpuint (mat_material_get_meta_a (m), ==, 1);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin_a)), ==, 1);
+
+  /* Unlock through the toggle */
+  click (unlock);
+  pump ();
+  g_assert_true (mat_meta_editor_get_unlocked (MAT_META_EDITOR (editor)));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (unlock)));
+  g_assert_true (gtk_widget_is_sensitive (spin_a));
+  g_assert_true (gtk_widget_is_sensitive (fl));
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin_a), 5);
+  g_assert_cmpuint (mat_material_get_meta_a (m), ==, 5);
+  assert_contains (label_text (meta_widget (editor, "status-a")), "SRCALPHA");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin_d), 70000);
+  g_assert_cmpuint (mat_material_get_meta_d (m), ==, 70000);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 2);
+
+  /* metaC as float and as raw hex, in sync */
+  gtk_editable_set_text (GTK_EDITABLE (fl), "0.5");
+  g_signal_emit_by_name (fl, "activate");
+  g_assert_cmphex (mat_material_get_meta_c (m), ==, 0x3F000000);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (raw)), ==, "0x3F000000");
+  gtk_editable_set_text (GTK_EDITABLE (raw), "40000000");
+  g_signal_emit_by_name (raw, "activate");
+  g_assert_cmphex (mat_material_get_meta_c (m), ==, 0x40000000);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fl)), ==, "2.0");
+  gtk_editable_set_text (GTK_EDITABLE (fl), "0,25");
+  g_signal_emit_by_name (fl, "activate");
+  g_assert_cmphex (mat_material_get_meta_c (m), ==, 0x3E800000);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 5);
+
+  /* Text that does not parse: error style, nothing written */
+  gtk_editable_set_text (GTK_EDITABLE (fl), "half");
+  g_signal_emit_by_name (fl, "activate");
+  g_assert_true (gtk_widget_has_css_class (fl, "error"));
+  g_assert_cmphex (mat_material_get_meta_c (m), ==, 0x3E800000);
+  gtk_editable_set_text (GTK_EDITABLE (raw), "0x1234567890");
+  g_signal_emit_by_name (raw, "activate");
+  g_assert_true (gtk_widget_has_css_class (raw, "error"));
+  gtk_editable_set_text (GTK_EDITABLE (fl), "1e60");
+  g_signal_emit_by_name (fl, "activate");
+  g_assert_true (gtk_widget_has_css_class (fl, "error"));
+  g_assert_cmphex (mat_material_get_meta_c (m), ==, 0x3E800000);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 5);
+
+  /* The view follows the model */
+  g_assert_true (mat_history_undo (history));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fl)), ==, "2.0");
+  g_assert_false (gtk_widget_has_css_class (fl, "error"));
+
+  /* Another material locks again */
+  mat_meta_editor_set_material (MAT_META_EDITOR (editor), other);
+  g_assert_false (mat_meta_editor_get_unlocked (MAT_META_EDITOR (editor)));
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (unlock)));
+  g_assert_false (gtk_widget_is_sensitive (spin_a));
+  mat_meta_editor_set_material (MAT_META_EDITOR (editor), m);
+  g_assert_false (mat_meta_editor_get_unlocked (MAT_META_EDITOR (editor)));
+
+  gtk_window_destroy (window);
+}
+
+static void
+test_meta_absent_fields (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  MatMaterial *m = find (lib, "OLD_VERSION2");
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *insp = mat_flags_inspector_new ();
+  GtkWidget *editor = mat_meta_editor_new ();
+  GtkWindow *window;
+
+  gtk_box_append (GTK_BOX (box), insp);
+  gtk_box_append (GTK_BOX (box), editor);
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), m);
+  mat_meta_editor_set_material (MAT_META_EDITOR (editor), m);
+  window = show (box, 1200, 900, "absent");
+
+  mat_meta_editor_set_unlocked (MAT_META_EDITOR (editor), TRUE);
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (meta_widget (editor, "unlock"))));
+  g_assert_true (gtk_widget_is_sensitive (meta_widget (editor, "meta-a")));
+  g_assert_true (gtk_widget_is_sensitive (meta_widget (editor, "meta-b")));
+  g_assert_false (gtk_widget_is_sensitive (meta_widget (editor, "meta-c-float")));
+  g_assert_false (gtk_widget_is_sensitive (meta_widget (editor, "meta-c-raw")));
+  g_assert_false (gtk_widget_is_sensitive (meta_widget (editor, "meta-d")));
+  assert_contains (label_text (meta_widget (editor, "status-c")), "not in file");
+  assert_contains (label_text (meta_widget (editor, "status-c")), "0x3F800000");
+  g_assert_cmpstr (label_text (meta_widget (editor, "status-d")), ==, "default 0 (not in file)");
+  g_assert_null (strstr (label_text (meta_widget (editor, "status-a")), "not in file"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (meta_widget (editor, "meta-c-raw"))), ==,
+                   "0x3F800000");
+
+  /* Conversion in the inspector: metaC/metaD appear in the editor */
+  g_assert_true (mat_flags_inspector_convert_version (MAT_FLAGS_INSPECTOR (insp), 4, NULL));
+  g_assert_true (gtk_widget_is_sensitive (meta_widget (editor, "meta-c-float")));
+  g_assert_true (gtk_widget_is_sensitive (meta_widget (editor, "meta-d")));
+  g_assert_null (strstr (label_text (meta_widget (editor, "status-d")), "not in file"));
+  g_assert_true (mat_history_undo (mat_library_get_history (lib)));
+  g_assert_false (gtk_widget_is_sensitive (meta_widget (editor, "meta-d")));
+  assert_contains (label_text (meta_widget (editor, "status-d")), "not in file");
+
+  /* A version without metaA/metaB */
+  m = find (lib, "OLD_VERSION0");
+  mat_meta_editor_set_material (MAT_META_EDITOR (editor), m);
+  mat_meta_editor_set_unlocked (MAT_META_EDITOR (editor), TRUE);
+  g_assert_false (gtk_widget_is_sensitive (meta_widget (editor, "meta-a")));
+  g_assert_cmpstr (label_text (meta_widget (editor, "status-a")), ==, "default 255 (not in file)");
+  g_assert_cmpstr (label_text (meta_widget (editor, "status-b")), ==, "default 255 (not in file)");
+
+  gtk_window_destroy (window);
+}
+
+/* Screenshots for the README */
+
+static void
+test_screenshots (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  GtkWidget *insp = mat_flags_inspector_new ();
+  GtkWidget *editor = mat_meta_editor_new ();
+  GtkWindow *window;
+
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), find (lib, "HW_BUMP_FLAGS"));
+  window = show (insp, 720, 850, "Runtime Flags — HW_BUMP_FLAGS");
+  screenshot (window, "flags-inspector");
+  gtk_window_destroy (window);
+
+  mat_meta_editor_set_material (MAT_META_EDITOR (editor), find (lib, "OLD_VERSION3"));
+  window = show (editor, 720, 430, "Metadata — OLD_VERSION3");
+  screenshot (window, "meta-editor-locked");
+  mat_meta_editor_set_unlocked (MAT_META_EDITOR (editor), TRUE);
+  screenshot (window, "meta-editor");
+  gtk_window_destroy (window);
+
+  insp = mat_flags_inspector_new ();
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), find (lib, "OLD_VERSION2"));
+  window = show (insp, 720, 600, "Runtime Flags — OLD_VERSION2");
+  g_assert_true (gtk_widget_activate_action (insp, "flags.convert-version", NULL));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (flags_widget (insp, "convert-spin")), 4);
+  pump ();
+  screenshot (GTK_WINDOW (flags_widget (insp, "convert-dialog")), "convert-dialog");
+  gtk_window_destroy (window);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  /* Pulls the views' resources out of the static library (their
+   * constructor registers them). */
+  g_assert_nonnull (mat_get_resource ());
+
+  g_test_add_func ("/ui/flags/known-bits", test_flags_known_bits);
+  g_test_add_func ("/ui/flags/nibble", test_flags_nibble);
+  g_test_add_func ("/ui/flags/unknown-cell-and-bytes", test_flags_unknown_cell_and_bytes);
+  g_test_add_func ("/ui/flags/convert-version", test_flags_convert_version);
+  g_test_add_func ("/ui/flags/rebind", test_flags_rebind_and_null);
+  g_test_add_func ("/ui/flags/read-only", test_read_only);
+  g_test_add_func ("/ui/meta/lock-and-edit", test_meta_lock_and_edit);
+  g_test_add_func ("/ui/meta/absent-fields", test_meta_absent_fields);
+  g_test_add_func ("/ui/flags/screenshots", test_screenshots);
+
+  return g_test_run ();
+}

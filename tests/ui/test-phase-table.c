@@ -1,0 +1,818 @@
+/* test-phase-table.c - MatPhaseTable driven through its real widgets
+ *
+ * Runs under Xvfb: a window shows the table for a material of the demo
+ * library (DEMO_LIB); the test sets spin buttons, types texture names,
+ * activates the phase.* actions and applies colours, then checks the
+ * model and the bytes a save would write.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <gtk/gtk.h>
+
+#include "mat-library.h"
+#include "mat-phase-table.h"
+#include "mat0.h"
+#include "nres.h"
+#include "test-support.h"
+
+typedef struct {
+  MatLibrary    *lib;
+  GBytes        *original;
+  MatMaterial   *material;
+  GtkWindow     *window;
+  MatPhaseTable *table;
+} Fixture;
+
+static gboolean
+wait_for (gboolean (*ready) (gpointer),
+          gpointer   data)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (!ready (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        return FALSE;
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+  return TRUE;
+}
+
+static void
+spin_frames (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (2000);
+}
+
+static gboolean
+rows_ready (gpointer data)
+{
+  Fixture *f = data;
+
+  return mat_phase_table_get_spin_for_test (f->table, 0, 4) != NULL &&
+         gtk_widget_get_mapped (GTK_WIDGET (f->table));
+}
+
+static void
+fixture_open (Fixture    *f,
+              const char *name)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->original = test_load_file (g_getenv ("DEMO_LIB"));
+  f->lib = mat_library_new_from_bytes (f->original, &error);
+  g_assert_no_error (error);
+  f->material = mat_library_find (f->lib, name);
+  g_assert_nonnull (f->material);
+
+  f->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (f->window, 1280, 360);
+  f->table = MAT_PHASE_TABLE (mat_phase_table_new ());
+  g_object_set (f->table, "margin-start", 12, "margin-end", 12,
+                "margin-top", 12, "margin-bottom", 12, NULL);
+  gtk_window_set_child (f->window, GTK_WIDGET (f->table));
+  mat_phase_table_set_material (f->table, f->material);
+  g_assert_true (mat_phase_table_get_material (f->table) == f->material);
+  gtk_window_present (f->window);
+  g_assert_true (wait_for (rows_ready, f));
+}
+
+static void
+fixture_close (Fixture *f)
+{
+  gtk_window_destroy (f->window);
+  spin_frames (20);
+  g_clear_object (&f->lib);
+  g_clear_pointer (&f->original, g_bytes_unref);
+}
+
+static MatPhase *
+phase_at (MatMaterial *material,
+          guint        i)
+{
+  MatPhase *phase = g_list_model_get_item (mat_material_get_phases (material), i);
+
+  g_assert_nonnull (phase);
+  g_object_unref (phase);   /* held by the model */
+  return phase;
+}
+
+static MatHistory *
+history_of (Fixture *f)
+{
+  return mat_library_get_history (f->lib);
+}
+
+static gboolean
+group_closed (gpointer data)
+{
+  return !mat_history_in_group (data);
+}
+
+/* Number of bytes where @a and @b differ (same size required); the first
+ * differing offset in @first. */
+static guint
+count_diff (GBytes *a,
+            GBytes *b,
+            gsize  *first)
+{
+  gsize na, nb;
+  const guint8 *pa = g_bytes_get_data (a, &na);
+  const guint8 *pb = g_bytes_get_data (b, &nb);
+  guint n = 0;
+
+  g_assert_cmpuint (na, ==, nb);
+  *first = G_MAXSIZE;
+  for (gsize i = 0; i < na; i++)
+    if (pa[i] != pb[i])
+      {
+        if (n++ == 0)
+          *first = i;
+      }
+  return n;
+}
+
+static GBytes *
+save_bytes (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes = mat_library_save_to_bytes (f->lib, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (bytes);
+  return bytes;
+}
+
+/* File offset of the phase records of the shown material: found by
+ * their bytes (phases 0 and 1 together are unique in the demo). */
+static gsize
+phase_records_offset (Fixture *f)
+{
+  guint8 pattern[2 * MAT0_PHASE_SIZE];
+  gsize size;
+  const guint8 *data = g_bytes_get_data (f->original, &size);
+  const guint8 *hit = NULL;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      MatPhase *phase = phase_at (f->material, i);
+
+      memcpy (pattern + i * MAT0_PHASE_SIZE, mat_phase_get_params (phase), MAT0_PARAM_COUNT);
+      memcpy (pattern + i * MAT0_PHASE_SIZE + MAT0_PARAM_COUNT,
+              mat_phase_get_texture_raw (phase), MAT0_TEXTURE_SIZE);
+    }
+  for (gsize i = 0; i + sizeof pattern <= size; i++)
+    if (memcmp (data + i, pattern, sizeof pattern) == 0)
+      {
+        g_assert_null (hit);
+        hit = data + i;
+      }
+  g_assert_nonnull (hit);
+  return (gsize) (hit - data);
+}
+
+static GtkWidget *
+find_text_child (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_TEXT (c))
+      return c;
+  return NULL;
+}
+
+/* What Enter does: the inner GtkText of an entry or spin activates. */
+static void
+press_enter (gpointer widget)
+{
+  GtkWidget *text = find_text_child (widget);
+
+  g_assert_nonnull (text);
+  g_signal_emit_by_name (text, "activate");
+}
+
+static void
+test_spin (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) undone = NULL;
+  GtkSpinButton *spin;
+  MatPhase *phase;
+  guint n_undo;
+  gsize offset, first;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  phase = phase_at (f.material, 1);
+  offset = phase_records_offset (&f) + MAT0_PHASE_SIZE + 5;
+  g_assert_cmpuint (mat_phase_get_param (phase, 5), ==, 255);
+
+  spin = mat_phase_table_get_spin_for_test (f.table, 1, 5);
+  g_assert_nonnull (spin);
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (spin)));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 255);
+
+  /* A gesture (three steps of a held button) is one undo step. */
+  n_undo = mat_history_get_n_undo (history_of (&f));
+  gtk_spin_button_set_value (spin, 200);
+  g_assert_cmpuint (mat_phase_get_param (phase, 5), ==, 200);
+  gtk_spin_button_set_value (spin, 150);
+  gtk_spin_button_set_value (spin, 79);
+  g_assert_cmpuint (mat_phase_get_param (phase, 5), ==, 79);
+  g_assert_true (wait_for (group_closed, history_of (&f)));
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
+
+  after = save_bytes (&f);
+  g_assert_cmpuint (count_diff (f.original, after, &first), ==, 1);
+  g_assert_cmpuint (first, ==, offset);
+  g_assert_cmpuint (((const guint8 *) g_bytes_get_data (after, NULL))[offset], ==, 79);
+
+  /* Undo restores the model, the spin follows it. */
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_cmpuint (mat_phase_get_param (phase, 5), ==, 255);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 255);
+  undone = save_bytes (&f);
+  g_assert_true (g_bytes_equal (undone, f.original));
+
+  /* Keyboard: type a number, Enter. One step, the group closes at once. */
+  n_undo = mat_history_get_n_undo (history_of (&f));
+  gtk_widget_grab_focus (GTK_WIDGET (spin));
+  gtk_editable_set_text (GTK_EDITABLE (spin), "42");
+  press_enter (spin);
+  g_assert_cmpuint (mat_phase_get_param (phase, 5), ==, 42);
+  g_assert_false (mat_history_in_group (history_of (&f)));
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
+
+  /* The model drives the cell: a change from elsewhere shows up. */
+  g_assert_true (mat_phase_set_param (phase, 5, 7, NULL));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 7);
+
+  /* p17 and its reading. */
+  spin = mat_phase_table_get_spin_for_test (f.table, 0, 17);
+  g_assert_nonnull (spin);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 255);
+
+  fixture_close (&f);
+}
+
+static void
+test_texture (void)
+{
+  static const char *const invalid[] = {
+    "NODOT",                   /* the dot rule */
+    "VERY_LONG_NAME.0",        /* 16 bytes: one too many */
+    "漢.0",                    /* not in CP1251 */
+  };
+  Fixture f = { 0 };
+  g_autoptr(GBytes) after = NULL;
+  GtkEntry *entry;
+  MatPhase *phase;
+  guint n_undo;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  phase = phase_at (f.material, 0);
+  entry = mat_phase_table_get_texture_for_test (f.table, 0);
+  g_assert_nonnull (entry);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  n_undo = mat_history_get_n_undo (history_of (&f));
+
+  for (guint i = 0; i < G_N_ELEMENTS (invalid); i++)
+    {
+      gtk_widget_grab_focus (GTK_WIDGET (entry));
+      gtk_editable_set_text (GTK_EDITABLE (entry), invalid[i]);
+      g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+      g_assert_nonnull (gtk_widget_get_tooltip_text (GTK_WIDGET (entry)));
+      g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (entry)), "Not written"));
+      press_enter (entry);
+      g_assert_cmpstr (mat_phase_get_texture (phase), ==, "");
+      g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo);
+    }
+  /* 15 bytes fit; so do the Cyrillic letters of CP1251. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "VERY_LONG_NAM.0");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "БРОНЯ.0");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+
+  /* A valid name is written on Enter, one step. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "LAVA.A");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "warning"));
+  press_enter (entry);
+  g_assert_cmpstr (mat_phase_get_texture (phase), ==, "LAVA.A");
+  g_assert_true (mat_phase_get_textured (phase));
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
+
+  /* p17 = 255 reads as -1, the whole texture, now that it is textured. */
+  g_assert_cmpint ((gint8) mat_phase_get_param (phase, 17), ==, -1);
+
+  /* A palette suffix past the bank is a lint: written, with a warning. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "BAD._9");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (entry), "warning"));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  press_enter (entry);
+  g_assert_cmpstr (mat_phase_get_texture (phase), ==, "BAD._9");
+
+  /* Empty: untextured. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  press_enter (entry);
+  g_assert_false (mat_phase_get_textured (phase));
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 3);
+
+  /* Undo brings the name back into the entry. */
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "BAD._9");
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
+  after = save_bytes (&f);
+  g_assert_true (g_bytes_equal (after, f.original));
+
+  /* Invalid text, then the model's name again: the error goes. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "NODOT");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  gtk_editable_set_text (GTK_EDITABLE (entry), mat_phase_get_texture (phase));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+
+  fixture_close (&f);
+}
+
+static guint16
+key_k0 (MatMaterial *material,
+        guint        key)
+{
+  g_autoptr(MatAnimBlock) block = g_list_model_get_item (mat_material_get_blocks (material), 0);
+  g_autoptr(MatKey) k = g_list_model_get_item (mat_anim_block_get_keys (block), key);
+
+  return mat_key_get_k0 (k);
+}
+
+static void
+assert_keys (MatMaterial *material,
+             guint16      k0,
+             guint16      k1,
+             guint16      k2,
+             guint16      k3)
+{
+  g_assert_cmpuint (key_k0 (material, 0), ==, k0);
+  g_assert_cmpuint (key_k0 (material, 1), ==, k1);
+  g_assert_cmpuint (key_k0 (material, 2), ==, k2);
+  g_assert_cmpuint (key_k0 (material, 3), ==, k3);
+}
+
+typedef struct {
+  const char *action;
+  GtkWidget  *found;
+} ButtonSearch;
+
+static void
+find_action_button (GtkWidget    *widget,
+                    ButtonSearch *search)
+{
+  if (GTK_IS_BUTTON (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), search->action) == 0)
+    search->found = widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL && search->found == NULL;
+       c = gtk_widget_get_next_sibling (c))
+    find_action_button (c, search);
+}
+
+/* Whether the toolbar button of @action is sensitive (follows the
+ * action's enabled state). */
+static gboolean
+action_enabled (Fixture    *f,
+                const char *action)
+{
+  ButtonSearch search = { action, NULL };
+
+  find_action_button (GTK_WIDGET (f->table), &search);
+  g_assert_nonnull (search.found);
+  return gtk_widget_get_sensitive (search.found);
+}
+
+static void
+test_actions (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) after = NULL;
+  GListModel *phases;
+  MatPhase *a, *b, *c, *d;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  phases = mat_material_get_phases (f.material);
+  a = phase_at (f.material, 0);
+  b = phase_at (f.material, 1);
+  c = phase_at (f.material, 2);
+  d = phase_at (f.material, 3);
+  assert_keys (f.material, 0, 1, 2, 3);
+
+  mat_phase_table_set_selected (f.table, 0);
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 0);
+  g_assert_true (action_enabled (&f, "phase.add"));
+  g_assert_true (action_enabled (&f, "phase.duplicate"));
+  g_assert_true (action_enabled (&f, "phase.remove"));
+  g_assert_false (action_enabled (&f, "phase.move-up"));
+  g_assert_true (action_enabled (&f, "phase.move-down"));
+
+  /* move-down: [b a c d], keys follow, the selection too. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.move-down", NULL));
+  g_assert_true (phase_at (f.material, 0) == b);
+  g_assert_true (phase_at (f.material, 1) == a);
+  assert_keys (f.material, 1, 0, 2, 3);
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 1);
+  g_assert_true (action_enabled (&f, "phase.move-up"));
+
+  /* duplicate a: [b a a' c d] */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.duplicate", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (phases), ==, 5);
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 2);
+  g_assert_true (phase_at (f.material, 2) != a);
+  g_assert_cmpmem (mat_phase_get_params (phase_at (f.material, 2)), MAT0_PARAM_COUNT,
+                   mat_phase_get_params (a), MAT0_PARAM_COUNT);
+  g_assert_true (phase_at (f.material, 3) == c);
+  assert_keys (f.material, 1, 0, 3, 4);
+
+  /* remove a': [b a c d], the selection stays at the row's place (c) */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.remove", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (phases), ==, 4);
+  assert_keys (f.material, 1, 0, 2, 3);
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 2);
+  g_assert_true (phase_at (f.material, 2) == c);
+
+  /* add after c: [b a c new d] */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.add", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (phases), ==, 5);
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 3);
+  g_assert_true (phase_at (f.material, 4) == d);
+  assert_keys (f.material, 1, 0, 2, 4);
+
+  /* move-up of the new phase: [b a new c d] */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.move-up", NULL));
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 2);
+  g_assert_true (phase_at (f.material, 3) == c);
+  assert_keys (f.material, 1, 0, 3, 4);
+
+  /* The last row cannot move down. */
+  mat_phase_table_set_selected (f.table, 4);
+  g_assert_false (action_enabled (&f, "phase.move-down"));
+  g_assert_true (action_enabled (&f, "phase.move-up"));
+
+  /* The table's rows follow: the index cells show the new order. */
+  spin_frames (50);
+  g_assert_nonnull (mat_phase_table_get_spin_for_test (f.table, 4, 0));
+
+  /* Undo everything: the bytes are the original ones. */
+  while (mat_history_undo (history_of (&f)))
+    ;
+  assert_keys (f.material, 0, 1, 2, 3);
+  g_assert_true (phase_at (f.material, 0) == a);
+  g_assert_true (phase_at (f.material, 1) == b);
+  after = save_bytes (&f);
+  g_assert_true (g_bytes_equal (after, f.original));
+
+  /* Removing down to one phase disables remove. */
+  for (guint i = 0; i < 3; i++)
+    {
+      mat_phase_table_set_selected (f.table, 0);
+      g_assert_true (action_enabled (&f, "phase.remove"));
+      gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.remove", NULL);
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (phases), ==, 1);
+  g_assert_false (action_enabled (&f, "phase.remove"));
+  g_assert_false (action_enabled (&f, "phase.move-up"));
+  g_assert_false (action_enabled (&f, "phase.move-down"));
+  g_assert_true (action_enabled (&f, "phase.duplicate"));
+  gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.remove", NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (phases), ==, 1);
+
+  fixture_close (&f);
+}
+
+static void
+test_colour (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) undone = NULL;
+  const GdkRGBA diffuse = { 0.5f, 0.25f, 1.0f, 0.5f };
+  const GdkRGBA ambient = { 1.0f, 0.0f, 0.2f, 0.37f };
+  guint8 before[MAT0_PARAM_COUNT];
+  const guint8 *p;
+  const guint8 *data;
+  MatPhase *phase;
+  GdkRGBA shown;
+  guint n_undo;
+  gsize base, first, size;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  phase = phase_at (f.material, 0);
+  base = phase_records_offset (&f);
+  memcpy (before, mat_phase_get_params (phase), sizeof before);
+  n_undo = mat_history_get_n_undo (history_of (&f));
+  g_assert_nonnull (mat_phase_table_get_swatch_for_test (f.table, 0, MAT_PHASE_COLOUR_DIFFUSE));
+
+  /* Diffuse p4..p7: 128, 64, 255, 128; one step. */
+  g_assert_true (mat_phase_table_apply_colour (f.table, 0, MAT_PHASE_COLOUR_DIFFUSE, &diffuse, &error));
+  g_assert_no_error (error);
+  p = mat_phase_get_params (phase);
+  g_assert_cmpuint (p[4], ==, 128);
+  g_assert_cmpuint (p[5], ==, 64);
+  g_assert_cmpuint (p[6], ==, 255);
+  g_assert_cmpuint (p[7], ==, 128);
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
+  after = save_bytes (&f);
+  data = g_bytes_get_data (after, &size);
+  /* before: 255, 0, 0, 255 -> all four change */
+  g_assert_cmpuint (count_diff (f.original, after, &first), ==, 4);
+  g_assert_cmpuint (first, ==, base + 4);
+  g_assert_cmpmem (data + base + 4, 4, ((const guint8[]) { 128, 64, 255, 128 }), 4);
+  mat_phase_colour_to_rgba (p, MAT_PHASE_COLOUR_DIFFUSE, &shown);
+  g_assert_cmpfloat_with_epsilon (shown.green, 64 / 255.f, 1e-6);
+
+  /* One undo restores all four bytes. */
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_cmpmem (mat_phase_get_params (phase), MAT0_PARAM_COUNT, before, MAT0_PARAM_COUNT);
+  undone = save_bytes (&f);
+  g_assert_true (g_bytes_equal (undone, f.original));
+
+  /* Ambient: p0..p2 / 255, p3 = alpha * 100 (before: 80, 0, 0, 100). */
+  g_assert_true (mat_phase_table_apply_colour (f.table, 0, MAT_PHASE_COLOUR_AMBIENT, &ambient, &error));
+  g_assert_no_error (error);
+  p = mat_phase_get_params (phase);
+  g_assert_cmpuint (p[0], ==, 255);
+  g_assert_cmpuint (p[1], ==, 0);
+  g_assert_cmpuint (p[2], ==, 51);
+  g_assert_cmpuint (p[3], ==, 37);
+  g_assert_cmpmem (p + 4, MAT0_PARAM_COUNT - 4, before + 4, MAT0_PARAM_COUNT - 4);
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_cmpmem (mat_phase_get_params (phase), MAT0_PARAM_COUNT, before, MAT0_PARAM_COUNT);
+
+  /* Ambient alpha above 1.0 (p3 = 200) survives a colour that keeps it. */
+  g_assert_true (mat_phase_set_param (phase, 3, 200, NULL));
+  mat_phase_colour_to_rgba (mat_phase_get_params (phase), MAT_PHASE_COLOUR_AMBIENT, &shown);
+  g_assert_cmpfloat (shown.alpha, ==, 1.0f);
+  shown.red = 0.0f;
+  g_assert_true (mat_phase_table_apply_colour (f.table, 0, MAT_PHASE_COLOUR_AMBIENT, &shown, &error));
+  g_assert_cmpuint (mat_phase_get_param (phase, 0), ==, 0);
+  g_assert_cmpuint (mat_phase_get_param (phase, 3), ==, 200);
+
+  fixture_close (&f);
+}
+
+static GtkWidget *
+find_by_css_name (GtkWidget  *widget,
+                  const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_css_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_by_css_name (c, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_headers (void)
+{
+  Fixture f = { 0 };
+  GtkWidget *header;
+  gboolean seen_p0 = FALSE, seen_p17 = FALSE;
+  guint n = 0;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  header = find_by_css_name (GTK_WIDGET (f.table), "header");
+  g_assert_nonnull (header);
+  for (GtkWidget *title = gtk_widget_get_first_child (header); title != NULL;
+       title = gtk_widget_get_next_sibling (title), n++)
+    {
+      const char *tip = gtk_widget_get_tooltip_text (title);
+
+      g_assert_nonnull (tip);
+      if (g_str_has_prefix (tip, "p0: ambient red, likely"))
+        seen_p0 = TRUE;
+      if (g_str_has_prefix (tip, "p17: texture stage or atlas cell, likely"))
+        seen_p17 = TRUE;
+    }
+  /* index, 4 swatches, power, stage, texture, p0..p15 */
+  g_assert_cmpuint (n, ==, 1 + 4 + 2 + 1 + 16);
+  g_assert_true (seen_p0);
+  g_assert_true (seen_p17);
+
+  fixture_close (&f);
+}
+
+#if !GTK_CHECK_VERSION (4, 10, 0)
+static GtkWidget *
+find_colour_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_COLOR_CHOOSER_DIALOG (window))
+        return GTK_WIDGET (window);
+    }
+  return NULL;
+}
+
+static gboolean
+colour_dialog_shown (gpointer data)
+{
+  GtkWidget *dialog = find_colour_dialog ();
+
+  return dialog != NULL && gtk_widget_get_mapped (dialog);
+}
+
+/* The swatch button opens the chooser with the phase's colour; OK writes
+ * the chosen one as one step, Cancel writes nothing. */
+static void
+test_picker (void)
+{
+  Fixture f = { 0 };
+  const GdkRGBA green = { 0.0f, 1.0f, 0.0f, 1.0f };
+  GtkButton *swatch;
+  GtkWidget *dialog;
+  MatPhase *phase;
+  GdkRGBA rgba;
+  guint n_undo;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  phase = phase_at (f.material, 2);   /* emissive 0, 0, 0, 0 */
+  n_undo = mat_history_get_n_undo (history_of (&f));
+  swatch = mat_phase_table_get_swatch_for_test (f.table, 2, MAT_PHASE_COLOUR_EMISSIVE);
+  g_assert_nonnull (swatch);
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (swatch)), "p12–p15 = 0, 0, 0, 0"));
+
+  g_signal_emit_by_name (swatch, "clicked");
+  g_assert_true (wait_for (colour_dialog_shown, NULL));
+  dialog = find_colour_dialog ();
+  gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (dialog), &rgba);
+  g_assert_cmpfloat (rgba.red, ==, 0.0f);
+  g_assert_cmpfloat (rgba.alpha, ==, 0.0f);
+  g_assert_true (gtk_color_chooser_get_use_alpha (GTK_COLOR_CHOOSER (dialog)));
+  gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (dialog), &green);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  spin_frames (30);
+  g_assert_null (find_colour_dialog ());
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo);
+
+  g_signal_emit_by_name (swatch, "clicked");
+  g_assert_true (wait_for (colour_dialog_shown, NULL));
+  dialog = find_colour_dialog ();
+  gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (dialog), &green);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_OK);
+  spin_frames (30);
+  g_assert_null (find_colour_dialog ());
+  g_assert_cmpmem (mat_phase_get_params (phase) + 12, 4, ((const guint8[]) { 0, 255, 0, 255 }), 4);
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
+  /* The swatch's tooltip follows the model. */
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (swatch)), "p12–p15 = 0, 255, 0, 255"));
+
+  fixture_close (&f);
+}
+#endif
+
+static void
+test_read_only (void)
+{
+  static const guint8 texm[32] = { 'T', 'e', 'x', 'm' };
+  static const guint8 broken[3] = { 1, 0, 0 };
+  const TestEntrySpec specs[] = {
+    { NRES_TYPE_TEXM, 0, 0, 0, "SOME_TEXTURE", texm, sizeof texm, 0 },
+    { NRES_TYPE_MAT0, 0, 6, 0, "BROKEN", broken, sizeof broken, 0 },
+  };
+  g_autoptr(GBytes) bytes = test_build_archive (specs, G_N_ELEMENTS (specs), TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatLibrary) lib = mat_library_new_from_bytes (bytes, &error);
+  Fixture f = { 0 };
+
+  g_assert_no_error (error);
+  f.window = GTK_WINDOW (gtk_window_new ());
+  f.table = MAT_PHASE_TABLE (mat_phase_table_new ());
+  gtk_window_set_child (f.window, GTK_WIDGET (f.table));
+  gtk_window_present (f.window);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      MatMaterial *m = mat_library_get_material (lib, i);
+
+      g_assert_false (mat_material_get_editable (m));
+      mat_phase_table_set_material (f.table, m);
+      spin_frames (30);
+      g_assert_false (action_enabled (&f, "phase.add"));
+      g_assert_false (action_enabled (&f, "phase.duplicate"));
+      g_assert_false (action_enabled (&f, "phase.remove"));
+      g_assert_false (action_enabled (&f, "phase.move-up"));
+      g_assert_false (action_enabled (&f, "phase.move-down"));
+      gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.add", NULL);
+      g_assert_cmpuint (mat_material_get_n_phases (m), ==, 0);
+    }
+
+  /* Back to nothing, then to an editable material of another library. */
+  mat_phase_table_set_material (f.table, NULL);
+  g_assert_false (action_enabled (&f, "phase.add"));
+  gtk_window_destroy (f.window);
+  spin_frames (20);
+}
+
+static gboolean
+texture_not_blank (GdkTexture *texture)
+{
+  int w = gdk_texture_get_width (texture);
+  int h = gdk_texture_get_height (texture);
+  g_autofree guint8 *pixels = g_malloc ((gsize) w * h * 4);
+  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
+
+  gdk_texture_download (texture, pixels, (gsize) w * 4);
+  for (gsize i = 0; i < (gsize) w * h; i += 7)
+    {
+      guint32 px;
+
+      memcpy (&px, pixels + i * 4, 4);
+      g_hash_table_add (colours, GUINT_TO_POINTER (px));
+    }
+  return g_hash_table_size (colours) > 50;
+}
+
+static void
+render_to_png (GtkWidget  *widget,
+               const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = test_build_path (name);
+  GskRenderer *renderer;
+  int w = gtk_widget_get_width (widget);
+  int h = gtk_widget_get_height (widget);
+
+  g_assert_cmpint (w, >, 100);
+  g_assert_cmpint (h, >, 100);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), w, h);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+  g_assert_true (texture_not_blank (texture));
+}
+
+static void
+test_screenshot (void)
+{
+  Fixture f = { 0 };
+  GtkEntry *entry;
+
+  fixture_open (&f, "LAVA_FLOW");
+  mat_phase_table_set_selected (f.table, 1);
+  spin_frames (300);
+  render_to_png (GTK_WIDGET (f.window), "phase-table.png");
+
+  /* The validation styles, for a look (not for the README). */
+  entry = mat_phase_table_get_texture_for_test (f.table, 0);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "NODOT");
+  entry = mat_phase_table_get_texture_for_test (f.table, 2);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "BAD._9");
+  spin_frames (200);
+  render_to_png (GTK_WIDGET (f.window), "phase-table-validation.png");
+
+  fixture_close (&f);
+}
+
+int
+main (int argc, char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/ui/phase-table/spin", test_spin);
+  g_test_add_func ("/ui/phase-table/texture", test_texture);
+  g_test_add_func ("/ui/phase-table/actions", test_actions);
+  g_test_add_func ("/ui/phase-table/colour", test_colour);
+  g_test_add_func ("/ui/phase-table/headers", test_headers);
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  g_test_add_func ("/ui/phase-table/picker", test_picker);
+#endif
+  g_test_add_func ("/ui/phase-table/read-only", test_read_only);
+  g_test_add_func ("/ui/phase-table/screenshot", test_screenshot);
+
+  return g_test_run ();
+}

@@ -1,0 +1,1350 @@
+/* test-window.c - the application window driven as a user would, under Xvfb */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "mat-application.h"
+#include "mat-material-row.h"
+#include "mat-name-dialog.h"
+#include "mat-phase-table.h"
+#include "mat-flags-inspector.h"
+#include "mat-meta-editor.h"
+#include "mat-unsaved-dialog.h"
+#include "mat-window.h"
+
+#define WAIT_SECONDS 20
+
+static MatApplication *app;
+static char *tmp_dir;
+
+/* Helpers */
+
+static GBytes *
+demo_bytes (void)
+{
+  const char *path = g_getenv ("DEMO_LIB");
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  g_assert_nonnull (path);
+  g_file_get_contents (path, &contents, &length, &error);
+  g_assert_no_error (error);
+
+  return g_bytes_new_take (contents, length);
+}
+
+static GBytes *
+file_bytes (GFile *file)
+{
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  g_file_load_contents (file, NULL, &contents, &length, NULL, &error);
+  g_assert_no_error (error);
+
+  return g_bytes_new_take (contents, length);
+}
+
+static void
+write_file (GFile  *file,
+            GBytes *bytes)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_replace_contents (file, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                           NULL, FALSE, G_FILE_CREATE_NONE, NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* A fresh file @name in the test's temporary folder holding @bytes. */
+static GFile *
+temp_file (const char *name,
+           GBytes     *bytes)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+  GFile *file = g_file_new_for_path (path);
+
+  write_file (file, bytes);
+  return file;
+}
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_until (Condition condition,
+            gpointer  data)
+{
+  gint64 end = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
+  guint tick = g_timeout_add (10, tick_cb, NULL);
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > end)
+        g_error ("timed out waiting");
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (tick);
+}
+
+/* Runs the main loop for @ms milliseconds. */
+static void
+spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
+  guint tick = g_timeout_add (5, tick_cb, NULL);
+
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (tick);
+}
+
+static gboolean
+not_busy (gpointer data)
+{
+  return !mat_window_get_busy (MAT_WINDOW (data));
+}
+
+static gboolean
+is_mapped_and_sized (gpointer data)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (data)) && gtk_widget_get_width (GTK_WIDGET (data)) > 0;
+}
+
+static MatWindow *
+open_window (GFile *file)
+{
+  MatWindow *window = mat_window_new (app);
+
+  mat_window_open (window, file, FALSE);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until (not_busy, window);
+  wait_until (is_mapped_and_sized, window);
+
+  return window;
+}
+
+static gboolean
+pointer_cleared (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+static void
+close_window (MatWindow *window)
+{
+  gpointer weak = window;
+
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_destroy (GTK_WINDOW (window));
+  wait_until (pointer_cleared, &weak);
+}
+
+static gpointer
+template_child (MatWindow  *window,
+                const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, name);
+
+  g_assert_nonnull (child);
+  return child;
+}
+
+static guint
+position_of (MatWindow   *window,
+             MatMaterial *material)
+{
+  GListModel *rows = G_LIST_MODEL (mat_window_get_selection (window));
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(MatMaterial) item = g_list_model_get_item (rows, i);
+
+      if (item == material)
+        return i;
+    }
+
+  g_assert_not_reached ();
+  return 0;
+}
+
+static MatMaterial *
+select_by_name (MatWindow  *window,
+                const char *name)
+{
+  MatMaterial *material = mat_library_find (mat_window_get_library (window), name);
+
+  g_assert_nonnull (material);
+  gtk_single_selection_set_selected (mat_window_get_selection (window),
+                                     position_of (window, material));
+  g_assert_true (mat_window_get_selected_material (window) == material);
+
+  return material;
+}
+
+static GBytes *
+library_bytes (MatWindow *window)
+{
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes = mat_library_save_to_bytes (mat_window_get_library (window), &error);
+
+  g_assert_no_error (error);
+  return bytes;
+}
+
+/* The number of differing bytes of two buffers of equal size; the first
+ * difference goes to @first. */
+static guint
+count_differences (GBytes *a,
+                   GBytes *b,
+                   gsize  *first)
+{
+  gsize la, lb;
+  const guint8 *da = g_bytes_get_data (a, &la);
+  const guint8 *db = g_bytes_get_data (b, &lb);
+  guint n = 0;
+
+  g_assert_cmpuint (la, ==, lb);
+  for (gsize i = 0; i < la; i++)
+    if (da[i] != db[i])
+      {
+        if (n == 0 && first != NULL)
+          *first = i;
+        n++;
+      }
+
+  return n;
+}
+
+/* Changes p[4] of phase 0 of @material by one, as a view does. */
+static void
+edit_one_param (MatMaterial *material)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatPhase) phase = g_list_model_get_item (mat_material_get_phases (material), 0);
+  guint8 value = mat_phase_get_param (phase, 4);
+
+  g_assert_true (mat_phase_set_param (phase, 4, (guint8) (value ^ 1), &error));
+  g_assert_no_error (error);
+}
+
+static gpointer
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type))
+        return window;
+    }
+
+  return NULL;
+}
+
+static gboolean
+unsaved_dialog_shown (gpointer data)
+{
+  return find_toplevel (MAT_TYPE_UNSAVED_DIALOG) != NULL;
+}
+
+static gboolean
+window_is_toplevel (MatWindow *window)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (item == G_OBJECT (window))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Screenshots */
+
+static char *
+screenshot_path (const char *name)
+{
+  const char *dir = g_getenv ("SCREENSHOT_DIR");
+
+  if (dir == NULL || dir[0] == '\0')
+    return NULL;
+  g_mkdir_with_parents (dir, 0755);
+
+  return g_build_filename (dir, name, NULL);
+}
+
+/* Renders @widget as it is on screen. Returns: (transfer full). */
+static GdkTexture *
+render_widget (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+
+  /* A window paints no background of its own outside its CSS box: put
+   * the theme's window colour under it, as the compositor would show. */
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 },
+                             &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/* The number of distinct colours in @texture (sampled). */
+static guint
+count_colours (GdkTexture *texture)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  gsize stride = (gsize) width * 4;
+  g_autofree guchar *data = g_malloc (stride * (gsize) height);
+  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
+
+  gdk_texture_download (texture, data, stride);
+  for (int y = 0; y < height; y += 2)
+    for (int x = 0; x < width; x += 2)
+      {
+        guint32 pixel;
+
+        memcpy (&pixel, data + (gsize) y * stride + (gsize) x * 4, 4);
+        g_hash_table_add (colours, GUINT_TO_POINTER (pixel));
+      }
+
+  return g_hash_table_size (colours);
+}
+
+/* Saves @widget to SCREENSHOT_DIR/@name (when set) and checks the PNG:
+ * the widget's size, and not blank. */
+static void
+screenshot (GtkWidget  *widget,
+            const char *name)
+{
+  g_autofree char *path = screenshot_path (name);
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GdkTexture) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* Let transitions finish. */
+  spin (600);
+  texture = render_widget (widget);
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, gtk_widget_get_width (widget));
+  g_assert_cmpint (gdk_texture_get_height (texture), ==, gtk_widget_get_height (widget));
+  g_assert_cmpuint (count_colours (texture), >, 16);
+
+  if (path == NULL)
+    return;
+
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  loaded = gdk_texture_new_from_filename (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (loaded), ==, gtk_widget_get_width (widget));
+  g_assert_cmpint (gdk_texture_get_height (loaded), ==, gtk_widget_get_height (widget));
+  g_assert_cmpuint (count_colours (loaded), >, 16);
+  g_test_message ("screenshot: %s", path);
+}
+
+/* Tests */
+
+static void
+test_open (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("open.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  GtkLabel *title = template_child (window, "title_label");
+  GtkLabel *count = template_child (window, "count_label");
+  g_autofree char *expected = NULL;
+  guint n;
+
+  g_assert_nonnull (library);
+  g_assert_null (mat_window_get_load_error (window));
+  g_assert_true (g_file_equal (mat_window_get_file (window), file));
+  n = g_list_model_get_n_items (G_LIST_MODEL (library));
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (mat_window_get_selection (window))), ==, n);
+  g_assert_cmpstr (gtk_label_get_label (title), ==, "open.lib");
+  expected = g_strdup_printf ("%u materials, ", n);
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (count), expected));
+  g_assert_true (g_str_has_suffix (gtk_label_get_label (count), "lints") ||
+                 g_str_has_suffix (gtk_label_get_label (count), "lint"));
+
+  /* Autoselected first row, shown in the pages. */
+  g_assert_nonnull (mat_window_get_selected_material (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (template_child (window, "main_stack")), ==,
+                   "material");
+
+  close_window (window);
+}
+
+static void
+test_select (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("select.lib", original);
+  MatWindow *window = open_window (file);
+  MatMaterial *material = select_by_name (window, "GLOW_PULSE");
+  GtkLabel *name = template_child (window, "material_name_label");
+
+  g_assert_true (mat_phase_table_get_material (template_child (window, "phase_table")) == material);
+  g_assert_true (mat_flags_inspector_get_material (template_child (window, "flags_inspector")) == material);
+  g_assert_true (mat_meta_editor_get_material (template_child (window, "meta_editor")) == material);
+  g_assert_cmpstr (gtk_label_get_label (name), ==, "GLOW_PULSE");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (template_child (window, "main_stack")), ==,
+                   "material");
+
+  close_window (window);
+}
+
+static void
+test_undo_redo (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("undo.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  GtkWidget *undo_button = template_child (window, "undo_button");
+  GtkWidget *redo_button = template_child (window, "redo_button");
+  GtkLabel *title = template_child (window, "title_label");
+  MatMaterial *material = select_by_name (window, "METAL_PLATE");
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(GBytes) after_undo = NULL;
+  g_autoptr(GBytes) after_redo = NULL;
+
+  g_assert_false (gtk_widget_get_sensitive (undo_button));
+  g_assert_false (gtk_widget_get_sensitive (redo_button));
+
+  edit_one_param (material);
+  g_assert_true (mat_library_get_dirty (library));
+  g_assert_cmpstr (gtk_label_get_label (title), ==, "undo.lib •");
+  g_assert_true (gtk_widget_get_sensitive (undo_button));
+  g_assert_false (gtk_widget_get_sensitive (redo_button));
+  edited = library_bytes (window);
+  g_assert_cmpuint (count_differences (original, edited, NULL), ==, 1);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  after_undo = library_bytes (window);
+  g_assert_true (g_bytes_equal (after_undo, original));
+  g_assert_false (mat_library_get_dirty (library));
+  g_assert_cmpstr (gtk_label_get_label (title), ==, "undo.lib");
+  g_assert_false (gtk_widget_get_sensitive (undo_button));
+  g_assert_true (gtk_widget_get_sensitive (redo_button));
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL);
+  after_redo = library_bytes (window);
+  g_assert_true (g_bytes_equal (after_redo, edited));
+  g_assert_true (gtk_widget_get_sensitive (undo_button));
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  g_assert_false (mat_library_get_dirty (library));
+
+  close_window (window);
+}
+
+static void
+test_save (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("save.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  GtkLabel *title = template_child (window, "title_label");
+  g_autoptr(GBytes) on_disk = NULL;
+  g_autoptr(GBytes) edited = NULL;
+  gsize first = 0;
+  MatMaterial *material;
+
+  /* Unchanged: byte-identical. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  g_assert_true (mat_window_get_busy (window));
+  wait_until (not_busy, window);
+  on_disk = file_bytes (file);
+  g_assert_true (g_bytes_equal (on_disk, original));
+  g_clear_pointer (&on_disk, g_bytes_unref);
+
+  /* One parameter: one byte differs, the one of that parameter. */
+  material = select_by_name (window, "ROCK_WALL");
+  edit_one_param (material);
+  g_assert_cmpstr (gtk_label_get_label (title), ==, "save.lib •");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  wait_until (not_busy, window);
+  g_assert_false (mat_library_get_dirty (library));
+  g_assert_cmpstr (gtk_label_get_label (title), ==, "save.lib");
+  on_disk = file_bytes (file);
+  g_assert_cmpuint (count_differences (original, on_disk, &first), ==, 1);
+  edited = library_bytes (window);
+  g_assert_true (g_bytes_equal (edited, on_disk));
+  g_test_message ("the edit changed byte %" G_GSIZE_FORMAT, first);
+
+  /* Undo after save makes it dirty again, and saving restores the file. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  g_assert_true (mat_library_get_dirty (library));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  wait_until (not_busy, window);
+  g_clear_pointer (&on_disk, g_bytes_unref);
+  on_disk = file_bytes (file);
+  g_assert_true (g_bytes_equal (on_disk, original));
+
+  /* Our own saves never raise the "changed on disk" banner. */
+  spin (1500);
+  g_assert_false (gtk_revealer_get_reveal_child (template_child (window, "changed_revealer")));
+
+  close_window (window);
+}
+
+static gboolean
+banner_shown (gpointer data)
+{
+  return gtk_revealer_get_reveal_child (template_child (MAT_WINDOW (data), "changed_revealer"));
+}
+
+#if !GTK_CHECK_VERSION (4, 10, 0)
+static gboolean
+message_dialog_shown (gpointer data)
+{
+  return find_toplevel (GTK_TYPE_MESSAGE_DIALOG) != NULL;
+}
+#endif
+
+static void
+test_changed_on_disk (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("changed.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  g_autoptr(GBytes) other = NULL;
+  g_autoptr(GBytes) ours = NULL;
+  g_autoptr(GBytes) on_disk = NULL;
+  GByteArray *array;
+
+  /* Another program rewrites the file (a byte of the first payload). */
+  array = g_byte_array_new ();
+  g_byte_array_append (array, g_bytes_get_data (original, NULL), g_bytes_get_size (original));
+  array->data[16] ^= 0x01;
+  other = g_byte_array_free_to_bytes (array);
+  spin (50);
+  write_file (file, other);
+  wait_until (banner_shown, window);
+
+  edit_one_param (select_by_name (window, "METAL_PLATE"));
+  ours = library_bytes (window);
+
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  {
+    GtkDialog *dialog;
+
+    /* Save: refused by the ETag, the dialog asks; Cancel leaves the file. */
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+    wait_until (message_dialog_shown, NULL);
+    dialog = find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+    gtk_dialog_response (dialog, GTK_RESPONSE_CANCEL);
+    spin (50);
+    on_disk = file_bytes (file);
+    g_assert_true (g_bytes_equal (on_disk, other));
+    g_assert_true (mat_library_get_dirty (library));
+    g_clear_pointer (&on_disk, g_bytes_unref);
+
+    /* Overwrite: our version replaces theirs. */
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+    wait_until (message_dialog_shown, NULL);
+    dialog = find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+    gtk_dialog_response (dialog, 2);
+    spin (50);
+    wait_until (not_busy, window);
+    on_disk = file_bytes (file);
+    g_assert_true (g_bytes_equal (on_disk, ours));
+    g_assert_false (mat_library_get_dirty (library));
+    g_assert_true (g_file_equal (mat_library_get_file (library), file));
+  }
+#endif
+
+  /* Reload takes what is on disk. */
+  write_file (file, other);
+  wait_until (banner_shown, window);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL);
+  wait_until (not_busy, window);
+  g_clear_pointer (&ours, g_bytes_unref);
+  ours = library_bytes (window);
+  g_assert_true (g_bytes_equal (ours, other));
+  g_assert_cmpstr (mat_material_get_name (mat_window_get_selected_material (window)), ==,
+                   "METAL_PLATE");
+
+  close_window (window);
+}
+
+static void
+test_close_prompt (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("close.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  MatUnsavedDialog *dialog;
+  gpointer weak = window;
+  g_autoptr(GBytes) on_disk = NULL;
+  g_autoptr(GBytes) ours = NULL;
+
+  /* A clean window closes without asking: tested at the end. Dirty: */
+  edit_one_param (select_by_name (window, "DEFAULT"));
+  ours = library_bytes (window);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.close", NULL);
+  wait_until (unsaved_dialog_shown, NULL);
+  dialog = find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
+  screenshot (GTK_WIDGET (dialog), "unsaved-prompt.png");
+
+  /* Cancel: the window stays, with its edits. */
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.response", "s", "cancel");
+  spin (50);
+  g_assert_null (find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
+  g_assert_true (window_is_toplevel (window));
+  g_assert_true (mat_library_get_dirty (library));
+
+  /* Closing the dialog itself is Cancel too. */
+  gtk_window_close (GTK_WINDOW (window));
+  wait_until (unsaved_dialog_shown, NULL);
+  gtk_window_close (find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
+  spin (50);
+  g_assert_true (window_is_toplevel (window));
+
+  /* Save: writes the file, then closes. */
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_close (GTK_WINDOW (window));
+  wait_until (unsaved_dialog_shown, NULL);
+  dialog = find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.response", "s", "save");
+  wait_until (pointer_cleared, &weak);
+  on_disk = file_bytes (file);
+  g_assert_true (g_bytes_equal (on_disk, ours));
+
+  /* Discard: closes and leaves the file as it was. */
+  window = open_window (file);
+  weak = window;
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  edit_one_param (select_by_name (window, "DEFAULT"));
+  gtk_window_close (GTK_WINDOW (window));
+  wait_until (unsaved_dialog_shown, NULL);
+  dialog = find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.response", "s", "discard");
+  wait_until (pointer_cleared, &weak);
+  g_clear_pointer (&on_disk, g_bytes_unref);
+  on_disk = file_bytes (file);
+  g_assert_true (g_bytes_equal (on_disk, ours));
+
+  /* Clean: closes at once. */
+  window = open_window (file);
+  weak = window;
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_close (GTK_WINDOW (window));
+  wait_until (pointer_cleared, &weak);
+  g_assert_null (find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
+}
+
+typedef struct {
+  MatWindow *window;
+  guint      n_rows;
+} RowsWait;
+
+static gboolean
+rows_are (gpointer data)
+{
+  RowsWait *wait = data;
+
+  return g_list_model_get_n_items (G_LIST_MODEL (mat_window_get_selection (wait->window))) == wait->n_rows;
+}
+
+static guint
+count_matching (MatLibrary *library,
+                const char *needle)
+{
+  g_autofree char *folded_needle = g_utf8_casefold (needle, -1);
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (library)); i++)
+    {
+      g_autofree char *folded = g_utf8_casefold (mat_material_get_name (mat_library_get_material (library, i)), -1);
+
+      if (strstr (folded, folded_needle) != NULL)
+        n++;
+    }
+
+  return n;
+}
+
+static void
+test_search (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("search.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  GtkEditable *entry = template_child (window, "search_entry");
+  GtkLabel *fallback = template_child (window, "fallback_label");
+  GtkLabel *count = template_child (window, "count_label");
+  guint total = g_list_model_get_n_items (G_LIST_MODEL (library));
+  RowsWait wait = { window, 0 };
+
+  /* Case-insensitive substring. */
+  wait.n_rows = count_matching (library, "gLoW");
+  g_assert_cmpuint (wait.n_rows, >, 0);
+  g_assert_cmpuint (wait.n_rows, <, total);
+  gtk_editable_set_text (entry, "gLoW");
+  wait_until (rows_are, &wait);
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (count),
+                                   g_strdup_printf ("%u of %u materials", wait.n_rows, total)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fallback)));
+  g_assert_nonnull (strstr (gtk_label_get_label (fallback), "DEFAULT"));
+  screenshot (GTK_WIDGET (window), "search.png");
+
+  /* Exact name. */
+  gtk_editable_set_text (entry, "glow_pulse");
+  wait.n_rows = count_matching (library, "glow_pulse");
+  wait_until (rows_are, &wait);
+  g_assert_nonnull (strstr (gtk_label_get_label (fallback), "exact"));
+  g_assert_nonnull (strstr (gtk_label_get_label (fallback), "GLOW_PULSE"));
+
+  /* Nothing matches: the game falls back to DEFAULT; Enter selects it. */
+  gtk_editable_set_text (entry, "NO_SUCH_MATERIAL");
+  wait.n_rows = 0;
+  wait_until (rows_are, &wait);
+  g_assert_nonnull (strstr (gtk_label_get_label (fallback), "DEFAULT"));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (template_child (window, "list_stack")), ==,
+                   "no-results");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (mat_window_get_selection (window))), ==, total);
+  g_assert_cmpstr (mat_material_get_name (mat_window_get_selected_material (window)), ==, "DEFAULT");
+
+  close_window (window);
+}
+
+static void
+test_sort (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("sort.lib", original);
+  MatWindow *window = open_window (file);
+  GListModel *rows = G_LIST_MODEL (mat_window_get_selection (window));
+  GtkDropDown *sort = template_child (window, "sort_dropdown");
+  MatMaterial *selected = select_by_name (window, "GLOW_PULSE");
+  guint n = g_list_model_get_n_items (rows);
+
+  gtk_drop_down_set_selected (sort, 1);
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(MatMaterial) a = g_list_model_get_item (rows, i - 1);
+      g_autoptr(MatMaterial) b = g_list_model_get_item (rows, i);
+      g_autofree char *fa = g_utf8_casefold (mat_material_get_name (a), -1);
+      g_autofree char *fb = g_utf8_casefold (mat_material_get_name (b), -1);
+
+      g_assert_cmpint (g_utf8_collate (fa, fb), <=, 0);
+    }
+  g_assert_true (mat_window_get_selected_material (window) == selected);
+
+  gtk_drop_down_set_selected (sort, 2);
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(MatMaterial) a = g_list_model_get_item (rows, i - 1);
+      g_autoptr(MatMaterial) b = g_list_model_get_item (rows, i);
+
+      g_assert_cmpuint (mat_material_get_n_phases (a), >=, mat_material_get_n_phases (b));
+    }
+
+  gtk_drop_down_set_selected (sort, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(MatMaterial) a = g_list_model_get_item (rows, i);
+
+      g_assert_true (a == mat_library_get_material (mat_window_get_library (window), i));
+    }
+
+  close_window (window);
+}
+
+static void
+test_bad_library (void)
+{
+  static const guint8 junk[] = "NRes\x00\x01\x00\x00\x05\x00\x00\x00\x40\x00\x00\x00 not a library";
+  g_autoptr(GBytes) bytes = g_bytes_new_static (junk, sizeof junk - 1);
+  g_autoptr(GFile) file = temp_file ("broken.lib", bytes);
+  MatWindow *window = open_window (file);
+  GtkLabel *label = template_child (window, "library_error_label");
+  g_autoptr(GBytes) after = NULL;
+
+  g_assert_null (mat_window_get_library (window));
+  g_assert_nonnull (mat_window_get_load_error (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (template_child (window, "main_stack")), ==,
+                   "library-error");
+  g_assert_cmpstr (gtk_label_get_label (label), ==, mat_window_get_load_error (window));
+  g_test_message ("load error: %s", mat_window_get_load_error (window));
+
+  /* Nothing to save, undo or edit; nothing written. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.new-material", NULL);
+  spin (50);
+  g_assert_null (find_toplevel (MAT_TYPE_NAME_DIALOG));
+  after = file_bytes (file);
+  g_assert_true (g_bytes_equal (after, bytes));
+  g_assert_true (mat_window_get_replaceable (window));
+  screenshot (GTK_WIDGET (window), "library-error.png");
+
+  close_window (window);
+}
+
+/* The demo library with the animBlockCount of entry @index set to 25. */
+static GBytes *
+demo_with_broken_entry (guint index)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  GByteArray *array = g_byte_array_new ();
+  guint32 n, total, dir, offset;
+
+  g_byte_array_append (array, g_bytes_get_data (original, NULL), g_bytes_get_size (original));
+  memcpy (&n, array->data + 8, 4);
+  memcpy (&total, array->data + 12, 4);
+  n = GUINT32_FROM_LE (n);
+  total = GUINT32_FROM_LE (total);
+  g_assert_cmpuint (index, <, n);
+  dir = total - n * 64;
+  memcpy (&offset, array->data + dir + index * 64 + 56, 4);
+  offset = GUINT32_FROM_LE (offset);
+  array->data[offset + 2] = 25;
+  array->data[offset + 3] = 0;
+
+  return g_byte_array_free_to_bytes (array);
+}
+
+static void
+test_bad_material (void)
+{
+  g_autoptr(GBytes) bytes = demo_with_broken_entry (1);
+  g_autoptr(GFile) file = temp_file ("broken-entry.lib", bytes);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  MatMaterial *broken = mat_library_get_material (library, 1);
+  GtkLabel *label = template_child (window, "entry_error_label");
+  GtkListView *lints = template_child (window, "lint_list");
+  GListModel *lint_rows = G_LIST_MODEL (gtk_list_view_get_model (lints));
+  g_autoptr(GBytes) saved = NULL;
+  guint error_row = G_MAXUINT;
+
+  g_assert_nonnull (library);
+  g_assert_nonnull (mat_material_get_error (broken));
+  gtk_single_selection_set_selected (mat_window_get_selection (window), 1);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (template_child (window, "main_stack")), ==,
+                   "entry-error");
+  g_assert_cmpstr (gtk_label_get_label (label), ==, mat_material_get_error (broken));
+  g_assert_null (mat_phase_table_get_material (template_child (window, "phase_table")));
+  g_test_message ("entry error: %s", mat_material_get_error (broken));
+  screenshot (GTK_WIDGET (window), "entry-error.png");
+
+  /* The problems panel lists the error; activating it selects the entry. */
+  gtk_single_selection_set_selected (mat_window_get_selection (window), 0);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
+  g_assert_true (gtk_revealer_get_reveal_child (template_child (window, "lint_revealer")));
+  for (guint i = 0; i < g_list_model_get_n_items (lint_rows); i++)
+    {
+      g_autoptr(GtkStringObject) row = g_list_model_get_item (lint_rows, i);
+
+      if (strcmp (gtk_string_object_get_string (row), mat_material_get_error (broken)) == 0)
+        error_row = i;
+    }
+  g_assert_cmpuint (error_row, !=, G_MAXUINT);
+  g_signal_emit_by_name (lints, "activate", error_row);
+  g_assert_true (mat_window_get_selected_material (window) == broken);
+
+  /* Nothing was modified: saving writes the file back as it was. */
+  saved = library_bytes (window);
+  g_assert_true (g_bytes_equal (saved, bytes));
+  g_assert_false (mat_library_get_dirty (library));
+
+  close_window (window);
+}
+
+static void
+test_lint_panel (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("lints.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  GtkListView *lints = template_child (window, "lint_list");
+  GPtrArray *diags = mat_library_get_diagnostics (library);
+  GtkLabel *toggle_label = template_child (window, "lint_toggle_label");
+  g_autofree char *n = g_strdup_printf ("%u", diags->len);
+
+  g_assert_false (gtk_revealer_get_reveal_child (template_child (window, "lint_revealer")));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
+  g_assert_true (gtk_revealer_get_reveal_child (template_child (window, "lint_revealer")));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (lints))), ==,
+                    diags->len);
+  g_assert_cmpstr (gtk_label_get_label (toggle_label), ==, n);
+  select_by_name (window, "GLOW_PULSE");
+  screenshot (GTK_WIDGET (window), "lint-panel.png");
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
+  g_assert_false (gtk_revealer_get_reveal_child (template_child (window, "lint_revealer")));
+
+  close_window (window);
+}
+
+static gboolean
+name_dialog_shown (gpointer data)
+{
+  return find_toplevel (MAT_TYPE_NAME_DIALOG) != NULL;
+}
+
+static MatNameDialog *
+open_name_dialog (MatWindow  *window,
+                  const char *action)
+{
+  gtk_widget_activate_action (GTK_WIDGET (window), action, NULL);
+  wait_until (name_dialog_shown, NULL);
+
+  return find_toplevel (MAT_TYPE_NAME_DIALOG);
+}
+
+static GtkEditable *
+name_entry (MatNameDialog *dialog)
+{
+  return GTK_EDITABLE (gtk_widget_get_template_child (GTK_WIDGET (dialog), MAT_TYPE_NAME_DIALOG,
+                                                      "name_entry"));
+}
+
+static GtkWidget *
+accept_button (MatNameDialog *dialog)
+{
+  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (dialog), MAT_TYPE_NAME_DIALOG,
+                                                    "accept_button"));
+}
+
+static void
+test_material_management (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("manage.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  guint total = g_list_model_get_n_items (G_LIST_MODEL (library));
+  MatNameDialog *dialog;
+  MatMaterial *material;
+  g_autoptr(GBytes) bytes = NULL;
+
+  /* New: live validation, then the model adds it and it is selected. */
+  dialog = open_name_dialog (window, "win.new-material");
+  g_assert_null (mat_name_dialog_get_message (dialog));
+  g_assert_true (gtk_widget_get_sensitive (accept_button (dialog)));
+  gtk_editable_set_text (name_entry (dialog), "default");
+  g_assert_nonnull (mat_name_dialog_get_message (dialog));
+  g_assert_false (gtk_widget_get_sensitive (accept_button (dialog)));
+  gtk_editable_set_text (name_entry (dialog), "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+  g_assert_nonnull (mat_name_dialog_get_message (dialog));
+  g_assert_false (gtk_widget_get_sensitive (accept_button (dialog)));
+  gtk_editable_set_text (name_entry (dialog), "名前");
+  g_assert_nonnull (mat_name_dialog_get_message (dialog));
+  gtk_editable_set_text (name_entry (dialog), "");
+  g_assert_false (gtk_widget_get_sensitive (accept_button (dialog)));
+  gtk_editable_set_text (name_entry (dialog), "ЛАВА_НОВАЯ");
+  g_assert_null (mat_name_dialog_get_message (dialog));
+  screenshot (GTK_WIDGET (dialog), "name-dialog.png");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.accept", NULL);
+  spin (20);
+  g_assert_null (find_toplevel (MAT_TYPE_NAME_DIALOG));
+  material = mat_library_find (library, "ЛАВА_НОВАЯ");
+  g_assert_nonnull (material);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, total + 1);
+  g_assert_true (mat_window_get_selected_material (window) == material);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  g_assert_null (mat_library_find (library, "ЛАВА_НОВАЯ"));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, total);
+
+  /* Duplicate. */
+  select_by_name (window, "GLOW_PULSE");
+  dialog = open_name_dialog (window, "win.duplicate");
+  g_assert_cmpstr (gtk_editable_get_text (name_entry (dialog)), ==, "GLOW_PULSE_COPY");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.accept", NULL);
+  material = mat_library_find (library, "GLOW_PULSE_COPY");
+  g_assert_nonnull (material);
+  g_assert_cmpint (mat_library_index_of (library, material), ==,
+                   mat_library_index_of (library, mat_library_find (library, "GLOW_PULSE")) + 1);
+  g_assert_true (mat_window_get_selected_material (window) == material);
+
+  /* Rename: the same name differing only in case is fine for itself. */
+  dialog = open_name_dialog (window, "win.rename");
+  g_assert_false (gtk_widget_get_sensitive (accept_button (dialog)));
+  gtk_editable_set_text (name_entry (dialog), "glow_pulse");
+  g_assert_nonnull (mat_name_dialog_get_message (dialog));
+  gtk_editable_set_text (name_entry (dialog), "glow_pulse_copy");
+  g_assert_null (mat_name_dialog_get_message (dialog));
+  gtk_editable_set_text (name_entry (dialog), "GLOW_TWIN");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.accept", NULL);
+  g_assert_cmpstr (mat_material_get_name (material), ==, "GLOW_TWIN");
+  g_assert_cmpstr (gtk_label_get_label (template_child (window, "material_name_label")), ==, "GLOW_TWIN");
+
+  /* Cancel leaves everything. */
+  dialog = open_name_dialog (window, "win.rename");
+  gtk_editable_set_text (name_entry (dialog), "SOMETHING_ELSE");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.cancel", NULL);
+  spin (20);
+  g_assert_cmpstr (mat_material_get_name (material), ==, "GLOW_TWIN");
+
+  /* Delete: the neighbour gets selected; undo brings it back. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.delete", NULL);
+  g_assert_null (mat_library_find (library, "GLOW_TWIN"));
+  g_assert_nonnull (mat_window_get_selected_material (window));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  g_assert_nonnull (mat_library_find (library, "GLOW_TWIN"));
+
+  /* Undo everything: the bytes of the file. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  bytes = library_bytes (window);
+  g_assert_true (g_bytes_equal (bytes, original));
+  g_assert_false (mat_library_get_dirty (library));
+
+  close_window (window);
+}
+
+static void
+test_screenshot (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autofree char *folder = g_build_filename (tmp_dir, "Parkan", NULL);
+  g_autoptr(GFile) file = NULL;
+  MatWindow *window;
+  MatMaterial *best = NULL;
+  MatLibrary *library;
+
+  g_mkdir_with_parents (folder, 0700);
+  file = temp_file ("Parkan/Material.lib", original);
+  window = open_window (file);
+  library = mat_window_get_library (window);
+  g_assert_cmpstr (gtk_label_get_label (template_child (window, "subtitle_label")), ==, "~/Parkan");
+
+  /* The material with the most phases makes the richest picture. */
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (library)); i++)
+    {
+      MatMaterial *material = mat_library_get_material (library, i);
+
+      if (mat_material_get_editable (material) &&
+          (best == NULL || mat_material_get_n_phases (material) > mat_material_get_n_phases (best)))
+        best = material;
+    }
+  g_assert_nonnull (best);
+  select_by_name (window, mat_material_get_name (best));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >=, 640);
+
+  screenshot (GTK_WIDGET (window), "main-window.png");
+
+  gtk_stack_set_visible_child_name (template_child (window, "material_stack"), "flags");
+  screenshot (GTK_WIDGET (window), "flags-page.png");
+
+  close_window (window);
+}
+
+static void
+test_accels (void)
+{
+  static const struct {
+    const char *action;
+    const char *accel;
+  } expected[] = {
+    { "app.open", "<Control>o" },
+    { "app.new-window", "<Control>n" },
+    { "app.quit", "<Control>q" },
+    { "app.shortcuts", "<Control>question" },
+    { "win.save", "<Control>s" },
+    { "win.save-as", "<Shift><Control>s" },
+    { "win.undo", "<Control>z" },
+    { "win.redo", "<Shift><Control>z" },
+    { "win.find", "<Control>f" },
+    { "win.new-material", "<Shift><Control>n" },
+    { "win.duplicate", "<Control>d" },
+    { "win.rename", "F2" },
+    { "win.close", "<Control>w" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+                                                                    expected[i].action);
+
+      g_assert_nonnull (accels[0]);
+      g_assert_cmpstr (accels[0], ==, expected[i].accel);
+    }
+
+  /* Delete belongs to the list only, so text fields keep it. */
+  {
+    g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "win.delete");
+
+    g_assert_null (accels[0]);
+  }
+  for (guint i = 0; i < 5; i++)
+    g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app),
+                                              (const char *[]) { "open", "new-window", "quit",
+                                                                 "about", "shortcuts" }[i]));
+}
+
+static gboolean
+about_shown (gpointer data)
+{
+  return find_toplevel (GTK_TYPE_ABOUT_DIALOG) != NULL;
+}
+
+static gboolean
+shortcuts_shown (gpointer data)
+{
+  GtkWindow *overlay = find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW);
+
+  return overlay != NULL && gtk_widget_get_visible (GTK_WIDGET (overlay));
+}
+
+static void
+test_about_and_shortcuts (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("about.lib", original);
+  MatWindow *window = open_window (file);
+  GtkWindow *about;
+
+  g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  wait_until (about_shown, NULL);
+  about = find_toplevel (GTK_TYPE_ABOUT_DIALOG);
+  g_assert_cmpstr (gtk_about_dialog_get_version (GTK_ABOUT_DIALOG (about)), ==, PACKAGE_VERSION);
+  gtk_window_destroy (about);
+
+  gtk_window_present (GTK_WINDOW (window));
+  spin (50);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "shortcuts", NULL);
+  wait_until (shortcuts_shown, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW)), FALSE);
+
+  /* Find puts the focus in the search field. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL);
+  g_assert_nonnull (gtk_root_get_focus (GTK_ROOT (window)));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)),
+                                         GTK_WIDGET (template_child (window, "search_entry"))));
+
+  close_window (window);
+}
+
+static void
+test_settings (void)
+{
+  GSettings *settings = mat_application_get_settings (app);
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("recent.lib", original);
+  g_autofree char *uri = g_file_get_uri (file);
+  g_autofree char *sort = NULL;
+  g_auto(GStrv) recent = NULL;
+  MatWindow *window;
+
+  if (settings == NULL)
+    {
+      g_test_skip ("the settings schema is not compiled into GSETTINGS_SCHEMA_DIR");
+      return;
+    }
+
+  g_settings_set_int (settings, "window-width", 900);
+  g_settings_set_int (settings, "window-height", 600);
+  window = open_window (file);
+  recent = g_settings_get_strv (settings, "recent-files");
+  g_assert_cmpstr (recent[0], ==, uri);
+  {
+    int width, height;
+
+    gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+    g_assert_cmpint (width, ==, 900);
+    g_assert_cmpint (height, ==, 600);
+  }
+
+  gtk_drop_down_set_selected (template_child (window, "sort_dropdown"), 1);
+  sort = g_settings_get_string (settings, "sort-order");
+  g_assert_cmpstr (sort, ==, "name");
+  gtk_drop_down_set_selected (template_child (window, "sort_dropdown"), 0);
+
+  close_window (window);
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+}
+
+static void
+test_quit (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file_a = temp_file ("quit-a.lib", original);
+  g_autoptr(GFile) file_b = temp_file ("quit-b.lib", original);
+  MatWindow *dirty = open_window (file_a);
+  MatWindow *clean = open_window (file_b);
+  gpointer weak_clean = clean;
+  MatUnsavedDialog *dialog;
+
+  g_object_add_weak_pointer (G_OBJECT (clean), &weak_clean);
+  edit_one_param (select_by_name (dirty, "DEFAULT"));
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  wait_until (pointer_cleared, &weak_clean);
+  wait_until (unsaved_dialog_shown, NULL);
+  dialog = find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (dirty));
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.response", "s", "cancel");
+  spin (50);
+  g_assert_true (window_is_toplevel (dirty));
+  g_assert_true (mat_library_get_dirty (mat_window_get_library (dirty)));
+
+  close_window (dirty);
+}
+
+static void
+test_demo (void)
+{
+  g_autofree char *dir = g_path_get_dirname (g_getenv ("DEMO_LIB"));
+  g_autoptr(GFile) demo = NULL;
+  g_autoptr(GFile) expected = g_file_new_for_path (g_getenv ("DEMO_LIB"));
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) other = temp_file ("replaces-demo.lib", original);
+  GtkWindow *window;
+  GtkLabel *subtitle;
+
+  g_setenv ("MATEDIT_DEMO_DIR", dir, TRUE);
+  demo = mat_application_find_demo ();
+  g_assert_nonnull (demo);
+  g_assert_true (g_file_equal (demo, expected));
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "new-window", NULL);
+  window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  if (window == NULL)
+    window = GTK_WINDOW (gtk_application_get_windows (GTK_APPLICATION (app))->data);
+  g_assert_true (MAT_IS_WINDOW (window));
+  wait_until (not_busy, window);
+  g_assert_nonnull (mat_window_get_library (MAT_WINDOW (window)));
+  g_assert_true (g_file_equal (mat_window_get_file (MAT_WINDOW (window)), demo));
+  subtitle = template_child (MAT_WINDOW (window), "subtitle_label");
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (subtitle), "Demo library in "));
+  g_assert_true (mat_window_get_replaceable (MAT_WINDOW (window)));
+
+  /* Opening a file replaces the untouched demo in the same window. */
+  mat_application_open_file (app, other, window);
+  g_assert_true (g_file_equal (mat_window_get_file (MAT_WINDOW (window)), other));
+  wait_until (not_busy, window);
+  g_assert_false (mat_window_get_replaceable (MAT_WINDOW (window)));
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
+
+  /* Opening it again presents the window that has it. */
+  mat_application_open_file (app, other, NULL);
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
+
+  close_window (MAT_WINDOW (window));
+  g_unsetenv ("MATEDIT_DEMO_DIR");
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  /* A home of our own: recent files, caches and the folder names shown
+   * in the title bar ("~/Parkan") stay out of the real one. */
+  tmp_dir = g_dir_make_tmp ("test-window-XXXXXX", &error);
+  g_assert_no_error (error);
+  {
+    const char *dirs[] = { "XDG_DATA_HOME", ".local/share", "XDG_CONFIG_HOME", ".config",
+                           "XDG_CACHE_HOME", ".cache" };
+
+    g_setenv ("HOME", tmp_dir, TRUE);
+    for (guint i = 0; i < G_N_ELEMENTS (dirs); i += 2)
+      {
+        g_autofree char *path = g_build_filename (tmp_dir, dirs[i + 1], NULL);
+
+        g_mkdir_with_parents (path, 0700);
+        g_setenv (dirs[i], path, TRUE);
+      }
+  }
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  if (g_getenv ("DEMO_LIB") == NULL)
+    {
+      g_printerr ("DEMO_LIB is not set (run through meson test)\n");
+      remove_tree (tmp_dir);
+      return 77;
+    }
+
+  app = mat_application_new (APPLICATION_ID, G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/ui/app/accels", test_accels);
+  g_test_add_func ("/ui/app/settings", test_settings);
+  g_test_add_func ("/ui/app/about-and-shortcuts", test_about_and_shortcuts);
+  g_test_add_func ("/ui/app/quit", test_quit);
+  g_test_add_func ("/ui/app/demo", test_demo);
+  g_test_add_func ("/ui/window/open", test_open);
+  g_test_add_func ("/ui/window/select", test_select);
+  g_test_add_func ("/ui/window/undo-redo", test_undo_redo);
+  g_test_add_func ("/ui/window/save", test_save);
+  g_test_add_func ("/ui/window/changed-on-disk", test_changed_on_disk);
+  g_test_add_func ("/ui/window/close-prompt", test_close_prompt);
+  g_test_add_func ("/ui/window/search", test_search);
+  g_test_add_func ("/ui/window/sort", test_sort);
+  g_test_add_func ("/ui/window/bad-library", test_bad_library);
+  g_test_add_func ("/ui/window/bad-material", test_bad_material);
+  g_test_add_func ("/ui/window/lint-panel", test_lint_panel);
+  g_test_add_func ("/ui/window/material-management", test_material_management);
+  g_test_add_func ("/ui/window/screenshot", test_screenshot);
+
+  status = g_test_run ();
+
+  g_clear_object (&app);
+  remove_tree (tmp_dir);
+  g_free (tmp_dir);
+
+  return status;
+}
