@@ -72,6 +72,8 @@ struct _MatWindow
 
   /* the list */
   GtkCustomFilter      *filter;
+  gboolean              search_ascii;   /* search_folded is plain ASCII */
+  gsize                 search_len;
   GtkFilterListModel   *filter_model;
   GtkSortListModel     *sort_model;
   GtkSingleSelection   *selection;
@@ -478,18 +480,52 @@ selection_changed_cb (MatWindow *self)
 
 /* Search and sort */
 
+/* Whether @needle (already case-folded) occurs in @haystack ignoring ASCII
+ * case; both must be ASCII. No allocation: this runs for every entry of
+ * the library on each typed character. */
+static gboolean
+ascii_contains_folded (const char *haystack,
+                       const char *needle,
+                       gsize       needle_len)
+{
+  for (const char *h = haystack; *h != '\0'; h++)
+    {
+      gsize i = 0;
+
+      while (i < needle_len && h[i] != '\0' && g_ascii_tolower (h[i]) == needle[i])
+        i++;
+      if (i == needle_len)
+        return TRUE;
+    }
+  return needle_len == 0;
+}
+
+static gboolean
+is_ascii (const char *s)
+{
+  for (; *s != '\0'; s++)
+    if ((guchar) *s >= 0x80)
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 filter_func (gpointer item,
              gpointer user_data)
 {
   MatWindow *self = user_data;
+  const char *name;
   g_autofree char *folded = NULL;
 
   if (self->search_folded == NULL)
     return TRUE;
 
-  folded = g_utf8_casefold (mat_material_get_name (MAT_MATERIAL (item)), -1);
+  name = mat_material_get_name (MAT_MATERIAL (item));
+  /* ASCII names and searches (nearly all of them) need no casefold */
+  if (self->search_ascii && is_ascii (name))
+    return ascii_contains_folded (name, self->search_folded, self->search_len);
 
+  folded = g_utf8_casefold (name, -1);
   return strstr (folded, self->search_folded) != NULL;
 }
 
@@ -583,6 +619,8 @@ search_changed_cb (MatWindow *self)
 
   g_free (self->search_folded);
   self->search_folded = g_steal_pointer (&folded);
+  self->search_ascii = self->search_folded != NULL && is_ascii (self->search_folded);
+  self->search_len = self->search_folded != NULL ? strlen (self->search_folded) : 0;
   gtk_filter_changed (GTK_FILTER (self->filter), change);
 
   update_fallback (self);
