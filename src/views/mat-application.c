@@ -403,11 +403,14 @@ static const struct {
   { "win.new-material", { "<Control><Shift>n", NULL } },
   { "win.duplicate", { "<Control>d", NULL } },
   { "win.rename", { "F2", NULL } },
+  { "win.compare", { "<Control>k", NULL } },
   { "win.close", { "<Control>w", NULL } },
   { "win.show-lints", { "<Control>l", NULL } },
   /* win.delete is bound to Delete on the list only (mat-window.ui), so
    * that Delete keeps working in text fields. */
 };
+
+static gsize application_named;
 
 static void
 mat_application_startup (GApplication *application)
@@ -419,7 +422,12 @@ mat_application_startup (GApplication *application)
 
   G_APPLICATION_CLASS (mat_application_parent_class)->startup (application);
 
-  g_set_application_name (_("Parkan Material Editor"));
+  /* once per process: tests and benchmarks start several applications */
+  if (g_once_init_enter (&application_named))
+    {
+      g_set_application_name (_("Parkan Material Editor"));
+      g_once_init_leave (&application_named, 1);
+    }
   gtk_window_set_default_icon_name (APPLICATION_ID);
 
   if (source != NULL)

@@ -17,6 +17,7 @@
 #include "mat0.h"
 #include "mat-library.h"
 #include "mat-phase-table.h"
+#include "mat-texture-picker.h"
 
 /* A spin gesture closes after this long without a change. */
 #define GROUP_IDLE_MS 800
@@ -49,6 +50,7 @@ struct _MatPhaseTable
 
   MatMaterial        *material;
   GSignalGroup       *material_signals;
+  MatTextureLibrary  *textures;
   gboolean            editable;
   gboolean            status_is_error;
 
@@ -66,6 +68,7 @@ enum {
   PROP_0,
   PROP_MATERIAL,
   PROP_SELECTED,
+  PROP_TEXTURES,
   N_PROPS
 };
 
@@ -678,13 +681,61 @@ texture_check (const char  *text,
   return TEXTURE_VALID;
 }
 
+/* The "missing" look: a warning icon in the entry when a texture library
+ * is known and @text is not in it. Returns: (transfer full) (nullable):
+ * the message, %NULL when the name is there (or nothing to check). */
+static char *
+texture_missing_message (MatPhaseTable *self,
+                         const char    *text)
+{
+  GFile *file;
+  g_autofree char *base = NULL;
+
+  if (self == NULL || self->textures == NULL || text[0] == '\0' ||
+      mat_texture_library_lookup (self->textures, text) != NULL)
+    return NULL;
+
+  file = mat_texture_library_get_file (self->textures);
+  base = file != NULL ? g_file_get_basename (file) : g_strdup ("Textures.lib");
+  /* Translators: a texture name, then the texture library's file name */
+  return g_strdup_printf (_("%s is not in %s"), text, base);
+}
+
+static void
+texture_button_update (MatPhaseTable *self,
+                       GtkWidget     *button)
+{
+  if (self->textures == NULL)
+    gtk_widget_set_tooltip_text (button, _("No Textures.lib beside this library"));
+  else
+    gtk_widget_set_tooltip_text (button, _("Choose a texture from Textures.lib…"));
+  gtk_widget_set_sensitive (button, self->editable && self->textures != NULL);
+}
+
 static TextureVerdict
 texture_entry_validate (GtkWidget *entry)
 {
+  MatPhaseTable *self = g_object_get_data (G_OBJECT (entry), "mat-table");
   g_autofree char *message = NULL;
+  g_autofree char *missing = NULL;
   TextureVerdict verdict;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
 
-  verdict = texture_check (gtk_editable_get_text (GTK_EDITABLE (entry)), &message);
+  verdict = texture_check (text, &message);
+  if (verdict != TEXTURE_INVALID)
+    missing = texture_missing_message (self, text);
+  if (missing != NULL)
+    {
+      char *both = g_strconcat (missing, "\n\n", message, NULL);
+
+      gtk_entry_set_icon_from_icon_name (GTK_ENTRY (entry), GTK_ENTRY_ICON_SECONDARY,
+                                         "dialog-warning-symbolic");
+      gtk_entry_set_icon_tooltip_text (GTK_ENTRY (entry), GTK_ENTRY_ICON_SECONDARY, missing);
+      g_free (message);
+      message = both;
+    }
+  else
+    gtk_entry_set_icon_from_icon_name (GTK_ENTRY (entry), GTK_ENTRY_ICON_SECONDARY, NULL);
   if (verdict == TEXTURE_INVALID)
     gtk_widget_add_css_class (entry, "error");
   else
@@ -770,6 +821,72 @@ texture_key_pressed (GtkEventControllerKey *controller,
     return FALSE;
   gtk_editable_set_text (GTK_EDITABLE (entry), mat_phase_get_texture (phase));
   return TRUE;
+}
+
+typedef struct {
+  MatPhaseTable *table;
+  MatPhase      *phase;
+} TexturePick;
+
+static void
+texture_pick_free (gpointer data)
+{
+  TexturePick *pick = data;
+
+  g_clear_object (&pick->table);
+  g_clear_object (&pick->phase);
+  g_free (pick);
+}
+
+static void
+texture_chosen (MatTexturePicker *picker,
+                const char       *name,
+                TexturePick      *pick)
+{
+  MatPhaseTable *self = pick->table;
+  g_autoptr(GError) error = NULL;
+
+  /* The phase may have left the material while the picker was open. */
+  if (self->material == NULL || !self->editable ||
+      mat_phase_get_material (pick->phase) != self->material)
+    return;
+  if (g_strcmp0 (name, mat_phase_get_texture (pick->phase)) == 0)
+    return;
+
+  edit_group_end (self);
+  if (!mat_phase_set_texture (pick->phase, name, &error))
+    {
+      show_error (self, error);
+      return;
+    }
+  edit_succeeded (self);
+}
+
+static void
+texture_pick_clicked (GtkButton     *button,
+                      MatPhaseTable *self)
+{
+  GtkWidget *entry = g_object_get_data (G_OBJECT (button), "mat-entry");
+  MatPhase *phase = cell_get_phase (entry);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  MatTexturePicker *picker;
+  TexturePick *pick;
+
+  if (phase == NULL || !self->editable || self->textures == NULL)
+    return;
+
+  /* A name typed but not yet applied is applied first. */
+  texture_commit (entry, self);
+  edit_group_end (self);
+
+  pick = g_new0 (TexturePick, 1);
+  pick->table = g_object_ref (self);
+  pick->phase = g_object_ref (phase);
+  picker = mat_texture_picker_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                   self->textures, mat_phase_get_texture (phase));
+  g_signal_connect_data (picker, "chosen", G_CALLBACK (texture_chosen), pick,
+                         (GClosureNotify) (void (*) (void)) texture_pick_free, 0);
+  gtk_window_present (GTK_WINDOW (picker));
 }
 
 /* ------------------------------------------------------------------ */
@@ -895,10 +1012,29 @@ factory_setup (GtkSignalListItemFactory *factory,
       break;
 
     case CELL_TEXTURE:
-      cell = child = gtk_entry_new ();
-      gtk_editable_set_width_chars (GTK_EDITABLE (cell), 12);
-      gtk_entry_set_placeholder_text (GTK_ENTRY (cell), _("untextured"));
-      gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
+      {
+        GtkWidget *button = gtk_button_new_from_icon_name ("image-x-generic-symbolic");
+
+        cell = gtk_entry_new ();
+        gtk_editable_set_width_chars (GTK_EDITABLE (cell), 12);
+        gtk_entry_set_placeholder_text (GTK_ENTRY (cell), _("untextured"));
+        gtk_widget_set_hexpand (cell, TRUE);
+        g_object_set_data (G_OBJECT (cell), "mat-table", self);
+        g_object_set_data (G_OBJECT (cell), "mat-picker-button", button);
+
+        gtk_widget_add_css_class (button, "flat");
+        gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+        gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                        GTK_ACCESSIBLE_PROPERTY_LABEL, _("Choose Texture"),
+                                        -1);
+        g_object_set_data (G_OBJECT (button), "mat-entry", cell);
+        g_signal_connect (button, "clicked", G_CALLBACK (texture_pick_clicked), self);
+
+        child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+        gtk_widget_set_valign (child, GTK_ALIGN_CENTER);
+        gtk_box_append (GTK_BOX (child), cell);
+        gtk_box_append (GTK_BOX (child), button);
+      }
       g_signal_connect (cell, "changed", G_CALLBACK (texture_changed), self);
       g_signal_connect (cell, "activate", G_CALLBACK (texture_activate), self);
       controller = gtk_event_controller_focus_new ();
@@ -973,6 +1109,7 @@ factory_bind (GtkSignalListItemFactory *factory,
       gtk_editable_set_editable (GTK_EDITABLE (cell), self->editable);
       gtk_editable_set_text (GTK_EDITABLE (cell), mat_phase_get_texture (phase));
       texture_entry_validate (cell);
+      texture_button_update (self, g_object_get_data (G_OBJECT (cell), "mat-picker-button"));
       g_signal_connect_object (phase, "notify::texture", G_CALLBACK (texture_update), cell, 0);
       break;
 
@@ -1254,6 +1391,7 @@ mat_phase_table_dispose (GObject *object)
     g_signal_group_set_target (self->material_signals, NULL);
   g_clear_object (&self->material_signals);
   g_clear_object (&self->material);
+  g_clear_object (&self->textures);
 
   G_OBJECT_CLASS (mat_phase_table_parent_class)->dispose (object);
 }
@@ -1273,6 +1411,9 @@ mat_phase_table_get_property (GObject    *object,
       break;
     case PROP_SELECTED:
       g_value_set_uint (value, mat_phase_table_get_selected (self));
+      break;
+    case PROP_TEXTURES:
+      g_value_set_object (value, self->textures);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1295,6 +1436,9 @@ mat_phase_table_set_property (GObject      *object,
     case PROP_SELECTED:
       mat_phase_table_set_selected (self, g_value_get_uint (value));
       break;
+    case PROP_TEXTURES:
+      mat_phase_table_set_textures (self, g_value_get_object (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1316,6 +1460,9 @@ mat_phase_table_class_init (MatPhaseTableClass *klass)
   properties[PROP_SELECTED] =
     g_param_spec_uint ("selected", NULL, NULL, 0, G_MAXUINT, GTK_INVALID_LIST_POSITION,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TEXTURES] =
+    g_param_spec_object ("textures", NULL, NULL, MAT_TYPE_TEXTURE_LIBRARY,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -1409,6 +1556,49 @@ mat_phase_table_set_material (MatPhaseTable *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATERIAL]);
 }
 
+MatTextureLibrary *
+mat_phase_table_get_textures (MatPhaseTable *self)
+{
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+
+  return self->textures;
+}
+
+/* Revalidates the texture cells under @widget against the library. */
+static void
+refresh_texture_cells (MatPhaseTable *self,
+                       GtkWidget     *widget)
+{
+  GtkListItem *item = g_object_get_data (G_OBJECT (widget), "mat-list-item");
+
+  if (item != NULL &&
+      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "mat-cell-kind")) == CELL_TEXTURE + 1)
+    {
+      texture_button_update (self, g_object_get_data (G_OBJECT (widget), "mat-picker-button"));
+      if (gtk_list_item_get_item (item) != NULL)
+        texture_entry_validate (widget);
+      return;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    refresh_texture_cells (self, child);
+}
+
+void
+mat_phase_table_set_textures (MatPhaseTable     *self,
+                              MatTextureLibrary *textures)
+{
+  g_return_if_fail (MAT_IS_PHASE_TABLE (self));
+  g_return_if_fail (textures == NULL || MAT_IS_TEXTURE_LIBRARY (textures));
+
+  if (!g_set_object (&self->textures, textures))
+    return;
+
+  refresh_texture_cells (self, GTK_WIDGET (self->column_view));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXTURES]);
+}
+
 guint
 mat_phase_table_get_selected (MatPhaseTable *self)
 {
@@ -1492,6 +1682,18 @@ mat_phase_table_get_texture_for_test (MatPhaseTable *self,
   g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
 
   return (GtkEntry *) find_cell (GTK_WIDGET (self->column_view), CELL_TEXTURE, 0, row);
+}
+
+GtkButton *
+mat_phase_table_get_texture_button_for_test (MatPhaseTable *self,
+                                             guint          row)
+{
+  GtkWidget *entry;
+
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+
+  entry = find_cell (GTK_WIDGET (self->column_view), CELL_TEXTURE, 0, row);
+  return entry != NULL ? g_object_get_data (G_OBJECT (entry), "mat-picker-button") : NULL;
 }
 
 GtkButton *

@@ -3,7 +3,9 @@
  * A GtkColumnView of the material's MatPhase objects: index, colour
  * swatches (diffuse, ambient, specular, emissive) that open a colour
  * picker, the texture name (validated as typed) and p0..p17 as spin
- * buttons. A toolbar adds, duplicates, removes and reorders phases (the
+ * buttons. With a texture library ("textures") the texture cell's
+ * button opens a MatTexturePicker and names not in the library show a
+ * warning icon. A toolbar adds, duplicates, removes and reorders phases (the
  * "phase.*" actions, on the selected row).
  */
 #pragma once
@@ -11,6 +13,7 @@
 #include <gtk/gtk.h>
 
 #include "mat-material.h"
+#include "mat-texture-library.h"
 
 G_BEGIN_DECLS
 
@@ -33,6 +36,13 @@ MatMaterial *mat_phase_table_get_material (MatPhaseTable *self);
  * and edits it only through the model's functions. */
 void         mat_phase_table_set_material (MatPhaseTable *self,
                                            MatMaterial   *material);
+
+/* The Textures.lib the materials' texture names refer to ("textures"
+ * property, %NULL when there is none): the texture picker lists it and
+ * names not in it are marked missing. Returns: (transfer none) (nullable). */
+MatTextureLibrary *mat_phase_table_get_textures (MatPhaseTable     *self);
+void               mat_phase_table_set_textures (MatPhaseTable     *self,
+                                                 MatTextureLibrary *textures);
 
 /* The selected row ("selected" property), GTK_INVALID_LIST_POSITION for
  * none. */
@@ -63,6 +73,9 @@ GtkSpinButton *mat_phase_table_get_spin_for_test    (MatPhaseTable *self,
                                                      guint          param);
 GtkEntry      *mat_phase_table_get_texture_for_test (MatPhaseTable *self,
                                                      guint          row);
+/* The button beside the texture entry that opens the texture picker. */
+GtkButton     *mat_phase_table_get_texture_button_for_test (MatPhaseTable *self,
+                                                            guint          row);
 GtkButton     *mat_phase_table_get_swatch_for_test  (MatPhaseTable *self,
                                                      guint          row,
                                                      MatPhaseColour group);

@@ -11,7 +11,12 @@
 #include "mat-material-row.h"
 #include "mat-meta-editor.h"
 #include "mat-name-dialog.h"
+#include "mat-block-editor.h"
+#include "mat-compare-view.h"
 #include "mat-phase-table.h"
+#include "mat-preview.h"
+#include "mat-texture-library.h"
+#include "mat-timeline.h"
 #include "mat-unsaved-dialog.h"
 #include "mat-window.h"
 
@@ -62,6 +67,10 @@ struct _MatWindow
   GtkLabel             *material_info_label;
   GtkStack             *material_stack;
   MatPhaseTable        *phase_table;
+  MatBlockEditor       *block_editor;
+  MatPreview           *preview;
+  MatTextureLibrary    *textures;
+  GCancellable         *textures_cancellable;
   MatFlagsInspector    *flags_inspector;
   MatMetaEditor        *meta_editor;
   GtkRevealer          *lint_revealer;
@@ -398,6 +407,8 @@ set_pages_material (MatWindow   *self,
                     MatMaterial *material)
 {
   mat_phase_table_set_material (self->phase_table, material);
+  mat_block_editor_set_material (self->block_editor, material);
+  mat_preview_set_material (self->preview, material);
   mat_flags_inspector_set_material (self->flags_inspector, material);
   mat_meta_editor_set_material (self->meta_editor, material);
 }
@@ -948,6 +959,88 @@ library_file_changed_cb (MatWindow *self)
 }
 
 static void
+timeline_scrubbed_cb (MatWindow *self,
+                      guint      position)
+{
+  mat_preview_set_playing (self->preview, FALSE);
+  mat_preview_set_time (self->preview, position);
+}
+
+/* Textures: the Textures.lib beside the library, found and decoded off
+ * the main thread; the phase table and the preview show what it has. */
+
+static void
+set_textures (MatWindow         *self,
+              MatTextureLibrary *textures)
+{
+  g_set_object (&self->textures, textures);
+  mat_phase_table_set_textures (self->phase_table, textures);
+  mat_preview_set_textures (self->preview, textures);
+}
+
+static void
+textures_loaded_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(MatWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatTextureLibrary) textures = mat_texture_library_load_finish (result, &error);
+
+  if (textures == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_message ("Textures.lib beside the library: %s", error->message);
+      return;
+    }
+  set_textures (self, textures);
+}
+
+static void
+find_textures_thread (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  GFile *found = mat_texture_library_find_beside (G_FILE (task_data), cancellable);
+
+  g_task_return_pointer (task, found, g_object_unref);
+}
+
+static void
+textures_found_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(MatWindow) self = user_data;
+  g_autoptr(GFile) found = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (found == NULL || g_cancellable_is_cancelled (self->textures_cancellable))
+    return;
+  mat_texture_library_load_async (found, self->textures_cancellable,
+                                  textures_loaded_cb, g_object_ref (self));
+}
+
+static void
+load_textures (MatWindow *self,
+               GFile     *library_file)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->textures_cancellable != NULL)
+    g_cancellable_cancel (self->textures_cancellable);
+  g_clear_object (&self->textures_cancellable);
+  set_textures (self, NULL);
+  if (library_file == NULL)
+    return;
+
+  self->textures_cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->textures_cancellable, textures_found_cb, g_object_ref (self));
+  g_task_set_task_data (task, g_object_ref (library_file), g_object_unref);
+  g_task_run_in_thread (task, find_textures_thread);
+}
+
+static void
 set_library (MatWindow  *self,
              MatLibrary *library)
 {
@@ -964,6 +1057,7 @@ set_library (MatWindow  *self,
   update_fallback (self);
   refresh_diagnostics (self);
   watch_file (self);
+  load_textures (self, library != NULL ? mat_library_get_file (library) : NULL);
 
   if (library != NULL)
     {
@@ -1031,6 +1125,10 @@ mat_window_open (MatWindow *self,
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->textures_cancellable != NULL)
+    g_cancellable_cancel (self->textures_cancellable);
+  g_clear_object (&self->textures_cancellable);
+  g_clear_object (&self->textures);
   self->cancellable = g_cancellable_new ();
 
   g_set_object (&self->file, file);
@@ -1477,6 +1575,7 @@ update_actions (MatWindow *self)
   gtk_widget_action_set_enabled (widget, "win.duplicate",
                                  have && material != NULL && mat_material_get_editable (material));
   gtk_widget_action_set_enabled (widget, "win.rename", have && is_mat0);
+  gtk_widget_action_set_enabled (widget, "win.compare", have);
   gtk_widget_action_set_enabled (widget, "win.delete", have && is_mat0);
   gtk_widget_action_set_enabled (widget, "win.show-lints", have);
   gtk_widget_set_visible (GTK_WIDGET (self->lint_toggle), have);
@@ -1575,6 +1674,54 @@ duplicate_action (GtkWidget  *widget,
 
   if (self->shown != NULL)
     open_name_dialog (self, MAT_NAME_DIALOG_DUPLICATE);
+}
+
+/* A window comparing two phases or blocks: of this material, of two
+ * materials, or of the libraries of two windows. */
+static void
+compare_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  MatWindow *self = MAT_WINDOW (widget);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GtkWindow *window;
+  MatCompareView *view;
+  g_autofree char *title = NULL;
+
+  if (self->library == NULL)
+    return;
+
+  view = MAT_COMPARE_VIEW (mat_compare_view_new ());
+  /* this window's library first, then every other open one */
+  for (int pass = 0; pass < 2; pass++)
+    for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+      {
+        MatWindow *other = MAT_IS_WINDOW (l->data) ? l->data : NULL;
+        MatLibrary *library = other != NULL ? mat_window_get_library (other) : NULL;
+        GFile *file = library != NULL ? mat_library_get_file (library) : NULL;
+        g_autofree char *name = NULL;
+
+        if (library == NULL || (pass == 0) != (other == self))
+          continue;
+        name = file != NULL ? g_file_get_basename (file) : g_strdup (_("Untitled"));
+        mat_compare_view_add_library (view, library, name);
+      }
+  mat_compare_view_set_textures (view, self->textures);
+  if (self->shown != NULL && mat_material_get_editable (self->shown))
+    mat_compare_view_set_material (view, self->shown);
+
+  window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_application (window, app);
+  gtk_window_set_transient_for (window, GTK_WINDOW (self));
+  gtk_window_set_destroy_with_parent (window, TRUE);
+  /* Translators: the title of the comparison window; %s is a material */
+  title = self->shown != NULL ? g_strdup_printf (_("Compare — %s"), mat_material_get_name (self->shown))
+                              : g_strdup (_("Compare"));
+  gtk_window_set_title (window, title);
+  gtk_window_set_default_size (window, 1100, 760);
+  gtk_window_set_child (window, GTK_WIDGET (view));
+  gtk_window_present (window);
 }
 
 static void
@@ -1919,6 +2066,8 @@ mat_window_class_init (MatWindowClass *klass)
   window_class->close_request = mat_window_close_request;
 
   g_type_ensure (MAT_TYPE_PHASE_TABLE);
+  g_type_ensure (MAT_TYPE_BLOCK_EDITOR);
+  g_type_ensure (MAT_TYPE_PREVIEW);
   g_type_ensure (MAT_TYPE_FLAGS_INSPECTOR);
   g_type_ensure (MAT_TYPE_META_EDITOR);
 
@@ -1955,6 +2104,8 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatWindow, material_info_label);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, material_stack);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, phase_table);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, block_editor);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, preview);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, flags_inspector);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, meta_editor);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, lint_revealer);
@@ -1976,6 +2127,7 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.new-material", NULL, new_material_action);
   gtk_widget_class_install_action (widget_class, "win.duplicate", NULL, duplicate_action);
   gtk_widget_class_install_action (widget_class, "win.rename", NULL, rename_action);
+  gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "win.delete", NULL, delete_action);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
   gtk_widget_class_install_action (widget_class, "win.reload", NULL, reload_action);
@@ -1991,6 +2143,17 @@ mat_window_init (MatWindow *self)
   GtkSingleSelection *lint_selection;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The animation page: the block chosen in the editor plays in the
+   * preview, the timeline's playhead follows it, and scrubbing the
+   * timeline moves the preview (and pauses it). */
+  g_object_bind_property (self->block_editor, "selected-block",
+                          self->preview, "block", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->preview, "time",
+                          mat_block_editor_get_timeline (self->block_editor), "position",
+                          G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (mat_block_editor_get_timeline (self->block_editor), "scrubbed",
+                           G_CALLBACK (timeline_scrubbed_cb), self, G_CONNECT_SWAPPED);
 
   /* library -> filter -> sort -> selection */
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);

@@ -16,6 +16,9 @@
 #include <string.h>
 
 #include "mat-application.h"
+#include "mat-block-editor.h"
+#include "mat-preview.h"
+#include "mat-timeline.h"
 #include "mat-window.h"
 
 #define RUNS 7
@@ -230,6 +233,118 @@ bench_stress (const char *stress)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+window_loaded (MatWindow *window)
+{
+  return mat_window_get_library (window) != NULL && !mat_window_get_busy (window);
+}
+
+/* Iterates until @preview has rendered another frame; returns the ms. */
+static gboolean
+wake_up (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static double
+wait_for_render (MatPreview *preview, gint64 t0, guint64 before)
+{
+  g_autoptr(GSource) wake = g_timeout_source_new (100);   /* so the check below runs */
+
+  g_source_set_callback (wake, wake_up, NULL, NULL);
+  g_source_attach (wake, NULL);
+  while (mat_preview_get_n_renders (preview) == before)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      if (g_get_monotonic_time () - t0 > 10 * G_USEC_PER_SEC)
+        g_error ("the preview did not draw within 10 s (mapped %d, error %s)",
+                 gtk_widget_get_mapped (GTK_WIDGET (preview)),
+                 mat_preview_get_error (preview) ? mat_preview_get_error (preview) : "none");
+    }
+  g_source_destroy (wake);
+  return (g_get_monotonic_time () - t0) / 1000.0;
+}
+
+#define DRAGS 60
+
+/* A drag on the timeline retimes a key through the model; the preview
+ * re-expands the material and draws the new blend. Baseline: the preview
+ * redrawing after a change of its own time (one evaluation, one frame). */
+static void
+bench_drag (const char *demo)
+{
+  g_autoptr(MatApplication) app = mat_application_new ("io.github.parkan.MatEdit.BenchDrag",
+                                                       G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GFile) file = g_file_new_for_path (demo);
+  g_autoptr(GError) error = NULL;
+  double drag[DRAGS], own[DRAGS];
+  MatWindow *window;
+  MatLibrary *library;
+  MatMaterial *material;
+  MatPreview *preview;
+  MatTimeline *timeline;
+  GListModel *rows;
+  double x;
+
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+  window = mat_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
+  mat_window_open (window, file, FALSE);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!window_loaded (window))
+    g_main_context_iteration (NULL, TRUE);
+
+  library = mat_window_get_library (window);
+  material = mat_library_find (library, "COLOR_CYCLE");
+  rows = G_LIST_MODEL (mat_window_get_selection (window));
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(MatMaterial) item = g_list_model_get_item (rows, i);
+      if (item == material)
+        gtk_single_selection_set_selected (mat_window_get_selection (window), i);
+    }
+  gtk_stack_set_visible_child_name (GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                              MAT_TYPE_WINDOW,
+                                                                              "material_stack")),
+                                    "animation");
+  preview = MAT_PREVIEW (gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, "preview"));
+  timeline = mat_block_editor_get_timeline (MAT_BLOCK_EDITOR (
+    gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, "block_editor")));
+  /* at 1200 ms both key 1 and key 2 of COLOR_CYCLE blend into the colour */
+  mat_preview_set_time (preview, 1200);
+  wait_for_render (preview, g_get_monotonic_time (), 0);
+
+  for (guint i = 0; i < DRAGS; i++)
+    {
+      guint64 before = mat_preview_get_n_renders (preview);
+      gint64 t0 = g_get_monotonic_time ();
+
+      mat_preview_set_time (preview, 1201 + (i % 2));   /* a new time each call */
+      own[i] = wait_for_render (preview, t0, before);
+    }
+
+  /* drag key 1 (starts at 800 ms) back and forth by 10 px */
+  x = mat_timeline_time_to_x (timeline, 800);
+  mat_timeline_test_drag_begin (timeline, x, mat_timeline_get_track_y (timeline), 0);
+  for (guint i = 0; i < DRAGS; i++)
+    {
+      guint64 before = mat_preview_get_n_renders (preview);
+      gint64 t0 = g_get_monotonic_time ();
+
+      mat_timeline_test_drag_update (timeline, i % 2 == 0 ? 10.0 : 0.0, 0.0);
+      drag[i] = wait_for_render (preview, t0, before);
+    }
+  mat_timeline_test_drag_end (timeline, 0.0, 0.0);
+
+  qsort (drag, DRAGS, sizeof (double), compare_doubles);
+  qsort (own, DRAGS, sizeof (double), compare_doubles);
+  printf ("timeline drag to redrawn preview: median %.1f ms, p90 %.1f ms  (goal < 16 ms); "
+          "preview redraw after its own change %.1f ms; ratio %.2fx\n",
+          drag[DRAGS / 2], drag[DRAGS * 9 / 10], own[DRAGS / 2], drag[DRAGS / 2] / own[DRAGS / 2]);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -246,10 +361,12 @@ main (int argc, char *argv[])
     }
 
   g_set_prgname ("bench-ui");   /* recent files record the program */
+  setvbuf (stdout, NULL, _IOLBF, 0);
   gtk_init ();
   if (g_getenv ("BENCH_UI_ONLY_STRESS") != NULL)   /* for profiling */
     {
       bench_stress (argv[2]);
+      bench_drag (argv[1]);
       return 0;
     }
   bare_ms = median_spawn_ms (argv[0], "--bare", NULL);
@@ -258,5 +375,6 @@ main (int argc, char *argv[])
           "ratio %.2fx  (goal <= 1.5x)\n", app_ms, bare_ms, app_ms / bare_ms);
 
   bench_stress (argv[2]);
+  bench_drag (argv[1]);
   return 0;
 }

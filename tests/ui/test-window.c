@@ -5,6 +5,10 @@
 #include <glib/gstdio.h>
 
 #include "mat-application.h"
+#include "mat-block-editor.h"
+#include "mat-compare-view.h"
+#include "mat-preview.h"
+#include "mat-timeline.h"
 #include "mat-material-row.h"
 #include "mat-name-dialog.h"
 #include "mat-phase-table.h"
@@ -1065,6 +1069,100 @@ test_screenshot (void)
   close_window (window);
 }
 
+static gboolean
+textures_loaded (gpointer data)
+{
+  return mat_phase_table_get_textures (MAT_PHASE_TABLE (data)) != NULL;
+}
+
+/* The animation page: the block editor, its timeline and the preview show
+ * the selected material and move together; the Textures.lib beside the
+ * library reaches the phase table and the preview. */
+static void
+test_animation_page (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) texture_bytes = NULL;
+  g_autofree char *folder = g_build_filename (tmp_dir, "Anim", NULL);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) textures_file = NULL;
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+  MatWindow *window;
+  MatMaterial *material;
+  MatBlockEditor *editor;
+  MatPreview *preview;
+  MatTimeline *timeline;
+  MatPhaseTable *table;
+  PhaseEvalResult shown;
+
+  g_mkdir_with_parents (folder, 0700);
+  g_file_get_contents (g_getenv ("DEMO_TEXTURES"), &contents, &length, &error);
+  g_assert_no_error (error);
+  texture_bytes = g_bytes_new_take (contents, length);
+  /* any case: the game's files come from a case-insensitive file system */
+  textures_file = temp_file ("Anim/TEXTURES.LIB", texture_bytes);
+  file = temp_file ("Anim/Material.lib", original);
+  window = open_window (file);
+
+  table = template_child (window, "phase_table");
+  editor = template_child (window, "block_editor");
+  preview = template_child (window, "preview");
+  timeline = mat_block_editor_get_timeline (editor);
+  wait_until (textures_loaded, table);
+  g_assert_nonnull (mat_texture_library_lookup (mat_phase_table_get_textures (table), "lava.a"));
+  g_assert_true (mat_preview_get_textures (preview) == mat_phase_table_get_textures (table));
+
+  material = select_by_name (window, "COLOR_CYCLE");
+  gtk_stack_set_visible_child_name (template_child (window, "material_stack"), "animation");
+  g_assert_true (mat_block_editor_get_material (editor) == material);
+  g_assert_true (mat_preview_get_material (preview) == material);
+  g_assert_cmpint (mat_block_editor_get_selected_block (editor), ==, 0);
+  g_assert_cmpint (mat_preview_get_block (preview), ==, 0);
+
+  /* the playhead follows the preview; scrubbing moves and pauses it */
+  mat_preview_set_time (preview, 1000);
+  g_assert_cmpuint (mat_timeline_get_position (timeline), ==, 1000);
+  mat_preview_set_playing (preview, TRUE);
+  mat_timeline_set_position (timeline, 2500);
+  g_signal_emit_by_name (timeline, "scrubbed", 2500u);
+  g_assert_false (mat_preview_get_playing (preview));
+  g_assert_cmpuint (mat_preview_get_time (preview), ==, 2500);
+  /* 2500 ms: key 3 (starts at 2400) blends towards key 0, alpha 0.125 */
+  g_assert_true (mat_preview_get_evaluation (preview, &shown));
+  g_assert_cmpint (shown.segment, ==, 3);
+  g_assert_cmpfloat_with_epsilon (shown.alpha, 0.125f, 1e-6);
+
+  /* another material: everything follows */
+  material = select_by_name (window, "LAVA_FLOW");
+  g_assert_true (mat_block_editor_get_material (editor) == material);
+  g_assert_true (mat_preview_get_material (preview) == material);
+
+  spin (300);
+  screenshot (GTK_WIDGET (window), "animation-page.png");
+
+  /* win.compare opens a comparison of this material with the window's
+   * library in it */
+  {
+    GList *before = gtk_application_get_windows (GTK_APPLICATION (app));
+    guint n_before = g_list_length (before);
+    GtkWindow *compare;
+    MatCompareView *view;
+
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.compare", NULL);
+    g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, n_before + 1);
+    compare = gtk_application_get_windows (GTK_APPLICATION (app))->data;
+    view = MAT_COMPARE_VIEW (gtk_window_get_child (compare));
+    g_assert_true (MAT_IS_COMPARE_VIEW (view));
+    g_assert_cmpuint (mat_compare_view_get_n_libraries (view), ==, 1);
+    g_assert_true (mat_compare_view_get_material (view) == material);
+    g_assert_true (mat_compare_view_get_textures (view) == mat_phase_table_get_textures (table));
+    gtk_window_destroy (compare);
+  }
+  close_window (window);
+}
+
 static void
 test_accels (void)
 {
@@ -1321,6 +1419,7 @@ main (int   argc,
   g_application_register (G_APPLICATION (app), NULL, &error);
   g_assert_no_error (error);
 
+  g_test_add_func ("/ui/window/animation-page", test_animation_page);
   g_test_add_func ("/ui/app/accels", test_accels);
   g_test_add_func ("/ui/app/settings", test_settings);
   g_test_add_func ("/ui/app/about-and-shortcuts", test_about_and_shortcuts);

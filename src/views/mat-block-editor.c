@@ -1,0 +1,895 @@
+/* mat-block-editor.c - the animation blocks of a material: list, header, keys
+ *
+ * A drop-down lists the blocks with add / duplicate / delete (at most
+ * MAT0_MAX_BLOCKS, the engine's limit); for the selected block the mode,
+ * the interpolation bits as labelled toggles, the unknown header bits
+ * (kept), headerRaw in hex, the cycle and the block's MatTimeline. Every
+ * change is one call of the model (one undo step); the widget follows the
+ * model, so undo and redo show up here as they happen.
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "mat0.h"
+#include "phase-eval.h"
+#include "mat-library.h"
+#include "mat-model-error.h"
+#include "mat-block-editor.h"
+
+#define N_INTERP_BITS 5
+
+struct _MatBlockEditor
+{
+  GtkWidget       parent_instance;
+
+  MatMaterial    *material;
+  GSignalGroup   *material_signals;
+  GSignalGroup   *blocks_signals;
+  MatAnimBlock   *block;
+  GSignalGroup   *block_signals;
+  int             selected;
+  gboolean        syncing;
+
+  GtkStringList  *block_names;
+  GtkStringList  *mode_names;
+  guint           mode_values[8];
+  guint           n_modes;
+  guint           seen_unknown;   /* bit n: mode n (4..7) was shown */
+
+  /* template */
+  GtkStack       *stack;
+  GtkLabel       *readonly_label;
+  GtkBox         *block_bar;
+  GtkDropDown    *block_dropdown;
+  GtkButton      *add_button;
+  GtkLabel       *limit_label;
+  GtkLabel       *error_label;
+  GtkStack       *block_stack;
+  GtkListBox     *settings_list;
+  GtkLabel       *mode_raw;
+  GtkDropDown    *mode_dropdown;
+  GtkLabel       *interp_raw;
+  GtkFlowBox     *interp_box;
+  GtkLabel       *unknown_bits;
+  GtkLabel       *header_raw;
+  GtkLabel       *cycle_label;
+  GtkScrolledWindow *timeline_scroller;
+  MatTimeline    *timeline;
+  GtkLabel       *details_label;
+
+  GtkToggleButton *interp[N_INTERP_BITS];
+};
+
+G_DEFINE_FINAL_TYPE (MatBlockEditor, mat_block_editor, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_MATERIAL,
+  PROP_SELECTED_BLOCK,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const struct {
+  guint32     bit;
+  const char *name;
+  const char *fields;
+} interp_bits[N_INTERP_BITS] = {
+  { PHASE_EVAL_BLEND_AMBIENT_RGB,  N_("Ambient RGB"),   N_("ambient red, green and blue (p0..p2)") },
+  { PHASE_EVAL_BLEND_DIFFUSE_RGB,  N_("Diffuse RGB"),   N_("diffuse red, green and blue (p4..p6)") },
+  { PHASE_EVAL_BLEND_SPECULAR_RGB, N_("Specular RGB"),  N_("specular red, green and blue (p8..p10)") },
+  { PHASE_EVAL_BLEND_EMISSIVE_RGB, N_("Emissive RGB"),  N_("emissive red, green and blue (p12..p14)") },
+  { PHASE_EVAL_BLEND_AMBIENT_A,    N_("Ambient alpha"), N_("ambient alpha (p3, scaled by 0.01)") },
+};
+
+static const char *const mode_labels[4] = {
+  N_("Loop"), N_("Ping-pong"), N_("One-shot (clamp)"), N_("Random offset"),
+};
+
+static const char editor_css[] =
+  "matblockeditor list.boxed-list {"
+  "  background-color: @theme_base_color;"
+  "  border: 1px solid alpha(@borders, 0.75);"
+  "  border-radius: 12px;"
+  "  box-shadow: 0 1px 3px alpha(black, 0.06);"
+  "}"
+  "matblockeditor list.boxed-list > row {"
+  "  padding: 10px 14px;"
+  "  min-height: 34px;"
+  "  border-bottom: 1px solid alpha(@borders, 0.45);"
+  "}"
+  "matblockeditor list.boxed-list > row:first-child {"
+  "  border-top-left-radius: 12px; border-top-right-radius: 12px;"
+  "}"
+  "matblockeditor list.boxed-list > row:last-child {"
+  "  border-bottom: none;"
+  "  border-bottom-left-radius: 12px; border-bottom-right-radius: 12px;"
+  "}"
+  "matblockeditor label.hex-value { font-weight: bold; }"
+  "matblockeditor .timeline-frame {"
+  "  background-color: @theme_base_color;"
+  "  border: 1px solid alpha(@borders, 0.75);"
+  "  border-radius: 12px;"
+  "  box-shadow: 0 1px 3px alpha(black, 0.06);"
+  "}"
+  "matblockeditor button.interp-bit { padding: 4px 10px; border-radius: 8px; }"
+  "matblockeditor button.interp-bit label.bit-value { font-size: 0.8em; opacity: 0.65; }"
+  "matblockeditor button.interp-bit:checked {"
+  "  background-image: none;"
+  "  background-color: @theme_selected_bg_color;"
+  "  color: @theme_selected_fg_color;"
+  "  border-color: shade(@theme_selected_bg_color, 0.85);"
+  "  box-shadow: none;"
+  "}"
+  "matblockeditor button.interp-bit:checked:hover {"
+  "  background-color: shade(@theme_selected_bg_color, 1.08);"
+  "}"
+  "matblockeditor button.interp-bit:checked label.bit-value { opacity: 0.85; }";
+
+static void
+ensure_css (void)
+{
+  static GtkCssProvider *provider;
+  GdkDisplay *display = gdk_display_get_default ();
+
+  if (provider != NULL || display == NULL)
+    return;
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_data (provider, editor_css, -1);
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+static MatHistory *
+history (MatBlockEditor *self)
+{
+  MatLibrary *library = self->material != NULL ? mat_material_get_library (self->material) : NULL;
+
+  return library != NULL ? mat_library_get_history (library) : NULL;
+}
+
+static guint
+n_blocks (MatBlockEditor *self)
+{
+  /* the list itself: it is current inside its own items-changed */
+  return self->material != NULL
+    ? g_list_model_get_n_items (mat_material_get_blocks (self->material)) : 0;
+}
+
+static MatAnimBlock *
+block_at (MatBlockEditor *self,
+          guint           i)
+{
+  MatAnimBlock *block;
+
+  if (self->material == NULL || i >= n_blocks (self))
+    return NULL;
+  block = g_list_model_get_item (mat_material_get_blocks (self->material), i);
+  if (block != NULL)
+    g_object_unref (block);   /* the material holds it */
+  return block;
+}
+
+static gboolean
+editable (MatBlockEditor *self)
+{
+  return self->material != NULL && mat_material_get_editable (self->material);
+}
+
+static void
+show_error (MatBlockEditor *self,
+            const GError   *error)
+{
+  if (error == NULL)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+      return;
+    }
+  gtk_label_set_text (self->error_label, error->message);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+}
+
+/* Returns: (transfer full). */
+static char *
+mode_name (guint mode)
+{
+  if (mode < 4)
+    return g_strdup (_(mode_labels[mode]));
+  return g_strdup_printf (_("Unknown (%u)"), mode);
+}
+
+/* Returns: (transfer full): one line of the block list. */
+static char *
+block_title (MatAnimBlock *block,
+             guint         index)
+{
+  g_autofree char *mode = mode_name (mat_anim_block_get_mode (block));
+  guint n = mat_anim_block_get_n_keys (block);
+
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "Block %u — %s · %u key · %u ms",
+                                       "Block %u — %s · %u keys · %u ms", n),
+                          index, mode, n, mat_anim_block_get_cycle (block));
+}
+
+/* ---- model -> widgets -------------------------------------------------- */
+
+static void
+sync_actions (MatBlockEditor *self)
+{
+  guint n = n_blocks (self);
+  gboolean can_edit = editable (self);
+  gboolean full = n >= MAT0_MAX_BLOCKS;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "block.add", can_edit && !full);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "block.duplicate",
+                                 can_edit && !full && self->block != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "block.remove",
+                                 can_edit && self->block != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->limit_label), full);
+  gtk_widget_set_visible (GTK_WIDGET (self->readonly_label),
+                          self->material != NULL && !can_edit);
+}
+
+static void
+rebuild_mode_list (MatBlockEditor *self)
+{
+  const char *names[9] = { NULL };
+  char *unknown[8] = { NULL };
+  guint mode = self->block != NULL ? mat_anim_block_get_mode (self->block) : 0;
+  guint n = 0;
+  guint selected = 0;
+
+  if (mode >= 4)
+    self->seen_unknown |= 1u << mode;
+  for (guint m = 0; m < 8; m++)
+    {
+      if (m >= 4 && !(self->seen_unknown & (1u << m)))
+        continue;
+      if (m < 4)
+        names[n] = _(mode_labels[m]);
+      else
+        {
+          unknown[m] = g_strdup_printf (_("Unknown (%u)"), m);
+          names[n] = unknown[m];
+        }
+      if (m == mode)
+        selected = n;
+      self->mode_values[n++] = m;
+    }
+  self->n_modes = n;
+
+  self->syncing = TRUE;
+  gtk_string_list_splice (self->mode_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->mode_names)), names);
+  gtk_drop_down_set_selected (self->mode_dropdown, selected);
+  self->syncing = FALSE;
+
+  for (guint m = 0; m < 8; m++)
+    g_free (unknown[m]);
+}
+
+static void
+sync_header (MatBlockEditor *self)
+{
+  guint32 raw, mask, high;
+  guint mode;
+  g_autofree char *hex = NULL;
+  g_autofree char *mode_text = NULL;
+  g_autofree char *interp_text = NULL;
+  g_autofree char *high_text = NULL;
+
+  if (self->block == NULL)
+    return;
+  raw = mat_anim_block_get_header_raw (self->block);
+  mode = raw & 7u;
+  mask = raw >> 3;
+  high = raw >> 8;
+
+  rebuild_mode_list (self);
+  mode_text = mode >= 4
+    ? g_strdup_printf (_("mode = header & 7 = %u: not a known mode, kept; played as a loop"), mode)
+    : g_strdup_printf (_("mode = header & 7 = %u"), mode);
+  gtk_label_set_text (self->mode_raw, mode_text);
+
+  interp_text = g_strdup_printf (_("Interpolation mask = header >> 3 = 0x%02X: from one key’s phase "
+                                   "to the next the engine blends the fields switched on here; the "
+                                   "others jump at each key."),
+                                 mask);
+  gtk_label_set_text (self->interp_raw, interp_text);
+
+  self->syncing = TRUE;
+  for (guint i = 0; i < N_INTERP_BITS; i++)
+    gtk_toggle_button_set_active (self->interp[i], (mask & interp_bits[i].bit) != 0);
+  self->syncing = FALSE;
+
+  hex = g_strdup_printf ("0x%08X", raw);
+  gtk_label_set_text (self->header_raw, hex);
+  high_text = high != 0
+    ? g_strdup_printf (_("headerRaw as stored. Unknown bits (header >> 8): 0x%X, kept as stored"), high)
+    : g_strdup (_("headerRaw as stored. Unknown bits (header >> 8): none"));
+  gtk_label_set_text (self->unknown_bits, high_text);
+}
+
+static void
+sync_cycle (MatBlockEditor *self)
+{
+  g_autofree char *text = NULL;
+  guint n;
+
+  if (self->block == NULL)
+    return;
+  n = mat_anim_block_get_n_keys (self->block);
+  if (n > 0 && mat_anim_block_get_cycle (self->block) == 0)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "0 ms (zero-length) · %u key",
+                                         "0 ms (zero-length) · %u keys", n), n);
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u ms · %u key", "%u ms · %u keys", n),
+                            mat_anim_block_get_cycle (self->block), n);
+  gtk_label_set_text (self->cycle_label, text);
+}
+
+static void
+sync_block_names (MatBlockEditor *self)
+{
+  guint n = n_blocks (self);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  guint old = g_list_model_get_n_items (G_LIST_MODEL (self->block_names));
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (names, block_title (block_at (self, i), i));
+  g_ptr_array_add (names, NULL);
+
+  /* replace only what changed, so the open popup does not jump */
+  self->syncing = TRUE;
+  if (old != n)
+    gtk_string_list_splice (self->block_names, 0, old, (const char *const *) names->pdata);
+  else
+    for (guint i = 0; i < n; i++)
+      if (g_strcmp0 (gtk_string_list_get_string (self->block_names, i), names->pdata[i]) != 0)
+        {
+          const char *one[2] = { names->pdata[i], NULL };
+
+          gtk_string_list_splice (self->block_names, i, 1, one);
+        }
+  gtk_drop_down_set_selected (self->block_dropdown,
+                              self->selected >= 0 ? (guint) self->selected : GTK_INVALID_LIST_POSITION);
+  self->syncing = FALSE;
+}
+
+/* Shows block @index (clamped; -1 when there is none). */
+static void
+show_block (MatBlockEditor *self,
+            int             index)
+{
+  guint n = n_blocks (self);
+  MatAnimBlock *block;
+  int old = self->selected;
+
+  if (n == 0)
+    index = -1;
+  else
+    index = CLAMP (index, 0, (int) n - 1);
+  block = index >= 0 ? block_at (self, index) : NULL;
+
+  self->selected = index;
+  if (block != self->block)
+    {
+      self->seen_unknown = 0;
+      g_set_object (&self->block, block);
+      g_signal_group_set_target (self->block_signals, block);
+      mat_timeline_set_block (self->timeline, block);
+    }
+
+  sync_block_names (self);
+  gtk_stack_set_visible_child_name (self->block_stack, block != NULL ? "block" : "none");
+  sync_header (self);
+  sync_cycle (self);
+  sync_actions (self);
+
+  if (old != self->selected)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_BLOCK]);
+}
+
+static void
+sync_all (MatBlockEditor *self)
+{
+  gtk_stack_set_visible_child_name (self->stack, self->material != NULL ? "content" : "empty");
+  gtk_widget_set_sensitive (GTK_WIDGET (self->block_stack), editable (self));
+  show_block (self, self->selected < 0 ? 0 : self->selected);
+}
+
+static void
+on_blocks_changed (GListModel     *model,
+                   guint           position,
+                   guint           removed,
+                   guint           added,
+                   MatBlockEditor *self)
+{
+  /* keep showing the same block object when it is still there */
+  int index = self->selected;
+
+  if (self->block != NULL)
+    {
+      guint n = g_list_model_get_n_items (model);
+
+      for (guint i = 0; i < n; i++)
+        if (block_at (self, i) == self->block)
+          {
+            index = i;
+            break;
+          }
+    }
+  show_block (self, index < 0 ? 0 : index);
+}
+
+static void
+on_material_changed (MatBlockEditor *self)
+{
+  sync_block_names (self);
+  sync_cycle (self);
+}
+
+/* ---- widgets -> model -------------------------------------------------- */
+
+static void
+on_block_selected (GtkDropDown    *dropdown,
+                   GParamSpec     *pspec,
+                   MatBlockEditor *self)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  if (self->syncing || selected == GTK_INVALID_LIST_POSITION)
+    return;
+  show_block (self, selected);
+}
+
+static void
+on_mode_selected (GtkDropDown    *dropdown,
+                  GParamSpec     *pspec,
+                  MatBlockEditor *self)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+  g_autoptr(GError) error = NULL;
+
+  if (self->syncing || self->block == NULL || selected >= self->n_modes)
+    return;
+  if (!mat_anim_block_set_mode (self->block, self->mode_values[selected], &error))
+    show_error (self, error);
+  else
+    show_error (self, NULL);
+}
+
+static void
+on_interp_toggled (GtkToggleButton *button,
+                   MatBlockEditor  *self)
+{
+  g_autoptr(GError) error = NULL;
+  guint32 mask, bit = 0;
+
+  if (self->syncing || self->block == NULL)
+    return;
+  for (guint i = 0; i < N_INTERP_BITS; i++)
+    if (self->interp[i] == button)
+      bit = interp_bits[i].bit;
+  mask = mat_anim_block_get_interp_mask (self->block);
+  mask = gtk_toggle_button_get_active (button) ? (mask | bit) : (mask & ~bit);
+  if (mask == mat_anim_block_get_interp_mask (self->block))
+    return;
+  if (!mat_anim_block_set_interp_mask (self->block, mask, &error))
+    {
+      show_error (self, error);
+      sync_header (self);
+    }
+  else
+    show_error (self, NULL);
+}
+
+static void
+build_interp_toggles (MatBlockEditor *self)
+{
+  for (guint i = 0; i < N_INTERP_BITS; i++)
+    {
+      GtkWidget *button = gtk_toggle_button_new ();
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+      GtkWidget *name = gtk_label_new (_(interp_bits[i].name));
+      g_autofree char *bit = g_strdup_printf (_("bit 0x%02X"), interp_bits[i].bit);
+      GtkWidget *value = gtk_label_new (bit);
+      g_autofree char *tip = g_strdup_printf (_("Blend %s from one key’s phase to the next (interpolation bit 0x%02X)"),
+                                              _(interp_bits[i].fields), interp_bits[i].bit);
+
+      gtk_widget_add_css_class (value, "bit-value");
+      gtk_box_append (GTK_BOX (box), name);
+      gtk_box_append (GTK_BOX (box), value);
+      gtk_button_set_child (GTK_BUTTON (button), box);
+      gtk_widget_add_css_class (button, "interp-bit");
+      gtk_widget_set_tooltip_text (button, tip);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _(interp_bits[i].name),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tip,
+                                      -1);
+      g_signal_connect_object (button, "toggled", G_CALLBACK (on_interp_toggled), self, 0);
+      gtk_flow_box_append (self->interp_box, button);
+      self->interp[i] = GTK_TOGGLE_BUTTON (button);
+    }
+}
+
+/* ---- actions ----------------------------------------------------------- */
+
+static void
+block_add_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  MatBlockEditor *self = MAT_BLOCK_EDITOR (widget);
+  g_autoptr(GError) error = NULL;
+  guint position = n_blocks (self);
+
+  if (mat_material_insert_block (self->material, position, &error) == NULL)
+    {
+      show_error (self, error);
+      return;
+    }
+  show_error (self, NULL);
+  show_block (self, position);
+}
+
+static gboolean
+copy_block (MatAnimBlock  *from,
+            MatAnimBlock  *to,
+            GError       **error)
+{
+  GListModel *keys = mat_anim_block_get_keys (from);
+  guint n = g_list_model_get_n_items (keys);
+
+  if (!mat_anim_block_set_header_raw (to, mat_anim_block_get_header_raw (from), error))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(MatKey) src = g_list_model_get_item (keys, i);
+      MatKey *dst;
+
+      if (i == 0)
+        {
+          dst = g_list_model_get_item (mat_anim_block_get_keys (to), 0);
+          g_object_unref (dst);
+          if (!mat_key_set_k0 (dst, mat_key_get_k0 (src), error) ||
+              !mat_key_set_k1 (dst, mat_key_get_k1 (src), error))
+            return FALSE;
+        }
+      else
+        {
+          dst = mat_anim_block_insert_key (to, i, mat_key_get_k0 (src), mat_key_get_k1 (src), error);
+          if (dst == NULL)
+            return FALSE;
+        }
+      /* k2 is opaque: the copy keeps it as stored */
+      if (!mat_key_set_k2 (dst, mat_key_get_k2 (src), error))
+        return FALSE;
+    }
+  if (n == 0)
+    return mat_anim_block_remove_key (to, 0, error);
+  return TRUE;
+}
+
+static void
+block_duplicate_activated (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  MatBlockEditor *self = MAT_BLOCK_EDITOR (widget);
+  g_autoptr(GError) error = NULL;
+  MatHistory *h = history (self);
+  MatAnimBlock *source = self->block;
+  MatAnimBlock *copy;
+  guint position;
+
+  if (source == NULL || h == NULL)
+    return;
+  position = mat_anim_block_get_index (source) + 1;
+  mat_history_begin_group (h, _("Duplicate Animation Block"));
+  copy = mat_material_insert_block (self->material, position, &error);
+  if (copy != NULL)
+    copy_block (source, copy, &error);
+  mat_history_end_group (h);
+
+  if (error != NULL)
+    {
+      /* leave nothing half done */
+      if (copy != NULL)
+        mat_history_undo (h);
+      show_error (self, error);
+      return;
+    }
+  show_error (self, NULL);
+  show_block (self, position);
+}
+
+static void
+block_remove_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  MatBlockEditor *self = MAT_BLOCK_EDITOR (widget);
+  g_autoptr(GError) error = NULL;
+  int index = self->selected;
+
+  if (self->block == NULL)
+    return;
+  if (!mat_material_remove_block (self->material, mat_anim_block_get_index (self->block), &error))
+    {
+      show_error (self, error);
+      return;
+    }
+  show_error (self, NULL);
+  show_block (self, MAX (index - 1, 0));
+}
+
+static void
+zoom_in_activated (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  mat_timeline_zoom_in (MAT_BLOCK_EDITOR (widget)->timeline);
+}
+
+static void
+zoom_out_activated (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  mat_timeline_zoom_out (MAT_BLOCK_EDITOR (widget)->timeline);
+}
+
+/* ---- GObject ----------------------------------------------------------- */
+
+static void
+mat_block_editor_dispose (GObject *object)
+{
+  MatBlockEditor *self = MAT_BLOCK_EDITOR (object);
+
+  if (self->material_signals != NULL)
+    g_signal_group_set_target (self->material_signals, NULL);
+  if (self->blocks_signals != NULL)
+    g_signal_group_set_target (self->blocks_signals, NULL);
+  if (self->block_signals != NULL)
+    g_signal_group_set_target (self->block_signals, NULL);
+  g_clear_object (&self->material_signals);
+  g_clear_object (&self->blocks_signals);
+  g_clear_object (&self->block_signals);
+  g_clear_object (&self->block);
+  g_clear_object (&self->material);
+  gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_BLOCK_EDITOR);
+  g_clear_object (&self->block_names);
+  g_clear_object (&self->mode_names);
+
+  G_OBJECT_CLASS (mat_block_editor_parent_class)->dispose (object);
+}
+
+static void
+mat_block_editor_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  MatBlockEditor *self = MAT_BLOCK_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_MATERIAL:
+      g_value_set_object (value, self->material);
+      break;
+    case PROP_SELECTED_BLOCK:
+      g_value_set_int (value, self->selected);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mat_block_editor_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  MatBlockEditor *self = MAT_BLOCK_EDITOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_MATERIAL:
+      mat_block_editor_set_material (self, g_value_get_object (value));
+      break;
+    case PROP_SELECTED_BLOCK:
+      mat_block_editor_set_selected_block (self, g_value_get_int (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mat_block_editor_class_init (MatBlockEditorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = mat_block_editor_dispose;
+  object_class->get_property = mat_block_editor_get_property;
+  object_class->set_property = mat_block_editor_set_property;
+
+  properties[PROP_MATERIAL] =
+    g_param_spec_object ("material", NULL, NULL, MAT_TYPE_MATERIAL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED_BLOCK] =
+    g_param_spec_int ("selected-block", NULL, NULL, -1, MAT0_MAX_BLOCKS - 1, -1,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (MAT_TYPE_TIMELINE);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "matblockeditor");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/parkan/MatEdit/mat-block-editor.ui");
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, stack);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, readonly_label);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, block_bar);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, block_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, add_button);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, limit_label);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, error_label);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, block_stack);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, settings_list);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, mode_raw);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, interp_raw);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, interp_box);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, unknown_bits);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, header_raw);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, cycle_label);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, timeline_scroller);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, timeline);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, details_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_block_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_mode_selected);
+
+  gtk_widget_class_install_action (widget_class, "block.add", NULL, block_add_activated);
+  gtk_widget_class_install_action (widget_class, "block.duplicate", NULL, block_duplicate_activated);
+  gtk_widget_class_install_action (widget_class, "block.remove", NULL, block_remove_activated);
+  gtk_widget_class_install_action (widget_class, "block.zoom-in", NULL, zoom_in_activated);
+  gtk_widget_class_install_action (widget_class, "block.zoom-out", NULL, zoom_out_activated);
+}
+
+static void
+mat_block_editor_init (MatBlockEditor *self)
+{
+  ensure_css ();
+  self->selected = -1;
+  self->block_names = gtk_string_list_new (NULL);
+  self->mode_names = gtk_string_list_new (NULL);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_drop_down_set_model (self->block_dropdown, G_LIST_MODEL (self->block_names));
+  gtk_drop_down_set_model (self->mode_dropdown, G_LIST_MODEL (self->mode_names));
+  build_interp_toggles (self);
+  g_object_bind_property (self->timeline, "details", self->details_label, "label",
+                          G_BINDING_SYNC_CREATE);
+
+  self->material_signals = g_signal_group_new (MAT_TYPE_MATERIAL);
+  g_signal_group_connect_swapped (self->material_signals, "changed",
+                                  G_CALLBACK (on_material_changed), self);
+  g_signal_group_connect_swapped (self->material_signals, "notify::editable",
+                                  G_CALLBACK (sync_all), self);
+
+  self->blocks_signals = g_signal_group_new (G_TYPE_LIST_MODEL);
+  g_signal_group_connect (self->blocks_signals, "items-changed",
+                          G_CALLBACK (on_blocks_changed), self);
+
+  self->block_signals = g_signal_group_new (MAT_TYPE_ANIM_BLOCK);
+  g_signal_group_connect_swapped (self->block_signals, "notify::header-raw",
+                                  G_CALLBACK (sync_header), self);
+  g_signal_group_connect_swapped (self->block_signals, "notify::cycle",
+                                  G_CALLBACK (sync_cycle), self);
+  g_signal_group_connect_swapped (self->block_signals, "notify::n-keys",
+                                  G_CALLBACK (sync_cycle), self);
+
+  sync_all (self);
+}
+
+/* ---- public API -------------------------------------------------------- */
+
+GtkWidget *
+mat_block_editor_new (void)
+{
+  return g_object_new (MAT_TYPE_BLOCK_EDITOR, NULL);
+}
+
+MatMaterial *
+mat_block_editor_get_material (MatBlockEditor *self)
+{
+  g_return_val_if_fail (MAT_IS_BLOCK_EDITOR (self), NULL);
+
+  return self->material;
+}
+
+void
+mat_block_editor_set_material (MatBlockEditor *self,
+                               MatMaterial    *material)
+{
+  g_return_if_fail (MAT_IS_BLOCK_EDITOR (self));
+  g_return_if_fail (material == NULL || MAT_IS_MATERIAL (material));
+
+  if (self->material == material)
+    return;
+  g_set_object (&self->material, material);
+  g_signal_group_set_target (self->material_signals, material);
+  g_signal_group_set_target (self->blocks_signals,
+                             material != NULL ? mat_material_get_blocks (material) : NULL);
+  show_error (self, NULL);
+  self->selected = -1;
+  sync_all (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATERIAL]);
+}
+
+int
+mat_block_editor_get_selected_block (MatBlockEditor *self)
+{
+  g_return_val_if_fail (MAT_IS_BLOCK_EDITOR (self), -1);
+
+  return self->selected;
+}
+
+void
+mat_block_editor_set_selected_block (MatBlockEditor *self,
+                                     int             block)
+{
+  g_return_if_fail (MAT_IS_BLOCK_EDITOR (self));
+
+  show_block (self, block);
+}
+
+MatTimeline *
+mat_block_editor_get_timeline (MatBlockEditor *self)
+{
+  g_return_val_if_fail (MAT_IS_BLOCK_EDITOR (self), NULL);
+
+  return self->timeline;
+}
+
+GtkWidget *
+mat_block_editor_get_test_widget (MatBlockEditor *self,
+                                  const char     *name)
+{
+  static const struct {
+    const char *name;
+    gsize       offset;
+  } named[] = {
+    { "blocks", G_STRUCT_OFFSET (MatBlockEditor, block_dropdown) },
+    { "mode", G_STRUCT_OFFSET (MatBlockEditor, mode_dropdown) },
+    { "limit-label", G_STRUCT_OFFSET (MatBlockEditor, limit_label) },
+    { "unknown-bits", G_STRUCT_OFFSET (MatBlockEditor, unknown_bits) },
+    { "header-raw", G_STRUCT_OFFSET (MatBlockEditor, header_raw) },
+    { "cycle", G_STRUCT_OFFSET (MatBlockEditor, cycle_label) },
+    { "details", G_STRUCT_OFFSET (MatBlockEditor, details_label) },
+    { "block-stack", G_STRUCT_OFFSET (MatBlockEditor, block_stack) },
+    { "error", G_STRUCT_OFFSET (MatBlockEditor, error_label) },
+  };
+
+  g_return_val_if_fail (MAT_IS_BLOCK_EDITOR (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (named); i++)
+    if (g_str_equal (name, named[i].name))
+      return G_STRUCT_MEMBER (GtkWidget *, self, named[i].offset);
+  if (g_str_has_prefix (name, "interp-"))
+    {
+      guint64 i = g_ascii_strtoull (name + 7, NULL, 10);
+
+      if (i < N_INTERP_BITS)
+        return GTK_WIDGET (self->interp[i]);
+    }
+  return NULL;
+}

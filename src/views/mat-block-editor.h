@@ -1,0 +1,38 @@
+/* mat-block-editor.h - the animation blocks of a material: list, header, keys */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "mat-material.h"
+#include "mat-timeline.h"
+
+G_BEGIN_DECLS
+
+#define MAT_TYPE_BLOCK_EDITOR (mat_block_editor_get_type ())
+
+G_DECLARE_FINAL_TYPE (MatBlockEditor, mat_block_editor, MAT, BLOCK_EDITOR, GtkWidget)
+
+/* Properties: "material" (MatMaterial*), "selected-block" (int, -1 when
+ * the material has no blocks).
+ * Actions: block.add, block.duplicate, block.remove (disabled at the
+ * engine's limit of 19 blocks / without a block), block.zoom-in,
+ * block.zoom-out. Every edit goes through the model (one undo step). */
+GtkWidget   *mat_block_editor_new                (void);
+MatMaterial *mat_block_editor_get_material       (MatBlockEditor *self);
+void         mat_block_editor_set_material       (MatBlockEditor *self,
+                                                  MatMaterial    *material);
+int          mat_block_editor_get_selected_block (MatBlockEditor *self);
+void         mat_block_editor_set_selected_block (MatBlockEditor *self,
+                                                  int             block);
+/* Returns: (transfer none): the timeline of the selected block. */
+MatTimeline *mat_block_editor_get_timeline       (MatBlockEditor *self);
+
+/* For tests: the widget named @name, or %NULL. Names: "blocks" and
+ * "mode" (GtkDropDown), "interp-0" .. "interp-4" (GtkToggleButton for the
+ * bits 0x01 .. 0x10), "limit-label", "unknown-bits", "header-raw",
+ * "cycle", "details" (GtkLabel), "block-stack" (GtkStack).
+ * Returns: (transfer none) (nullable). */
+GtkWidget   *mat_block_editor_get_test_widget    (MatBlockEditor *self,
+                                                  const char     *name);
+
+G_END_DECLS

@@ -1,0 +1,46 @@
+/* mat-texture-picker.h - a dialog choosing a texture of a Textures.lib
+ *
+ * A modal window over the editor showing the textures of a
+ * MatTextureLibrary as a grid of thumbnails (drawn over a checkerboard so
+ * alpha shows) with their name, "format · W×H" and a "Page N" badge for
+ * atlases; a search entry filters by name as you type. "Choose" (or a
+ * double-click, or Enter) emits "chosen" with the texture's name,
+ * "Untextured" emits it with "". Without a library the dialog offers to
+ * open a Textures.lib ("textures" changes when it has loaded).
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "mat-texture-library.h"
+
+G_BEGIN_DECLS
+
+#define MAT_TYPE_TEXTURE_PICKER (mat_texture_picker_get_type ())
+
+G_DECLARE_FINAL_TYPE (MatTexturePicker, mat_texture_picker, MAT, TEXTURE_PICKER, GtkWindow)
+
+/* Returns: (transfer none): a new picker, modal and transient for
+ * @parent, with @current (nullable) selected; present it with
+ * gtk_window_present. It destroys itself after "chosen" or when closed.
+ * Signal "chosen" (const char *name): the texture picked, "" for
+ * untextured. */
+MatTexturePicker  *mat_texture_picker_new          (GtkWindow         *parent,
+                                                    MatTextureLibrary *textures,
+                                                    const char        *current);
+
+/* Returns: (transfer none) (nullable): the textures shown. */
+MatTextureLibrary *mat_texture_picker_get_textures (MatTexturePicker  *self);
+void               mat_texture_picker_set_textures (MatTexturePicker  *self,
+                                                    MatTextureLibrary *textures);
+
+/* Test hook: selects @name in the grid and activates "picker.choose"
+ * ("" activates "picker.untextured"), as a user would. Returns: %FALSE
+ * when @name is not shown (filtered out or not in the library). */
+gboolean           mat_texture_picker_choose_for_test (MatTexturePicker *self,
+                                                       const char       *name);
+
+/* "palette (0)", "565", ... for a Texm format. Returns: (transfer full) */
+char              *mat_texture_format_name         (guint              format);
+
+G_END_DECLS

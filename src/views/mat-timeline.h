@@ -1,0 +1,101 @@
+/* mat-timeline.h - the keys of one animation block on a time ruler */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "mat-anim-block.h"
+
+G_BEGIN_DECLS
+
+#define MAT_TYPE_TIMELINE (mat_timeline_get_type ())
+
+G_DECLARE_FINAL_TYPE (MatTimeline, mat_timeline, MAT, TIMELINE, GtkWidget)
+
+/* Properties:
+ *   "block"     MatAnimBlock*  the block shown (%NULL: nothing)
+ *   "position"  uint           the playhead, ms; shown modulo the cycle,
+ *                              so it can be bound to a preview's "time"
+ *   "zoom"      double         pixels per second (20 .. 5000)
+ *   "selected-key" int         the focused key, -1 for none
+ * Signals:
+ *   "scrubbed" (guint position): the user moved the playhead (a click
+ *   on the ruler or a drag of the playhead); "position" is already set.
+ *
+ * Keys sit at their cumulative start times (a key's k1 is its duration).
+ * Every edit goes through the model; a gesture is one undo step. k2 is
+ * shown and never changed. */
+GtkWidget    *mat_timeline_new                (void);
+MatAnimBlock *mat_timeline_get_block          (MatTimeline  *self);
+void          mat_timeline_set_block          (MatTimeline  *self,
+                                               MatAnimBlock *block);
+guint         mat_timeline_get_position       (MatTimeline  *self);
+void          mat_timeline_set_position       (MatTimeline  *self,
+                                               guint         position);
+double        mat_timeline_get_zoom           (MatTimeline  *self);
+void          mat_timeline_set_zoom           (MatTimeline  *self,
+                                               double        zoom);
+void          mat_timeline_zoom_in            (MatTimeline  *self);
+void          mat_timeline_zoom_out           (MatTimeline  *self);
+/* The snapping grid at the current zoom, ms (50 at the default zoom). */
+guint         mat_timeline_get_grid           (MatTimeline  *self);
+
+/* The selection: @key -1 clears it; with @extend the key is toggled in a
+ * multi-selection (as Ctrl+click does). */
+int           mat_timeline_get_selected_key   (MatTimeline  *self);
+void          mat_timeline_select_key         (MatTimeline  *self,
+                                               int           key,
+                                               gboolean      extend);
+gboolean      mat_timeline_is_key_selected    (MatTimeline  *self,
+                                               guint         key);
+guint         mat_timeline_get_n_selected     (MatTimeline  *self);
+
+/* Widget coordinates of a time (ms) on the track, and back. */
+double        mat_timeline_time_to_x          (MatTimeline  *self,
+                                               double        ms);
+double        mat_timeline_x_to_time          (MatTimeline  *self,
+                                               double        x);
+/* The vertical centre of the key track and of the ruler (for tests and
+ * the benchmark). */
+double        mat_timeline_get_track_y        (MatTimeline  *self);
+double        mat_timeline_get_ruler_y        (MatTimeline  *self);
+
+/* For tests and the benchmark: run the code paths of the widget's own
+ * gestures. A drag from (@x, @y) by (@dx, @dy) with @state held (begin,
+ * one update per call of _update, end); a click (@n_press, @button). The
+ * key handler is mat_timeline_test_key. */
+void          mat_timeline_test_drag_begin    (MatTimeline    *self,
+                                               double          x,
+                                               double          y,
+                                               GdkModifierType state);
+void          mat_timeline_test_drag_update   (MatTimeline    *self,
+                                               double          dx,
+                                               double          dy);
+void          mat_timeline_test_drag_end      (MatTimeline    *self,
+                                               double          dx,
+                                               double          dy);
+void          mat_timeline_test_drag          (MatTimeline    *self,
+                                               double          x,
+                                               double          y,
+                                               double          dx,
+                                               double          dy,
+                                               GdkModifierType state);
+void          mat_timeline_test_click         (MatTimeline    *self,
+                                               double          x,
+                                               double          y,
+                                               guint           n_press,
+                                               guint           button,
+                                               GdkModifierType state);
+gboolean      mat_timeline_test_key           (MatTimeline    *self,
+                                               guint           keyval,
+                                               GdkModifierType state);
+void          mat_timeline_test_scroll        (MatTimeline    *self,
+                                               double          dy,
+                                               GdkModifierType state);
+/* The phase popover while open, else %NULL; choosing a row of its list
+ * sets k0. Returns: (transfer none) (nullable). */
+GtkPopover   *mat_timeline_get_phase_popover  (MatTimeline    *self);
+/* The text of the details row (the selected key, with k2).
+ * Returns: (transfer none). */
+const char   *mat_timeline_get_details        (MatTimeline    *self);
+
+G_END_DECLS
