@@ -82,6 +82,8 @@ struct _MatWindow
   /* the list */
   GtkCustomFilter      *filter;
   gboolean              search_ascii;   /* search_folded is plain ASCII */
+  gboolean              filtering;      /* inside gtk_filter_changed () */
+  guint                 show_source;    /* idle: show the selected material */
   gsize                 search_len;
   GtkFilterListModel   *filter_model;
   GtkSortListModel     *sort_model;
@@ -314,6 +316,7 @@ refresh_diagnostics (MatWindow *self)
   g_autofree char *count = NULL;
 
   g_clear_handle_id (&self->diagnostics_source, g_source_remove);
+  g_clear_handle_id (&self->show_source, g_source_remove);
 
   if (self->library != NULL)
     diags = mat_library_get_diagnostics (self->library);
@@ -480,11 +483,33 @@ show_material (MatWindow   *self,
   update_actions (self);
 }
 
+static gboolean
+show_selected_idle (gpointer data)
+{
+  MatWindow *self = data;
+  MatMaterial *material = selected_material (self);
+
+  self->show_source = 0;
+  if (material != self->shown)
+    show_material (self, material);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 selection_changed_cb (MatWindow *self)
 {
   MatMaterial *material = selected_material (self);
 
+  /* While a search narrows the list, the selection may move to another
+   * row: the list is redrawn first and the material pages follow right
+   * after, so typing stays quick in a large library. */
+  if (self->filtering)
+    {
+      if (self->show_source == 0)
+        self->show_source = g_idle_add (show_selected_idle, self);
+      return;
+    }
+  g_clear_handle_id (&self->show_source, g_source_remove);
   if (material != self->shown)
     show_material (self, material);
 }
@@ -632,7 +657,9 @@ search_changed_cb (MatWindow *self)
   self->search_folded = g_steal_pointer (&folded);
   self->search_ascii = self->search_folded != NULL && is_ascii (self->search_folded);
   self->search_len = self->search_folded != NULL ? strlen (self->search_folded) : 0;
+  self->filtering = TRUE;
   gtk_filter_changed (GTK_FILTER (self->filter), change);
+  self->filtering = FALSE;
 
   update_fallback (self);
   update_counts (self);
@@ -667,6 +694,26 @@ search_stop_cb (MatWindow *self)
   gtk_widget_grab_focus (GTK_WIDGET (self->list_view));
 }
 
+/* In file order the list shows the filter model itself: a sort model
+ * without a sorter would still pass every filter change through a walk
+ * over all the rows (65,536 in a large library). */
+static void
+use_sort_model (MatWindow *self,
+                gboolean   sorted)
+{
+  GListModel *rows = sorted ? G_LIST_MODEL (self->sort_model) : G_LIST_MODEL (self->filter_model);
+  g_autoptr(MatMaterial) keep = NULL;
+
+  if (gtk_single_selection_get_model (self->selection) == rows)
+    return;
+
+  keep = self->shown != NULL ? g_object_ref (self->shown) : NULL;
+  gtk_sort_list_model_set_model (self->sort_model, sorted ? G_LIST_MODEL (self->filter_model) : NULL);
+  gtk_single_selection_set_model (self->selection, rows);
+  if (keep != NULL)
+    mat_window_select_material (self, keep);
+}
+
 static void
 apply_sort (MatWindow *self,
             SortOrder  order)
@@ -691,6 +738,7 @@ apply_sort (MatWindow *self,
     }
 
   gtk_sort_list_model_set_sorter (self->sort_model, sorter);
+  use_sort_model (self, sorter != NULL);
   g_clear_object (&sorter);
 }
 
