@@ -705,11 +705,12 @@ static void
 texture_button_update (MatPhaseTable *self,
                        GtkWidget     *button)
 {
+  /* Without a library the picker offers to open one. */
   if (self->textures == NULL)
-    gtk_widget_set_tooltip_text (button, _("No Textures.lib beside this library"));
+    gtk_widget_set_tooltip_text (button, _("No Textures.lib beside this library: choose one…"));
   else
     gtk_widget_set_tooltip_text (button, _("Choose a texture from Textures.lib…"));
-  gtk_widget_set_sensitive (button, self->editable && self->textures != NULL);
+  gtk_widget_set_sensitive (button, self->editable);
 }
 
 static TextureVerdict
@@ -863,6 +864,17 @@ texture_chosen (MatTexturePicker *picker,
 }
 
 static void
+picker_textures_changed (MatTexturePicker *picker,
+                         GParamSpec       *pspec,
+                         MatPhaseTable    *self)
+{
+  MatTextureLibrary *textures = mat_texture_picker_get_textures (picker);
+
+  if (textures != NULL)
+    mat_phase_table_set_textures (self, textures);
+}
+
+static void
 texture_pick_clicked (GtkButton     *button,
                       MatPhaseTable *self)
 {
@@ -872,7 +884,7 @@ texture_pick_clicked (GtkButton     *button,
   MatTexturePicker *picker;
   TexturePick *pick;
 
-  if (phase == NULL || !self->editable || self->textures == NULL)
+  if (phase == NULL || !self->editable)
     return;
 
   /* A name typed but not yet applied is applied first. */
@@ -886,6 +898,9 @@ texture_pick_clicked (GtkButton     *button,
                                    self->textures, mat_phase_get_texture (phase));
   g_signal_connect_data (picker, "chosen", G_CALLBACK (texture_chosen), pick,
                          (GClosureNotify) (void (*) (void)) texture_pick_free, 0);
+  /* a Textures.lib the user opens in the picker becomes the table's */
+  g_signal_connect_object (picker, "notify::textures", G_CALLBACK (picker_textures_changed),
+                           self, 0);
   gtk_window_present (GTK_WINDOW (picker));
 }
 

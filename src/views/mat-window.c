@@ -69,7 +69,6 @@ struct _MatWindow
   MatPhaseTable        *phase_table;
   MatBlockEditor       *block_editor;
   MatPreview           *preview;
-  MatTextureLibrary    *textures;
   GCancellable         *textures_cancellable;
   MatFlagsInspector    *flags_inspector;
   MatMetaEditor        *meta_editor;
@@ -1021,9 +1020,8 @@ static void
 set_textures (MatWindow         *self,
               MatTextureLibrary *textures)
 {
-  g_set_object (&self->textures, textures);
+  /* the preview follows the table (a library chosen in the picker too) */
   mat_phase_table_set_textures (self->phase_table, textures);
-  mat_preview_set_textures (self->preview, textures);
 }
 
 static void
@@ -1176,7 +1174,6 @@ mat_window_open (MatWindow *self,
   if (self->textures_cancellable != NULL)
     g_cancellable_cancel (self->textures_cancellable);
   g_clear_object (&self->textures_cancellable);
-  g_clear_object (&self->textures);
   self->cancellable = g_cancellable_new ();
 
   g_set_object (&self->file, file);
@@ -1755,7 +1752,7 @@ compare_action (GtkWidget  *widget,
         name = file != NULL ? g_file_get_basename (file) : g_strdup (_("Untitled"));
         mat_compare_view_add_library (view, library, name);
       }
-  mat_compare_view_set_textures (view, self->textures);
+  mat_compare_view_set_textures (view, mat_phase_table_get_textures (self->phase_table));
   if (self->shown != NULL && mat_material_get_editable (self->shown))
     mat_compare_view_set_material (view, self->shown);
 
@@ -2195,6 +2192,8 @@ mat_window_init (MatWindow *self)
   /* The animation page: the block chosen in the editor plays in the
    * preview, the timeline's playhead follows it, and scrubbing the
    * timeline moves the preview (and pauses it). */
+  g_object_bind_property (self->phase_table, "textures",
+                          self->preview, "textures", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->block_editor, "selected-block",
                           self->preview, "block", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->preview, "time",

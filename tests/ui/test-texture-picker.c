@@ -6,7 +6,7 @@
  * captions, filters as you type, and choosing a texture (or
  * "Untextured") from the phase table writes one texture field as one
  * undo step. Names not in the library show the missing icon; without a
- * library the button is insensitive. Renders texture-picker.png (build
+ * library the button offers to open one. Renders texture-picker.png (build
  * dir, and SCREENSHOT_DIR when set).
  */
 #include "config.h"
@@ -721,18 +721,43 @@ test_no_library (void)
   fixture_open (&f, "ROCK_WALL", FALSE);
   button = mat_phase_table_get_texture_button_for_test (f.table, 0);
   g_assert_nonnull (button);
-  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (button)));
+  /* still usable: the picker then offers to open a Textures.lib */
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (button)));
   g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (button)), ==,
-                   "No Textures.lib beside this library");
+                   "No Textures.lib beside this library: choose one…");
   entry = mat_phase_table_get_texture_for_test (f.table, 0);
   g_assert_null (gtk_entry_get_icon_name (entry, GTK_ENTRY_ICON_SECONDARY));
+
+  /* A Textures.lib the user opens in the picker becomes the table's. */
+  {
+    g_autoptr(MatTextureLibrary) chosen = load_demo_textures ();
+    GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
+    MatTexturePicker *opened = NULL;
+
+    g_signal_emit_by_name (button, "clicked");
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+        if (MAT_IS_TEXTURE_PICKER (window))
+          opened = MAT_TEXTURE_PICKER (window);
+      }
+    g_assert_nonnull (opened);
+    mat_texture_picker_set_textures (opened, chosen);
+    g_assert_true (mat_phase_table_get_textures (f.table) == chosen);
+    g_assert_true (MAT_IS_PHASE_TABLE (f.table));
+    gtk_window_close (GTK_WINDOW (opened));
+    spin_frames (10);
+    g_assert_true (MAT_IS_PHASE_TABLE (f.table));
+    mat_phase_table_set_textures (f.table, NULL);
+  }
 
   /* A library arriving later (the window loads it) enables the button. */
   textures = load_demo_textures ();
   mat_phase_table_set_textures (f.table, textures);
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (button)));
   mat_phase_table_set_textures (f.table, NULL);
-  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (button)));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (button)), ==,
+                   "No Textures.lib beside this library: choose one…");
   fixture_close (&f);
 
   /* The picker itself, given no library, offers to open one. */
