@@ -426,7 +426,7 @@ mat_anim_block_remove_key (MatAnimBlock  *self,
   if (!_mat_material_check_editable (self->material, error))
     return FALSE;
 
-  cmd = _mat_command_new (&key_list_class, sizeof (KeyListCommand), _("Delete Key"));
+  cmd = _mat_command_new (&key_list_class, sizeof (KeyListCommand), C_("undo step of the model", "Delete Key"));
   cmd->block = g_object_ref (self);
   cmd->key = g_list_model_get_item (G_LIST_MODEL (self->keys), position);
   cmd->position = position;
