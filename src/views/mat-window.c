@@ -315,7 +315,6 @@ refresh_diagnostics (MatWindow *self)
   g_autofree char *count = NULL;
 
   g_clear_handle_id (&self->diagnostics_source, g_source_remove);
-  g_clear_handle_id (&self->show_source, g_source_remove);
 
   if (self->library != NULL)
     diags = mat_library_get_diagnostics (self->library);
@@ -1171,6 +1170,7 @@ mat_window_open (MatWindow *self,
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->show_source, g_source_remove);
   if (self->textures_cancellable != NULL)
     g_cancellable_cancel (self->textures_cancellable);
   g_clear_object (&self->textures_cancellable);
