@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mat-application.h"
+#include "mat-style.h"
 #include "mat-window.h"
 
 #define SCHEMA_ID   "io.github.parkan.MatEdit"
@@ -418,7 +419,6 @@ mat_application_startup (GApplication *application)
   MatApplication *self = MAT_APPLICATION (application);
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
-  g_autoptr(GtkCssProvider) css = NULL;
 
   G_APPLICATION_CLASS (mat_application_parent_class)->startup (application);
 
@@ -449,11 +449,7 @@ mat_application_startup (GApplication *application)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action,
                                            accels[i].accels);
 
-  css = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (css, "/io/github/parkan/MatEdit/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
-                                              GTK_STYLE_PROVIDER (css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  mat_style_ensure ();
 }
 
 static void

@@ -16,6 +16,7 @@
 #include "mat-library.h"
 #include "mat-model-error.h"
 #include "mat-block-editor.h"
+#include "mat-style.h"
 
 #define N_INTERP_BITS 5
 
@@ -88,59 +89,7 @@ static const char *const mode_labels[4] = {
   N_("Loop"), N_("Ping-pong"), N_("One-shot (clamp)"), N_("Random offset"),
 };
 
-static const char editor_css[] =
-  "matblockeditor list.boxed-list {"
-  "  background-color: @theme_base_color;"
-  "  border: 1px solid alpha(@borders, 0.75);"
-  "  border-radius: 12px;"
-  "  box-shadow: 0 1px 3px alpha(black, 0.06);"
-  "}"
-  "matblockeditor list.boxed-list > row {"
-  "  padding: 10px 14px;"
-  "  min-height: 34px;"
-  "  border-bottom: 1px solid alpha(@borders, 0.45);"
-  "}"
-  "matblockeditor list.boxed-list > row:first-child {"
-  "  border-top-left-radius: 12px; border-top-right-radius: 12px;"
-  "}"
-  "matblockeditor list.boxed-list > row:last-child {"
-  "  border-bottom: none;"
-  "  border-bottom-left-radius: 12px; border-bottom-right-radius: 12px;"
-  "}"
-  "matblockeditor label.hex-value { font-weight: bold; }"
-  "matblockeditor .timeline-frame {"
-  "  background-color: @theme_base_color;"
-  "  border: 1px solid alpha(@borders, 0.75);"
-  "  border-radius: 12px;"
-  "  box-shadow: 0 1px 3px alpha(black, 0.06);"
-  "}"
-  "matblockeditor button.interp-bit { padding: 4px 10px; border-radius: 8px; }"
-  "matblockeditor button.interp-bit label.bit-value { font-size: 0.8em; opacity: 0.65; }"
-  "matblockeditor button.interp-bit:checked {"
-  "  background-image: none;"
-  "  background-color: @theme_selected_bg_color;"
-  "  color: @theme_selected_fg_color;"
-  "  border-color: shade(@theme_selected_bg_color, 0.85);"
-  "  box-shadow: none;"
-  "}"
-  "matblockeditor button.interp-bit:checked:hover {"
-  "  background-color: shade(@theme_selected_bg_color, 1.08);"
-  "}"
-  "matblockeditor button.interp-bit:checked label.bit-value { opacity: 0.85; }";
 
-static void
-ensure_css (void)
-{
-  static GtkCssProvider *provider;
-  GdkDisplay *display = gdk_display_get_default ();
-
-  if (provider != NULL || display == NULL)
-    return;
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_data (provider, editor_css, -1);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
 
 static MatHistory *
 history (MatBlockEditor *self)
@@ -766,7 +715,7 @@ mat_block_editor_class_init (MatBlockEditorClass *klass)
 static void
 mat_block_editor_init (MatBlockEditor *self)
 {
-  ensure_css ();
+  mat_style_ensure ();
   self->selected = -1;
   self->block_names = gtk_string_list_new (NULL);
   self->mode_names = gtk_string_list_new (NULL);

@@ -24,6 +24,7 @@
 #include "mat0.h"
 #include "nres.h"
 #include "mat-compare-view.h"
+#include "mat-style.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
 #define N_SLOTS         2
@@ -196,72 +197,7 @@ static void slot_reload      (MatCompareView *self,
 /* ------------------------------------------------------------------ */
 /* Style                                                                */
 
-static const char compare_css[] =
-  "matcompareview .compare-slot {"
-  "  padding: 8px;"
-  "  border-radius: 8px;"
-  "  background-color: alpha(currentColor, 0.04);"
-  "}"
-  "matcompareview .slot-badge {"
-  "  font-weight: bold;"
-  "  min-width: 16px;"
-  "  padding: 2px 7px;"
-  "  border-radius: 999px;"
-  "  color: white;"
-  "}"
-  "matcompareview .slot-badge.slot-a { background-color: #3584e4; }"
-  "matcompareview .slot-badge.slot-b { background-color: #c64600; }"
-  "matcompareview .numeric { font-feature-settings: \"tnum\"; }"
-  "matcompareview .compare-transport { padding: 2px 0; }"
-  "matcompareview .compare-summary { padding: 2px 2px; }"
-  "matcompareview .compare-summary.has-differences { font-weight: bold; }"
-  "matcompareview .compare-table { background-color: @theme_base_color; }"
-  "matcompareview .compare-table .cell {"
-  "  padding: 2px 10px;"
-  "  min-height: 26px;"
-  "  font-feature-settings: \"tnum\";"
-  "}"
-  "matcompareview .compare-table .cell.copy-cell { padding: 0 4px; }"
-  "matcompareview .compare-table .column-title {"
-  "  font-weight: bold;"
-  "  font-size: 0.9em;"
-  "  padding-top: 6px;"
-  "  padding-bottom: 6px;"
-  "  border-bottom: 1px solid alpha(currentColor, 0.2);"
-  "}"
-  "matcompareview .compare-table .group-title {"
-  "  font-weight: bold;"
-  "  padding-top: 8px;"
-  "  padding-bottom: 2px;"
-  "  border-bottom: 1px solid alpha(currentColor, 0.1);"
-  "}"
-  "matcompareview .compare-table .source-hint { color: alpha(currentColor, 0.6); font-size: 0.9em; }"
-  "matcompareview .compare-table .side-a { border-left: 3px solid alpha(#3584e4, 0.5); }"
-  "matcompareview .compare-table .side-b { border-left: 3px solid alpha(#c64600, 0.5); }"
-  "matcompareview .compare-table .cell.differs {"
-  "  background-color: alpha(@warning_color, 0.25);"
-  "  font-weight: bold;"
-  "}"
-  "matcompareview .compare-table button.copy-button {"
-  "  min-height: 20px;"
-  "  min-width: 22px;"
-  "  padding: 0 4px;"
-  "  font-weight: bold;"
-  "}";
 
-static void
-ensure_css (void)
-{
-  static GtkCssProvider *provider;
-  GdkDisplay *display = gdk_display_get_default ();
-
-  if (provider != NULL || display == NULL)
-    return;
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_data (provider, compare_css, -1);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
@@ -1576,7 +1512,7 @@ static void
 mat_compare_view_init (MatCompareView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  ensure_css ();
+  mat_style_ensure ();
 
   self->libraries = g_ptr_array_new_with_free_func (g_object_unref);
   self->library_names = gtk_string_list_new (NULL);

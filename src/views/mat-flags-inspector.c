@@ -16,6 +16,7 @@
 #include "mat0-flags.h"
 #include "mat-model-error.h"
 #include "mat-flags-inspector.h"
+#include "mat-style.h"
 
 struct _MatFlagsInspector
 {
@@ -65,82 +66,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* Scoped to this widget; the application's style.css may override it. */
-static const char inspector_css[] =
-  "matflagsinspector list.boxed-list {"
-  "  background-color: @theme_base_color;"
-  "  border: 1px solid alpha(@borders, 0.75);"
-  "  border-radius: 12px;"
-  "  box-shadow: 0 1px 3px alpha(black, 0.06);"
-  "}"
-  "matflagsinspector list.boxed-list > row {"
-  "  padding: 10px 14px;"
-  "  min-height: 34px;"
-  "  border-bottom: 1px solid alpha(@borders, 0.45);"
-  "}"
-  "matflagsinspector list.boxed-list > row:first-child {"
-  "  border-top-left-radius: 12px; border-top-right-radius: 12px;"
-  "}"
-  "matflagsinspector list.boxed-list > row:last-child {"
-  "  border-bottom: none;"
-  "  border-bottom-left-radius: 12px; border-bottom-right-radius: 12px;"
-  "}"
-  "matflagsinspector label.reading { font-style: italic; }"
-  "matflagsinspector label.hex-value { font-weight: bold; font-size: 1.1em; }"
-  "matflagsinspector label.bit-index { font-size: 0.72em; opacity: 0.55; }"
-  "matflagsinspector label.bit-role {"
-  "  font-size: 0.72em; padding-top: 2px; margin: 0 1px;"
-  "  color: mix(@theme_selected_bg_color, @theme_fg_color, 0.35);"
-  "  border-top: 2px solid alpha(@theme_selected_bg_color, 0.45);"
-  "}"
-  "matflagsinspector button.bit {"
-  "  min-width: 22px; min-height: 26px; padding: 0;"
-  "  font-family: monospace; border-radius: 6px;"
-  "  background-image: none; box-shadow: none; text-shadow: none;"
-  "}"
-  "matflagsinspector button.bit.known {"
-  "  background-color: alpha(@theme_selected_bg_color, 0.10);"
-  "  border: 1px solid alpha(@theme_selected_bg_color, 0.40);"
-  "  color: mix(@theme_selected_bg_color, @theme_fg_color, 0.35);"
-  "}"
-  "matflagsinspector button.bit.known.set {"
-  "  background-color: @theme_selected_bg_color;"
-  "  border-color: @theme_selected_bg_color;"
-  "  color: @theme_selected_fg_color; font-weight: bold;"
-  "}"
-  "matflagsinspector button.bit.unknown {"
-  "  background-color: alpha(@theme_fg_color, 0.03);"
-  "  border: 1px dashed alpha(@theme_fg_color, 0.28);"
-  "  color: alpha(@theme_fg_color, 0.45);"
-  "}"
-  "matflagsinspector button.bit.unknown.set {"
-  "  background-color: alpha(@warning_color, 0.18);"
-  "  border: 1px solid @warning_color;"
-  "  color: mix(@warning_color, @theme_fg_color, 0.45); font-weight: bold;"
-  "}"
-  "matflagsinspector button.bit:hover { box-shadow: inset 0 0 0 1px alpha(@theme_fg_color, 0.35); }"
-  "matflagsinspector label.legend-swatch { min-width: 12px; min-height: 12px; border-radius: 3px; }"
-  "matflagsinspector label.legend-swatch.known {"
-  "  background-color: @theme_selected_bg_color;"
-  "}"
-  "matflagsinspector label.legend-swatch.unknown {"
-  "  background-color: alpha(@warning_color, 0.18);"
-  "  border: 1px dashed shade(@warning_color, 0.9);"
-  "}";
 
-static void
-ensure_css (void)
-{
-  static GtkCssProvider *provider;
-  GdkDisplay *display = gdk_display_get_default ();
-
-  if (provider != NULL || display == NULL)
-    return;
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_data (provider, inspector_css, -1);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
 
 /* What the payload version stores, as a sentence. */
 static const char *
@@ -773,7 +699,7 @@ mat_flags_inspector_class_init (MatFlagsInspectorClass *klass)
 static void
 mat_flags_inspector_init (MatFlagsInspector *self)
 {
-  ensure_css ();
+  mat_style_ensure ();
   gtk_widget_init_template (GTK_WIDGET (self));
   build_bit_grid (self);
 

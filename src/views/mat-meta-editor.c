@@ -16,6 +16,7 @@
 #include "mat0.h"
 #include "mat-model-error.h"
 #include "mat-meta-editor.h"
+#include "mat-style.h"
 
 enum {
   META_A,
@@ -65,43 +66,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* Scoped to this widget; the application's style.css may override it. */
-static const char editor_css[] =
-  "matmetaeditor list.boxed-list {"
-  "  background-color: @theme_base_color;"
-  "  border: 1px solid alpha(@borders, 0.75);"
-  "  border-radius: 12px;"
-  "  box-shadow: 0 1px 3px alpha(black, 0.06);"
-  "}"
-  "matmetaeditor list.boxed-list > row {"
-  "  padding: 10px 14px;"
-  "  min-height: 34px;"
-  "  border-bottom: 1px solid alpha(@borders, 0.45);"
-  "}"
-  "matmetaeditor list.boxed-list > row:first-child {"
-  "  border-top-left-radius: 12px; border-top-right-radius: 12px;"
-  "}"
-  "matmetaeditor list.boxed-list > row:last-child {"
-  "  border-bottom: none;"
-  "  border-bottom-left-radius: 12px; border-bottom-right-radius: 12px;"
-  "}"
-  "matmetaeditor label.status.absent { font-style: italic; }"
-  "matmetaeditor label.monospace { font-weight: bold; }"
-  "matmetaeditor entry.monospace { font-family: monospace; }";
 
-static void
-ensure_css (void)
-{
-  static GtkCssProvider *provider;
-  GdkDisplay *display = gdk_display_get_default ();
-
-  if (provider != NULL || display == NULL)
-    return;
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_data (provider, editor_css, -1);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
 
 static gboolean
 is_editable (MatMetaEditor *self)
@@ -627,7 +592,7 @@ mat_meta_editor_class_init (MatMetaEditorClass *klass)
 static void
 mat_meta_editor_init (MatMetaEditor *self)
 {
-  ensure_css ();
+  mat_style_ensure ();
   gtk_widget_init_template (GTK_WIDGET (self));
   add_focus_commit (self, self->float_c);
   add_focus_commit (self, self->raw_c);

@@ -36,6 +36,7 @@
 
 #include "mat0.h"
 #include "mat-preview.h"
+#include "mat-style.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
 
@@ -246,29 +247,7 @@ mat_preview_shape_get_type (void)
   return type_id;
 }
 
-static const char preview_css[] =
-  "matpreview .preview-controls {"
-  "  padding: 6px 8px;"
-  "  border-top: 1px solid alpha(@borders, 0.75);"
-  "  background-color: @theme_bg_color;"
-  "}"
-  "matpreview label.time-readout { font-size: 0.9em; }"
-  "matpreview .preview-controls flowboxchild { padding: 0; }"
-  "matpreview label.numeric { font-feature-settings: \"tnum\"; }";
 
-static void
-ensure_css (void)
-{
-  static GtkCssProvider *provider;
-  GdkDisplay *display = gdk_display_get_default ();
-
-  if (provider != NULL || display == NULL)
-    return;
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_data (provider, preview_css, -1);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
 
 /* ---- the evaluator's input ------------------------------------------- */
 
@@ -1806,7 +1785,7 @@ mat_preview_class_init (MatPreviewClass *klass)
 static void
 mat_preview_init (MatPreview *self)
 {
-  ensure_css ();
+  mat_style_ensure ();
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->block = -1;

@@ -27,6 +27,7 @@
 #include "phase-eval.h"
 #include "mat-library.h"
 #include "mat-timeline.h"
+#include "mat-style.h"
 
 #define PAD_X          22.0
 #define RULER_H        28.0
@@ -124,27 +125,7 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static const char timeline_css[] =
-  "mattimeline { border-radius: 8px; }"
-  "mattimeline:focus-visible {"
-  "  outline: 2px solid alpha(@theme_selected_bg_color, 0.5);"
-  "  outline-offset: -2px;"
-  "}"
-  "mattimeline popover row { padding: 4px 8px; }";
 
-static void
-ensure_css (void)
-{
-  static GtkCssProvider *provider;
-  GdkDisplay *display = gdk_display_get_default ();
-
-  if (provider != NULL || display == NULL)
-    return;
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_data (provider, timeline_css, -1);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
 
 /* ---- model access ------------------------------------------------------ */
 
@@ -2400,7 +2381,7 @@ mat_timeline_init (MatTimeline *self)
   GtkGesture *drag, *click;
   GtkEventController *key, *scroll_controller;
 
-  ensure_css ();
+  mat_style_ensure ();
   self->zoom = ZOOM_DEFAULT;
   self->focus = -1;
   self->popover_key = -1;
