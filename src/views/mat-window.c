@@ -485,9 +485,13 @@ static gboolean
 show_selected_idle (gpointer data)
 {
   MatWindow *self = data;
-  MatMaterial *material = selected_material (self);
+  MatMaterial *material;
 
   self->show_source = 0;
+  /* the window may have been disposed since (the idle holds a reference) */
+  if (self->selection == NULL)
+    return G_SOURCE_REMOVE;
+  material = selected_material (self);
   if (material != self->shown)
     show_material (self, material);
   return G_SOURCE_REMOVE;
@@ -504,7 +508,8 @@ selection_changed_cb (MatWindow *self)
   if (self->filtering)
     {
       if (self->show_source == 0)
-        self->show_source = g_idle_add (show_selected_idle, self);
+        self->show_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, show_selected_idle,
+                                             g_object_ref (self), g_object_unref);
       return;
     }
   g_clear_handle_id (&self->show_source, g_source_remove);
