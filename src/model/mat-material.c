@@ -1317,17 +1317,7 @@ mat_material_dup_diagnostics (MatMaterial *self)
   out = g_ptr_array_new_with_free_func ((GDestroyNotify) mat0_diagnostic_free);
 
   if (self->library != NULL)
-    {
-      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->library));
-
-      for (guint i = 0; i < n && index < 0; i++)
-        {
-          g_autoptr(MatMaterial) item = g_list_model_get_item (G_LIST_MODEL (self->library), i);
-
-          if (item == self)
-            index = (gint) i;
-        }
-    }
+    index = mat_library_index_of (self->library, self);
 
   if (mat_material_get_error (self) != NULL)
     {

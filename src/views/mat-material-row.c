@@ -10,17 +10,21 @@
 
 #define MAX_TOOLTIP_LINES 6
 
+/* The list keeps up to a few hundred rows and GTK 4.8 rebuilds them all
+ * when the filter changes, so a row is built in code (no template) and
+ * its tooltips are computed when asked for: setting a tooltip text makes
+ * GTK query the pointer, a round trip to the display server for each. */
 struct _MatMaterialRow
 {
   GtkWidget     parent_instance;
 
   GtkLabel     *name_label;
   GtkLabel     *detail_label;
-  GtkImage     *animated_badge;
-  GtkImage     *textured_badge;
+  GtkWidget    *animated_badge;
+  GtkWidget    *textured_badge;
   GtkLabel     *flags_badge;
-  GtkImage     *lint_badge;
-  GtkImage     *error_badge;
+  GtkWidget    *lint_badge;
+  GtkWidget    *error_badge;
 
   MatMaterial  *material;
   GSignalGroup *signals;
@@ -52,13 +56,29 @@ mat_material_row_dup_type_name (guint32 type_id)
   return g_strdup (name);
 }
 
-static void
-set_lint_tooltip (MatMaterialRow *self,
-                  GPtrArray      *diags)
+static guint
+count_lints (GPtrArray *diags)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
   guint n_lints = 0;
 
+  for (guint i = 0; i < diags->len; i++)
+    if (((Mat0Diagnostic *) g_ptr_array_index (diags, i))->severity == MAT0_SEVERITY_LINT)
+      n_lints++;
+
+  return n_lints;
+}
+
+char *
+mat_material_row_dup_lint_text (MatMaterial *material)
+{
+  g_autoptr(GPtrArray) diags = NULL;
+  GString *text;
+  guint n_lints = 0;
+
+  g_return_val_if_fail (MAT_IS_MATERIAL (material), NULL);
+
+  diags = mat_material_dup_diagnostics (material);
+  text = g_string_new (NULL);
   for (guint i = 0; i < diags->len; i++)
     {
       Mat0Diagnostic *diag = g_ptr_array_index (diags, i);
@@ -84,8 +104,53 @@ set_lint_tooltip (MatMaterialRow *self,
                               n_lints - MAX_TOOLTIP_LINES);
     }
 
-  gtk_widget_set_visible (GTK_WIDGET (self->lint_badge), n_lints > 0);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->lint_badge), n_lints > 0 ? text->str : NULL);
+  if (n_lints == 0)
+    {
+      g_string_free (text, TRUE);
+      return NULL;
+    }
+  return g_string_free (text, FALSE);
+}
+
+char *
+mat_material_row_dup_badge_tooltip (MatMaterialRow *self,
+                                    GtkWidget      *badge)
+{
+  MatMaterial *material = self->material;
+
+  g_return_val_if_fail (MAT_IS_MATERIAL_ROW (self), NULL);
+
+  if (badge == self->animated_badge)
+    return g_strdup (_("Animated: a block with two or more keys"));
+  if (badge == self->textured_badge)
+    return g_strdup (_("Textured: a phase names a texture"));
+  if (material == NULL)
+    return NULL;
+  if (badge == GTK_WIDGET (self->flags_badge))
+    /* Translators: tooltip of the flags badge; %08X is attr1 in hex */
+    return g_strdup_printf (_("Runtime flags (attr1): 0x%08X"), mat_material_get_attr1 (material));
+  if (badge == self->lint_badge)
+    return mat_material_row_dup_lint_text (material);
+  if (badge == self->error_badge)
+    return g_strdup (mat_material_get_error (material));
+
+  return NULL;
+}
+
+static gboolean
+query_badge_tooltip (GtkWidget      *badge,
+                     int             x,
+                     int             y,
+                     gboolean        keyboard_mode,
+                     GtkTooltip     *tooltip,
+                     MatMaterialRow *self)
+{
+  g_autofree char *text = mat_material_row_dup_badge_tooltip (self, badge);
+
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
 }
 
 static void
@@ -99,11 +164,11 @@ update (MatMaterialRow *self)
     {
       gtk_label_set_label (self->name_label, "");
       gtk_label_set_label (self->detail_label, "");
-      gtk_widget_set_visible (GTK_WIDGET (self->animated_badge), FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->textured_badge), FALSE);
+      gtk_widget_set_visible (self->animated_badge, FALSE);
+      gtk_widget_set_visible (self->textured_badge, FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->flags_badge), FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->lint_badge), FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->error_badge), FALSE);
+      gtk_widget_set_visible (self->lint_badge, FALSE);
+      gtk_widget_set_visible (self->error_badge, FALSE);
       return;
     }
 
@@ -146,36 +211,28 @@ update (MatMaterialRow *self)
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "read-only");
 
-  gtk_widget_set_visible (GTK_WIDGET (self->error_badge), error != NULL);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->error_badge), error);
+  gtk_widget_set_visible (self->error_badge, error != NULL);
 
   if (editable)
     {
       guint32 attr1 = mat_material_get_attr1 (material);
       g_autoptr(GPtrArray) diags = mat_material_dup_diagnostics (material);
-      g_autofree char *flags = NULL;
-      g_autofree char *flags_tip = NULL;
+      char flags[16];
 
-      gtk_widget_set_visible (GTK_WIDGET (self->animated_badge),
-                              mat_material_get_animated (material));
-      gtk_widget_set_visible (GTK_WIDGET (self->textured_badge),
-                              mat_material_get_textured (material));
+      gtk_widget_set_visible (self->animated_badge, mat_material_get_animated (material));
+      gtk_widget_set_visible (self->textured_badge, mat_material_get_textured (material));
 
-      flags = g_strdup_printf ("%02X", attr1);
-      /* Translators: tooltip of the flags badge; %08X is attr1 in hex */
-      flags_tip = g_strdup_printf (_("Runtime flags (attr1): 0x%08X"), attr1);
+      g_snprintf (flags, sizeof flags, "%02X", attr1);
       gtk_label_set_label (self->flags_badge, flags);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->flags_badge), flags_tip);
       gtk_widget_set_visible (GTK_WIDGET (self->flags_badge), attr1 != 0);
-
-      set_lint_tooltip (self, diags);
+      gtk_widget_set_visible (self->lint_badge, count_lints (diags) > 0);
     }
   else
     {
-      gtk_widget_set_visible (GTK_WIDGET (self->animated_badge), FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->textured_badge), FALSE);
+      gtk_widget_set_visible (self->animated_badge, FALSE);
+      gtk_widget_set_visible (self->textured_badge, FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->flags_badge), FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->lint_badge), FALSE);
+      gtk_widget_set_visible (self->lint_badge, FALSE);
     }
 }
 
@@ -218,8 +275,6 @@ mat_material_row_dispose (GObject *object)
     g_signal_group_set_target (self->signals, NULL);
   g_clear_object (&self->signals);
   g_clear_object (&self->material);
-  gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_MATERIAL_ROW);
-  /* dispose_template only drops the bound children. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
 
@@ -277,22 +332,62 @@ mat_material_row_class_init (MatMaterialRowClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/parkan/MatEdit/mat-material-row.ui");
-  gtk_widget_class_bind_template_child (widget_class, MatMaterialRow, name_label);
-  gtk_widget_class_bind_template_child (widget_class, MatMaterialRow, detail_label);
-  gtk_widget_class_bind_template_child (widget_class, MatMaterialRow, animated_badge);
-  gtk_widget_class_bind_template_child (widget_class, MatMaterialRow, textured_badge);
-  gtk_widget_class_bind_template_child (widget_class, MatMaterialRow, flags_badge);
-  gtk_widget_class_bind_template_child (widget_class, MatMaterialRow, lint_badge);
-  gtk_widget_class_bind_template_child (widget_class, MatMaterialRow, error_badge);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "materialrow");
+}
+
+static GtkWidget *
+add_label (GtkWidget  *parent,
+           const char *css_class,
+           const char *css_class2)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (label, css_class);
+  if (css_class2 != NULL)
+    gtk_widget_add_css_class (label, css_class2);
+  gtk_box_append (GTK_BOX (parent), label);
+  return label;
+}
+
+static GtkWidget *
+add_badge (MatMaterialRow *self,
+           GtkWidget      *badge,
+           const char     *css_class)
+{
+  gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (badge, css_class);
+  gtk_widget_set_has_tooltip (badge, TRUE);
+  g_signal_connect (badge, "query-tooltip", G_CALLBACK (query_badge_tooltip), self);
+  gtk_widget_set_parent (badge, GTK_WIDGET (self));
+  return badge;
 }
 
 static void
 mat_material_row_init (MatMaterialRow *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
+  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self))), 6);
+
+  gtk_widget_set_hexpand (text, TRUE);
+  gtk_widget_set_valign (text, GTK_ALIGN_CENTER);
+  gtk_widget_set_parent (text, GTK_WIDGET (self));
+  self->name_label = GTK_LABEL (add_label (text, "material-name", NULL));
+  self->detail_label = GTK_LABEL (add_label (text, "dim-label", "caption"));
+
+  self->animated_badge = add_badge (self, gtk_image_new_from_icon_name ("media-playlist-repeat-symbolic"),
+                                    "badge-icon");
+  self->textured_badge = add_badge (self, gtk_image_new_from_icon_name ("image-x-generic-symbolic"),
+                                    "badge-icon");
+  self->flags_badge = GTK_LABEL (add_badge (self, gtk_label_new (NULL), "badge"));
+  gtk_widget_add_css_class (GTK_WIDGET (self->flags_badge), "monospace");
+  self->lint_badge = add_badge (self, gtk_image_new_from_icon_name ("dialog-warning-symbolic"),
+                                "warning");
+  self->error_badge = add_badge (self, gtk_image_new_from_icon_name ("dialog-error-symbolic"),
+                                 "error");
 
   self->signals = g_signal_group_new (MAT_TYPE_MATERIAL);
   g_signal_group_connect_swapped (self->signals, "changed", G_CALLBACK (update), self);

@@ -21,4 +21,13 @@ void         mat_material_row_set_material (MatMaterialRow *self,
  * ("MAT0", "Texm"), non-printable bytes as '?'. */
 char        *mat_material_row_dup_type_name (guint32 type_id);
 
+/* Returns: (transfer full) (nullable): the lints of @material, one a
+ * line, at most six and a count of the rest; %NULL when it has none. */
+char        *mat_material_row_dup_lint_text (MatMaterial *material);
+
+/* Returns: (transfer full) (nullable): the tooltip @badge, a child of
+ * @self, shows now. */
+char        *mat_material_row_dup_badge_tooltip (MatMaterialRow *self,
+                                                 GtkWidget      *badge);
+
 G_END_DECLS

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "mat0-validate.h"
 #include "mat-application.h"
 #include "mat-block-editor.h"
 #include "mat-compare-view.h"
@@ -745,6 +746,126 @@ test_search (void)
 }
 
 static void
+collect_rows (GtkWidget *widget,
+              GPtrArray *rows)
+{
+  if (MAT_IS_MATERIAL_ROW (widget))
+    {
+      g_ptr_array_add (rows, widget);
+      return;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_rows (child, rows);
+}
+
+/* The badges of @row, in order: animated, textured, flags, lint, error. */
+static void
+row_badges (GtkWidget *row,
+            GtkWidget *badges[5])
+{
+  guint n = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (row); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (!GTK_IS_BOX (child))
+      {
+        g_assert_cmpuint (n, <, 5);
+        badges[n++] = child;
+      }
+  g_assert_cmpuint (n, ==, 5);
+}
+
+static char *
+first_lint (MatMaterial *material)
+{
+  g_autoptr(GPtrArray) diags = mat_material_dup_diagnostics (material);
+
+  for (guint i = 0; i < diags->len; i++)
+    {
+      Mat0Diagnostic *diag = g_ptr_array_index (diags, i);
+
+      if (diag->severity == MAT0_SEVERITY_LINT)
+        return g_strdup (diag->message);
+    }
+  return NULL;
+}
+
+/* Every row shown says what its material is: name, counts, and the
+ * badges with their tooltips, which are made when asked for. */
+static void
+test_rows (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("rows.lib", original);
+  MatWindow *window = open_window (file);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  guint n_lint = 0, n_flags = 0, n_animated = 0, n_textured = 0;
+
+  spin (100);
+  collect_rows (GTK_WIDGET (template_child (window, "list_view")), rows);
+  g_assert_cmpuint (rows->len, >=, 10);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      MatMaterialRow *row = g_ptr_array_index (rows, i);
+      MatMaterial *material = mat_material_row_get_material (row);
+      g_autofree char *lint = NULL;
+      g_autofree char *tip = NULL;
+      g_autofree char *flags = NULL;
+      GtkWidget *badges[5];
+      GtkWidget *text;
+
+      if (material == NULL)
+        continue;
+      row_badges (GTK_WIDGET (row), badges);
+      text = gtk_widget_get_first_child (GTK_WIDGET (row));
+      g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (gtk_widget_get_first_child (text))), ==,
+                       mat_material_get_name (material));
+      for (guint b = 0; b < 5; b++)
+        g_assert_true (gtk_widget_get_has_tooltip (badges[b]));
+
+      g_assert_cmpint (gtk_widget_get_visible (badges[0]), ==, mat_material_get_animated (material));
+      g_assert_cmpint (gtk_widget_get_visible (badges[1]), ==, mat_material_get_textured (material));
+      n_animated += mat_material_get_animated (material);
+      n_textured += mat_material_get_textured (material);
+
+      g_assert_cmpint (gtk_widget_get_visible (badges[2]), ==, mat_material_get_attr1 (material) != 0);
+      flags = g_strdup_printf ("%02X", mat_material_get_attr1 (material));
+      g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (badges[2])), ==, flags);
+      tip = mat_material_row_dup_badge_tooltip (row, badges[2]);
+      g_free (flags);
+      flags = g_strdup_printf ("0x%08X", mat_material_get_attr1 (material));
+      g_assert_nonnull (strstr (tip, flags));
+      n_flags += mat_material_get_attr1 (material) != 0;
+      g_clear_pointer (&tip, g_free);
+
+      lint = first_lint (material);
+      g_assert_cmpint (gtk_widget_get_visible (badges[3]), ==, lint != NULL);
+      tip = mat_material_row_dup_badge_tooltip (row, badges[3]);
+      if (lint != NULL)
+        {
+          g_assert_true (g_str_has_prefix (tip, lint));
+          n_lint++;
+        }
+      else
+        g_assert_null (tip);
+      g_clear_pointer (&tip, g_free);
+
+      g_assert_false (gtk_widget_get_visible (badges[4]));
+      tip = mat_material_row_dup_badge_tooltip (row, badges[0]);
+      g_assert_cmpstr (tip, ==, "Animated: a block with two or more keys");
+    }
+  /* the demo has some of each */
+  g_assert_cmpuint (n_lint, >, 0);
+  g_assert_cmpuint (n_flags, >, 0);
+  g_assert_cmpuint (n_animated, >, 0);
+  g_assert_cmpuint (n_textured, >, 0);
+
+  close_window (window);
+}
+
+static void
 test_sort (void)
 {
   g_autoptr(GBytes) original = demo_bytes ();
@@ -1433,6 +1554,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/close-prompt", test_close_prompt);
   g_test_add_func ("/ui/window/search", test_search);
   g_test_add_func ("/ui/window/sort", test_sort);
+  g_test_add_func ("/ui/window/rows", test_rows);
   g_test_add_func ("/ui/window/bad-library", test_bad_library);
   g_test_add_func ("/ui/window/bad-material", test_bad_material);
   g_test_add_func ("/ui/window/lint-panel", test_lint_panel);
