@@ -18,6 +18,7 @@
 #include "mat-texture-library.h"
 #include "mat-timeline.h"
 #include "mat-unsaved-dialog.h"
+#include "mat-search-model.h"
 #include "mat-window.h"
 
 #define DIAGNOSTICS_DELAY_MS 250
@@ -79,15 +80,11 @@ struct _MatWindow
   GMenu                *file_section;
 
   /* the list */
-  GtkCustomFilter      *filter;
-  gboolean              search_ascii;   /* search_folded is plain ASCII */
-  gboolean              filtering;      /* inside gtk_filter_changed () */
+  gboolean              filtering;      /* inside mat_search_model_set_text () */
   guint                 show_source;    /* idle: show the selected material */
-  gsize                 search_len;
-  GtkFilterListModel   *filter_model;
+  MatSearchModel       *filter_model;
   GtkSortListModel     *sort_model;
   GtkSingleSelection   *selection;
-  char                 *search_folded;
 
   /* the problems panel */
   GtkStringList        *lint_strings;
@@ -302,7 +299,8 @@ update_counts (MatWindow *self)
   gtk_label_set_label (self->count_label, text);
 
   gtk_stack_set_visible_child_name (self->list_stack,
-                                    shown == 0 && self->search_folded != NULL ? "no-results" : "list");
+                                    shown == 0 && mat_search_model_get_text (self->filter_model) != NULL
+                                    ? "no-results" : "list");
 }
 
 static void
@@ -519,55 +517,6 @@ selection_changed_cb (MatWindow *self)
 
 /* Search and sort */
 
-/* Whether @needle (already case-folded) occurs in @haystack ignoring ASCII
- * case; both must be ASCII. No allocation: this runs for every entry of
- * the library on each typed character. */
-static gboolean
-ascii_contains_folded (const char *haystack,
-                       const char *needle,
-                       gsize       needle_len)
-{
-  for (const char *h = haystack; *h != '\0'; h++)
-    {
-      gsize i = 0;
-
-      while (i < needle_len && h[i] != '\0' && g_ascii_tolower (h[i]) == needle[i])
-        i++;
-      if (i == needle_len)
-        return TRUE;
-    }
-  return needle_len == 0;
-}
-
-static gboolean
-is_ascii (const char *s)
-{
-  for (; *s != '\0'; s++)
-    if ((guchar) *s >= 0x80)
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
-filter_func (gpointer item,
-             gpointer user_data)
-{
-  MatWindow *self = user_data;
-  const char *name;
-  g_autofree char *folded = NULL;
-
-  if (self->search_folded == NULL)
-    return TRUE;
-
-  name = mat_material_get_name (MAT_MATERIAL (item));
-  /* ASCII names and searches (nearly all of them) need no casefold */
-  if (self->search_ascii && is_ascii (name))
-    return ascii_contains_folded (name, self->search_folded, self->search_len);
-
-  folded = g_utf8_casefold (name, -1);
-  return strstr (folded, self->search_folded) != NULL;
-}
-
 /* The material the game would use for @name (formats.md 2.5) and how it
  * got there. */
 static MatMaterial *
@@ -636,32 +585,9 @@ static void
 search_changed_cb (MatWindow *self)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-  g_autofree char *folded = text[0] != '\0' ? g_utf8_casefold (text, -1) : NULL;
-  GtkFilterChange change;
 
-  if (g_strcmp0 (folded, self->search_folded) == 0)
-    {
-      update_fallback (self);
-      return;
-    }
-
-  if (self->search_folded == NULL)
-    change = GTK_FILTER_CHANGE_MORE_STRICT;
-  else if (folded == NULL)
-    change = GTK_FILTER_CHANGE_LESS_STRICT;
-  else if (strstr (folded, self->search_folded) != NULL)
-    change = GTK_FILTER_CHANGE_MORE_STRICT;
-  else if (strstr (self->search_folded, folded) != NULL)
-    change = GTK_FILTER_CHANGE_LESS_STRICT;
-  else
-    change = GTK_FILTER_CHANGE_DIFFERENT;
-
-  g_free (self->search_folded);
-  self->search_folded = g_steal_pointer (&folded);
-  self->search_ascii = self->search_folded != NULL && is_ascii (self->search_folded);
-  self->search_len = self->search_folded != NULL ? strlen (self->search_folded) : 0;
   self->filtering = TRUE;
-  gtk_filter_changed (GTK_FILTER (self->filter), change);
+  mat_search_model_set_text (self->filter_model, text);
   self->filtering = FALSE;
 
   update_fallback (self);
@@ -868,8 +794,8 @@ static void
 history_changed_cb (MatWindow *self)
 {
   /* Names and phase counts may have changed under the filter and sorter. */
-  if (self->search_folded != NULL)
-    gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  if (mat_search_model_get_text (self->filter_model) != NULL)
+    mat_search_model_refilter (self->filter_model);
   if (gtk_sort_list_model_get_sorter (self->sort_model) != NULL)
     gtk_sorter_changed (gtk_sort_list_model_get_sorter (self->sort_model), GTK_SORTER_CHANGE_DIFFERENT);
 
@@ -1100,7 +1026,7 @@ set_library (MatWindow  *self,
   g_set_object (&self->library, library);
   g_signal_group_set_target (self->library_signals, library);
   g_signal_group_set_target (self->history_signals, history);
-  gtk_filter_list_model_set_model (self->filter_model, G_LIST_MODEL (library));
+  mat_search_model_set_library (self->filter_model, library);
 
   update_title (self);
   update_undo (self);
@@ -1973,7 +1899,7 @@ mat_window_select_material (MatWindow   *self,
   g_return_if_fail (MAT_IS_MATERIAL (material));
 
   position = find_position (G_LIST_MODEL (self->selection), material);
-  if (position == GTK_INVALID_LIST_POSITION && self->search_folded != NULL)
+  if (position == GTK_INVALID_LIST_POSITION && mat_search_model_get_text (self->filter_model) != NULL)
     {
       gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
       search_changed_cb (self);
@@ -2082,7 +2008,6 @@ mat_window_dispose (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->sort_model);
   g_clear_object (&self->filter_model);
-  self->filter = NULL;
   g_clear_object (&self->lint_strings);
   g_clear_pointer (&self->lint_diags, g_ptr_array_unref);
   g_clear_object (&self->shown);
@@ -2097,7 +2022,6 @@ mat_window_finalize (GObject *object)
 {
   MatWindow *self = MAT_WINDOW (object);
 
-  g_free (self->search_folded);
   g_free (self->load_error);
   g_free (self->reselect_name);
 
@@ -2208,8 +2132,7 @@ mat_window_init (MatWindow *self)
                            G_CALLBACK (timeline_scrubbed_cb), self, G_CONNECT_SWAPPED);
 
   /* library -> filter -> sort -> selection */
-  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
-  self->filter_model = gtk_filter_list_model_new (NULL, GTK_FILTER (self->filter));
+  self->filter_model = mat_search_model_new (NULL);
   self->sort_model = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->filter_model)), NULL);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sort_model)));
   gtk_single_selection_set_autoselect (self->selection, TRUE);

@@ -6,6 +6,7 @@
 
 #include "mat0-validate.h"
 #include "mat-library.h"
+#include "mat-search-model.h"
 #include "nres.h"
 #include "test-support.h"
 
@@ -1377,6 +1378,115 @@ test_diagnostics (void)
   g_assert_cmpuint (mat_library_get_diagnostics (lib)->len, ==, n_before);
 }
 
+static void
+assert_matches (MatSearchModel *search,
+                const char     *names)
+{
+  g_auto(GStrv) expected = g_strsplit (names, ",", -1);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (search));
+
+  g_assert_cmpuint (n, ==, names[0] != '\0' ? g_strv_length (expected) : 0);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(MatMaterial) m = g_list_model_get_item (G_LIST_MODEL (search), i);
+
+      g_assert_cmpstr (mat_material_get_name (m), ==, expected[i]);
+    }
+  g_assert_null (g_list_model_get_item (G_LIST_MODEL (search), n));
+}
+
+static void
+assert_changes (GArray      *log,
+                const guint *expected,
+                guint        n_expected)
+{
+  g_assert_cmpuint (log->len, ==, n_expected);
+  for (guint i = 0; i < n_expected; i++)
+    g_assert_cmpuint (g_array_index (log, guint, i), ==, expected[i]);
+  g_array_set_size (log, 0);
+}
+
+static void
+test_search_model (void)
+{
+  g_autoptr(GBytes) original = odd_library ();
+  g_autoptr(MatLibrary) lib = library_from (original);
+  g_autoptr(MatSearchModel) search = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) log = g_array_new (FALSE, FALSE, sizeof (guint));
+  MatHistory *history = mat_library_get_history (lib);
+
+  g_assert_nonnull (mat_library_add_material (lib, "Броня_ЗЕЛЁНАЯ", &error));
+  g_assert_nonnull (mat_library_add_material (lib, "rock_wall", &error));
+  g_assert_nonnull (mat_library_add_material (lib, "FLOOR", &error));
+  g_assert_no_error (error);
+
+  search = mat_search_model_new (lib);
+  g_assert_true (g_list_model_get_item_type (G_LIST_MODEL (search)) == MAT_TYPE_MATERIAL);
+  g_signal_connect (search, "items-changed", G_CALLBACK (items_changed_cb), log);
+  assert_matches (search, "DEFAULT,BROKEN,ROCK.0,PULSE,Броня_ЗЕЛЁНАЯ,rock_wall,FLOOR");
+  g_assert_null (mat_search_model_get_text (search));
+
+  /* ASCII: any case, and the Cyrillic "о" is not an "o"; one change
+   * between the unchanged ends */
+  mat_search_model_set_text (search, "O");
+  g_assert_cmpstr (mat_search_model_get_text (search), ==, "o");
+  assert_matches (search, "BROKEN,ROCK.0,rock_wall,FLOOR");
+  assert_changes (log, (const guint[]) { 0, 5, 2 }, 3);
+
+  /* stricter */
+  mat_search_model_set_text (search, "rO");
+  assert_matches (search, "BROKEN,ROCK.0,rock_wall");
+  assert_changes (log, (const guint[]) { 3, 1, 0 }, 3);
+  mat_search_model_set_text (search, "Ro");
+  assert_changes (log, NULL, 0);
+  mat_search_model_set_text (search, "k.0");
+  assert_matches (search, "ROCK.0");
+
+  /* not ASCII: case-folded UTF-8 */
+  mat_search_model_set_text (search, "зелёная");
+  assert_matches (search, "Броня_ЗЕЛЁНАЯ");
+  g_assert_true (mat_search_model_matches (search, material_at (lib, 4)));
+  g_assert_false (mat_search_model_matches (search, material_at (lib, 5)));
+  mat_search_model_set_text (search, "NOTHING");
+  assert_matches (search, "");
+  mat_search_model_set_text (search, "");
+  assert_matches (search, "DEFAULT,BROKEN,ROCK.0,PULSE,Броня_ЗЕЛЁНАЯ,rock_wall,FLOOR");
+  g_array_set_size (log, 0);
+
+  /* the library changes under it: only what the search shows is said */
+  mat_search_model_set_text (search, "rock");
+  assert_matches (search, "ROCK.0,rock_wall");
+  g_array_set_size (log, 0);
+  g_assert_true (mat_library_delete_material (lib, material_at (lib, 3), &error));   /* PULSE */
+  g_assert_no_error (error);
+  assert_matches (search, "ROCK.0,rock_wall");
+  assert_changes (log, NULL, 0);
+  g_assert_true (mat_library_delete_material (lib, material_at (lib, 4), &error));   /* rock_wall */
+  assert_matches (search, "ROCK.0");
+  assert_changes (log, (const guint[]) { 1, 1, 0 }, 3);
+  g_assert_true (mat_history_undo (history));
+  g_assert_true (mat_history_undo (history));
+  assert_matches (search, "ROCK.0,rock_wall");
+  assert_changes (log, (const guint[]) { 1, 0, 1 }, 3);
+  g_assert_nonnull (mat_library_add_material (lib, "ROCKY", &error));
+  assert_matches (search, "ROCK.0,rock_wall,ROCKY");
+  assert_changes (log, (const guint[]) { 2, 0, 1 }, 3);
+
+  /* a rename is seen on refilter */
+  g_assert_true (mat_material_set_name (material_at (lib, 3), "PUMICE_ROCK", &error));
+  g_assert_no_error (error);
+  assert_changes (log, NULL, 0);
+  mat_search_model_refilter (search);
+  assert_matches (search, "ROCK.0,PUMICE_ROCK,rock_wall,ROCKY");
+  assert_changes (log, (const guint[]) { 1, 0, 1 }, 3);
+
+  /* another library: everything changes */
+  mat_search_model_set_library (search, NULL);
+  assert_matches (search, "");
+  assert_changes (log, (const guint[]) { 0, 4, 0 }, 3);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1398,6 +1508,7 @@ main (int   argc,
   g_test_add_func ("/model/library/broken-entry", test_broken_entry);
   g_test_add_func ("/model/library/items-changed", test_items_changed);
   g_test_add_func ("/model/library/diagnostics", test_diagnostics);
+  g_test_add_func ("/model/library/search", test_search_model);
   g_test_add_func ("/model/material/rename", test_rename);
   g_test_add_func ("/model/material/phase-keys-follow", test_phase_keys_follow);
   g_test_add_func ("/model/material/limits", test_phase_last_and_blocks_limit);
