@@ -11,15 +11,16 @@
 #define MAX_TOOLTIP_LINES 6
 
 /* The list keeps up to a few hundred rows and GTK 4.8 rebuilds them all
- * when the filter changes, so a row is built in code (no template) and
- * its tooltips are computed when asked for: setting a tooltip text makes
- * GTK query the pointer, a round trip to the display server for each. */
+ * when the filter changes, so a row is built in code (no template), its
+ * texts are inscriptions (sized by font metrics, shaped only when drawn)
+ * and its tooltips are computed when asked for: setting a tooltip text
+ * makes GTK query the pointer, a round trip to the display server. */
 struct _MatMaterialRow
 {
   GtkWidget     parent_instance;
 
-  GtkLabel     *name_label;
-  GtkLabel     *detail_label;
+  GtkInscription *name_label;
+  GtkInscription *detail_label;
   GtkWidget    *animated_badge;
   GtkWidget    *textured_badge;
   GtkLabel     *flags_badge;
@@ -162,8 +163,8 @@ update (MatMaterialRow *self)
 
   if (material == NULL)
     {
-      gtk_label_set_label (self->name_label, "");
-      gtk_label_set_label (self->detail_label, "");
+      gtk_inscription_set_text (self->name_label, "");
+      gtk_inscription_set_text (self->detail_label, "");
       gtk_widget_set_visible (self->animated_badge, FALSE);
       gtk_widget_set_visible (self->textured_badge, FALSE);
       gtk_widget_set_visible (GTK_WIDGET (self->flags_badge), FALSE);
@@ -176,7 +177,7 @@ update (MatMaterialRow *self)
   editable = mat_material_get_editable (material);
   error = is_mat0 ? mat_material_get_error (material) : NULL;
 
-  gtk_label_set_label (self->name_label, mat_material_get_name (material));
+  gtk_inscription_set_text (self->name_label, mat_material_get_name (material));
 
   if (!is_mat0)
     {
@@ -185,10 +186,10 @@ update (MatMaterialRow *self)
 
       /* Translators: an entry of another type in the list, e.g. "Texm · read-only" */
       detail = g_strdup_printf (_("%s · read-only"), type);
-      gtk_label_set_label (self->detail_label, detail);
+      gtk_inscription_set_text (self->detail_label, detail);
     }
   else if (error != NULL)
-    gtk_label_set_label (self->detail_label, _("Does not decode · read-only"));
+    gtk_inscription_set_text (self->detail_label, _("Does not decode · read-only"));
   else
     {
       guint n_phases = mat_material_get_n_phases (material);
@@ -203,7 +204,7 @@ update (MatMaterialRow *self)
                                 n_blocks);
       /* Translators: the counts of a material in the list, "3 phases · 1 block" */
       detail = g_strdup_printf (_("%s · %s"), phases, blocks);
-      gtk_label_set_label (self->detail_label, detail);
+      gtk_inscription_set_text (self->detail_label, detail);
     }
 
   if (!is_mat0 || error != NULL)
@@ -337,14 +338,16 @@ mat_material_row_class_init (MatMaterialRowClass *klass)
 }
 
 static GtkWidget *
-add_label (GtkWidget  *parent,
-           const char *css_class,
-           const char *css_class2)
+add_text (GtkWidget  *parent,
+          const char *css_class,
+          const char *css_class2)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label = gtk_inscription_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_inscription_set_min_lines (GTK_INSCRIPTION (label), 1);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), 20);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
+                                     GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   gtk_widget_add_css_class (label, css_class);
   if (css_class2 != NULL)
     gtk_widget_add_css_class (label, css_class2);
@@ -375,8 +378,8 @@ mat_material_row_init (MatMaterialRow *self)
   gtk_widget_set_hexpand (text, TRUE);
   gtk_widget_set_valign (text, GTK_ALIGN_CENTER);
   gtk_widget_set_parent (text, GTK_WIDGET (self));
-  self->name_label = GTK_LABEL (add_label (text, "material-name", NULL));
-  self->detail_label = GTK_LABEL (add_label (text, "dim-label", "caption"));
+  self->name_label = GTK_INSCRIPTION (add_text (text, "material-name", NULL));
+  self->detail_label = GTK_INSCRIPTION (add_text (text, "dim-label", "caption"));
 
   self->animated_badge = add_badge (self, gtk_image_new_from_icon_name ("media-playlist-repeat-symbolic"),
                                     "badge-icon");

@@ -820,7 +820,7 @@ test_rows (void)
         continue;
       row_badges (GTK_WIDGET (row), badges);
       text = gtk_widget_get_first_child (GTK_WIDGET (row));
-      g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (gtk_widget_get_first_child (text))), ==,
+      g_assert_cmpstr (gtk_inscription_get_text (GTK_INSCRIPTION (gtk_widget_get_first_child (text))), ==,
                        mat_material_get_name (material));
       for (guint b = 0; b < 5; b++)
         g_assert_true (gtk_widget_get_has_tooltip (badges[b]));
