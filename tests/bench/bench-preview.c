@@ -214,7 +214,10 @@ main (int   argc,
                mat_preview_get_error (MAT_PREVIEW (preview)));
       return 1;
     }
+  /* measured while playing: the first tick after play only notes the
+   * start time (nothing has moved yet), so playback settles first */
   mat_preview_set_playing (MAT_PREVIEW (preview), TRUE);
+  run_for (0.5);
   preview_time = measure (preview, seconds, &preview_count, preview_renders);
   mat_preview_set_playing (MAT_PREVIEW (preview), FALSE);
   clock_fps = gdk_frame_clock_get_fps (gtk_widget_get_frame_clock (preview));
