@@ -82,6 +82,8 @@ struct _MatWindow
   /* the list */
   gboolean              filtering;      /* inside mat_search_model_set_text () */
   guint                 show_source;    /* idle: show the selected material */
+  GdkFrameClock        *show_clock;     /* ... after its next frame (a ref) */
+  gulong                show_paint_handler;
   MatSearchModel       *filter_model;
   GtkSortListModel     *sort_model;
   GtkSingleSelection   *selection;
@@ -496,20 +498,59 @@ show_selected_idle (gpointer data)
 }
 
 static void
+show_selected_later (MatWindow *self)
+{
+  if (self->show_source == 0)
+    self->show_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, show_selected_idle,
+                                         g_object_ref (self), g_object_unref);
+}
+
+static void
+cancel_show_after_paint (MatWindow *self)
+{
+  if (self->show_clock == NULL)
+    return;
+  /* a clock whose surface went has dropped its handlers already */
+  if (g_signal_handler_is_connected (self->show_clock, self->show_paint_handler))
+    g_signal_handler_disconnect (self->show_clock, self->show_paint_handler);
+  self->show_paint_handler = 0;
+  g_clear_object (&self->show_clock);
+}
+
+static void
+show_after_paint_cb (GdkFrameClock *clock,
+                     MatWindow     *self)
+{
+  cancel_show_after_paint (self);
+  show_selected_later (self);
+}
+
+static void
 selection_changed_cb (MatWindow *self)
 {
   MatMaterial *material = selected_material (self);
 
   /* While a search narrows the list, the selection may move to another
-   * row: the list is redrawn first and the material pages follow right
-   * after, so typing stays quick in a large library. */
+   * row: the list is drawn first and the material pages follow once that
+   * frame is out, so typing stays quick in a large library. (An idle
+   * alone could run before the frame, which waits for its time.) */
   if (self->filtering)
     {
-      if (self->show_source == 0)
-        self->show_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, show_selected_idle,
-                                             g_object_ref (self), g_object_unref);
+      GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+      if (self->show_source != 0 || self->show_clock != NULL)
+        return;
+      if (clock == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+        {
+          show_selected_later (self);
+          return;
+        }
+      self->show_clock = g_object_ref (clock);
+      self->show_paint_handler = g_signal_connect (clock, "after-paint",
+                                                   G_CALLBACK (show_after_paint_cb), self);
       return;
     }
+  cancel_show_after_paint (self);
   g_clear_handle_id (&self->show_source, g_source_remove);
   if (material != self->shown)
     show_material (self, material);
@@ -1101,6 +1142,7 @@ mat_window_open (MatWindow *self,
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  cancel_show_after_paint (self);
   g_clear_handle_id (&self->show_source, g_source_remove);
   if (self->textures_cancellable != NULL)
     g_cancellable_cancel (self->textures_cancellable);
@@ -2000,6 +2042,7 @@ mat_window_dispose (GObject *object)
   g_clear_object (&self->history_signals);
   g_clear_object (&self->material_signals);
 
+  cancel_show_after_paint (self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
 

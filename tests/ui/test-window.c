@@ -698,6 +698,13 @@ count_matching (MatLibrary *library,
   return n;
 }
 
+static gboolean
+page_shows_glow_pulse (gpointer data)
+{
+  return g_strcmp0 (gtk_label_get_label (template_child (data, "material_name_label")),
+                    "GLOW_PULSE") == 0;
+}
+
 static void
 test_search (void)
 {
@@ -723,10 +730,22 @@ test_search (void)
   g_assert_nonnull (strstr (gtk_label_get_label (fallback), "DEFAULT"));
   screenshot (GTK_WIDGET (window), "search.png");
 
-  /* Exact name. */
+  /* Exact name. The selection moves to it at once; the material page
+   * follows once the list's frame is out. */
+  gtk_editable_set_text (entry, "");
+  g_signal_emit_by_name (entry, "search-changed");
+  select_by_name (window, "DEFAULT");
+  g_assert_cmpstr (gtk_label_get_label (template_child (window, "material_name_label")), ==,
+                   "DEFAULT");
   gtk_editable_set_text (entry, "glow_pulse");
+  g_signal_emit_by_name (entry, "search-changed");
   wait.n_rows = count_matching (library, "glow_pulse");
-  wait_until (rows_are, &wait);
+  g_assert_true (rows_are (&wait));
+  g_assert_cmpstr (mat_material_get_name (mat_window_get_selected_material (window)), ==,
+                   "GLOW_PULSE");
+  g_assert_cmpstr (gtk_label_get_label (template_child (window, "material_name_label")), ==,
+                   "DEFAULT");
+  wait_until (page_shows_glow_pulse, window);
   g_assert_nonnull (strstr (gtk_label_get_label (fallback), "exact"));
   g_assert_nonnull (strstr (gtk_label_get_label (fallback), "GLOW_PULSE"));
 
