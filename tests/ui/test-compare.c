@@ -9,7 +9,7 @@
  * The previews draw with GL: run under xvfb-run without
  * GSK_RENDERER=cairo. Environment: DEMO_LIB, DEMO_TEXTURES (optional),
  * DEMO_JSON (optional, else found from G_TEST_SRCDIR), SCREENSHOT_DIR
- * (optional, default: the current directory).
+ * (optional, default: the build directory).
  */
 #include "config.h"
 
@@ -23,6 +23,8 @@
 #include "mat-preview.h"
 #include "mat-texture-library.h"
 #include "phase-eval.h"
+#include "test-support.h"
+#include "ui-support.h"
 
 typedef struct {
   GBytes         *original;
@@ -34,121 +36,13 @@ typedef struct {
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static const char *
-need_env (const char *name)
-{
-  const char *value = g_getenv (name);
-
-  if (value == NULL || *value == '\0')
-    g_error ("%s is not set: run the test through meson", name);
-  return value;
-}
-
-static GBytes *
-load_file (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *data = NULL;
-  gsize size = 0;
-
-  g_file_get_contents (path, &data, &size, &error);
-  g_assert_no_error (error);
-  return g_bytes_new_take (data, size);
-}
-
-static MatLibrary *
-library_from (GBytes *bytes)
-{
-  g_autoptr(GError) error = NULL;
-  MatLibrary *lib = mat_library_new_from_bytes (bytes, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (lib);
-  return lib;
-}
-
 static void
 assert_unchanged (MatLibrary *lib,
                   GBytes     *original)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) now = mat_library_save_to_bytes (lib, &error);
+  g_autoptr(GBytes) now = ui_library_save (lib);
 
-  g_assert_no_error (error);
   g_assert_true (g_bytes_equal (now, original));
-}
-
-static void
-spin_ms (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (2000);
-}
-
-static gboolean
-on_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop (blocking) for @ms: frames are drawn meanwhile. */
-static void
-wait_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, on_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static gboolean
-wait_for (gboolean (*ready) (gpointer),
-          gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (!ready (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (2000);
-    }
-  return TRUE;
-}
-
-static gboolean
-view_mapped (gpointer data)
-{
-  Fixture *f = data;
-
-  return gtk_widget_get_mapped (GTK_WIDGET (f->view));
-}
-
-static MatMaterial *
-find (MatLibrary *lib,
-      const char *name)
-{
-  MatMaterial *material = mat_library_find (lib, name);
-
-  g_assert_nonnull (material);
-  return material;
-}
-
-static MatPhase *
-phase_at (MatMaterial *material,
-          guint        i)
-{
-  MatPhase *phase = g_list_model_get_item (mat_material_get_phases (material), i);
-
-  g_assert_nonnull (phase);
-  g_object_unref (phase);   /* held by the model */
-  return phase;
 }
 
 static void
@@ -156,24 +50,20 @@ fixture_open (Fixture *f,
               int      width,
               int      height)
 {
-  f->original = load_file (need_env ("DEMO_LIB"));
-  f->lib = library_from (f->original);
+  f->original = ui_demo_bytes ();
+  f->lib = ui_library_new (f->original);
 
-  f->window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_title (f->window, "MatCompareView");
-  gtk_window_set_default_size (f->window, width, height);
   f->view = MAT_COMPARE_VIEW (mat_compare_view_new ());
-  gtk_window_set_child (f->window, GTK_WIDGET (f->view));
   mat_compare_view_add_library (f->view, f->lib, "Material.lib");
-  gtk_window_present (f->window);
-  g_assert_true (wait_for (view_mapped, f));
+  /* ui_show() asserts that the view gets mapped */
+  f->window = ui_show (GTK_WIDGET (f->view), "MatCompareView", width, height);
 }
 
 static void
 fixture_close (Fixture *f)
 {
   gtk_window_destroy (f->window);
-  spin_ms (20);
+  ui_spin_ms (20);
   g_clear_object (&f->lib);
   g_clear_object (&f->lib2);
   g_clear_pointer (&f->original, g_bytes_unref);
@@ -225,38 +115,6 @@ json_params (const char *name,
   g_error ("%s is not in %s", name, path);
 }
 
-static char *
-screenshot_path (const char *name)
-{
-  const char *dir = g_getenv ("SCREENSHOT_DIR");
-
-  if (dir == NULL || *dir == '\0')
-    dir = ".";
-  g_mkdir_with_parents (dir, 0755);
-  return g_build_filename (dir, name, NULL);
-}
-
-static void
-save_widget_png (GtkWidget  *widget,
-                 const char *path)
-{
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  int w = gtk_widget_get_width (widget);
-  int h = gtk_widget_get_height (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderNode *node;
-  g_autoptr(GdkTexture) texture = NULL;
-
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  gsk_render_node_unref (node);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-}
-
 /* ---- two phases of one material ---------------------------------------- */
 
 static void
@@ -268,7 +126,7 @@ test_phases_diff (void)
   guint n_expected = 0;
 
   fixture_open (&f, 1100, 760);
-  cycle = find (f.lib, "COLOR_CYCLE");
+  cycle = ui_find_material (f.lib, "COLOR_CYCLE");
   mat_compare_view_set_material (f.view, cycle);
   g_assert_true (mat_compare_view_get_material (f.view) == cycle);
   g_assert_true (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_B) == cycle);
@@ -331,7 +189,7 @@ test_phases_swap (void)
   MatMaterial *cycle;
 
   fixture_open (&f, 1100, 760);
-  cycle = find (f.lib, "COLOR_CYCLE");
+  cycle = ui_find_material (f.lib, "COLOR_CYCLE");
   mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, cycle, -1, 0, 0);
   mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, cycle, -1, 1, 0);
   g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 4, "raw"), ==, "255");
@@ -348,16 +206,16 @@ test_phases_swap (void)
   g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (mat_compare_view_get_test_widget (f.view, "source-b"))), ==, 0);
 
   /* swap of a block and a phase of two materials */
-  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, find (f.lib, "LAVA_FLOW"), 0, 0, 250);
-  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, find (f.lib, "ROCK_WALL"), -1, 0, 0);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, ui_find_material (f.lib, "LAVA_FLOW"), 0, 0, 250);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, ui_find_material (f.lib, "ROCK_WALL"), -1, 0, 0);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "compare.swap", NULL));
-  g_assert_true (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_A) == find (f.lib, "ROCK_WALL"));
-  g_assert_true (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_B) == find (f.lib, "LAVA_FLOW"));
+  g_assert_true (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_A) == ui_find_material (f.lib, "ROCK_WALL"));
+  g_assert_true (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_B) == ui_find_material (f.lib, "LAVA_FLOW"));
   g_assert_cmpint (mat_compare_view_get_slot_block (f.view, MAT_COMPARE_SLOT_A), ==, -1);
   g_assert_cmpint (mat_compare_view_get_slot_block (f.view, MAT_COMPARE_SLOT_B), ==, 0);
   g_assert_cmpuint (mat_compare_view_get_slot_offset (f.view, MAT_COMPARE_SLOT_B), ==, 250);
   g_assert_true (mat_preview_get_material (mat_compare_view_get_preview (f.view, MAT_COMPARE_SLOT_A)) ==
-                 find (f.lib, "ROCK_WALL"));
+                 ui_find_material (f.lib, "ROCK_WALL"));
   g_assert_cmpint (mat_preview_get_block (mat_compare_view_get_preview (f.view, MAT_COMPARE_SLOT_B)), ==, 0);
   fixture_close (&f);
 }
@@ -371,14 +229,14 @@ test_phases_copy (void)
 
   fixture_open (&f, 1100, 760);
   history = mat_library_get_history (f.lib);
-  cycle = find (f.lib, "COLOR_CYCLE");
+  cycle = ui_find_material (f.lib, "COLOR_CYCLE");
   mat_compare_view_set_material (f.view, cycle);
-  g_assert_cmpuint (mat_phase_get_param (phase_at (cycle, 1), 4), ==, 0);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (cycle, 1), 4), ==, 0);
 
   /* A's p4 into B: through the model, one undo step */
   activate_row (&f, "compare.copy-to-b", 4);
-  g_assert_cmpuint (mat_phase_get_param (phase_at (cycle, 1), 4), ==, 255);
-  g_assert_cmpuint (mat_phase_get_param (phase_at (cycle, 0), 4), ==, 255);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (cycle, 1), 4), ==, 255);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (cycle, 0), 4), ==, 255);
   g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
   g_assert_false (mat_compare_view_get_row_differs (f.view, 4));
   g_assert_cmpuint (mat_compare_view_get_n_differences (f.view), ==, 3);
@@ -388,13 +246,13 @@ test_phases_copy (void)
   g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
 
   g_assert_true (mat_history_undo (history));
-  g_assert_cmpuint (mat_phase_get_param (phase_at (cycle, 1), 4), ==, 0);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (cycle, 1), 4), ==, 0);
   g_assert_true (mat_compare_view_get_row_differs (f.view, 4));
   assert_unchanged (f.lib, f.original);
 
   /* B's p1 into A */
   activate_row (&f, "compare.copy-to-a", 1);
-  g_assert_cmpuint (mat_phase_get_param (phase_at (cycle, 0), 1), ==, 80);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (cycle, 0), 1), ==, 80);
   g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
   g_assert_true (mat_history_undo (history));
   assert_unchanged (f.lib, f.original);
@@ -408,15 +266,15 @@ test_phases_copy (void)
   assert_unchanged (f.lib, f.original);
 
   /* the texture name: ROCK_WALL's into UNTEXTURED_RED */
-  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, find (f.lib, "ROCK_WALL"), -1, 0, 0);
-  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, find (f.lib, "UNTEXTURED_RED"), -1, 0, 0);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, ui_find_material (f.lib, "ROCK_WALL"), -1, 0, 0);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, ui_find_material (f.lib, "UNTEXTURED_RED"), -1, 0, 0);
   g_assert_true (mat_compare_view_get_row_differs (f.view, MAT_COMPARE_ROW_TEXTURE));
   activate_row (&f, "compare.copy-to-b", MAT_COMPARE_ROW_TEXTURE);
-  g_assert_cmpstr (mat_phase_get_texture (phase_at (find (f.lib, "UNTEXTURED_RED"), 0)), ==, "ROCK.0");
+  g_assert_cmpstr (mat_phase_get_texture (ui_phase_at (ui_find_material (f.lib, "UNTEXTURED_RED"), 0)), ==, "ROCK.0");
   g_assert_false (mat_compare_view_get_row_differs (f.view, MAT_COMPARE_ROW_TEXTURE));
   g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
   g_assert_true (mat_history_undo (history));
-  g_assert_cmpstr (mat_phase_get_texture (phase_at (find (f.lib, "UNTEXTURED_RED"), 0)), ==, "");
+  g_assert_cmpstr (mat_phase_get_texture (ui_phase_at (ui_find_material (f.lib, "UNTEXTURED_RED"), 0)), ==, "");
   assert_unchanged (f.lib, f.original);
 
   /* a block: its evaluated rows are not copied */
@@ -441,12 +299,12 @@ test_two_libraries (void)
   g_autoptr(GError) error = NULL;
 
   fixture_open (&f, 1100, 760);
-  f.lib2 = library_from (f.original);
+  f.lib2 = ui_library_new (f.original);
   mat_compare_view_add_library (f.view, f.lib2, "Material.lib (2)");
   g_assert_cmpuint (mat_compare_view_get_n_libraries (f.view), ==, 2);
 
-  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, find (f.lib, "COLOR_CYCLE"), -1, 0, 0);
-  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, find (f.lib, "COLOR_CYCLE"), -1, 0, 0);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, ui_find_material (f.lib, "COLOR_CYCLE"), -1, 0, 0);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, ui_find_material (f.lib, "COLOR_CYCLE"), -1, 0, 0);
 
   /* pick library 2 and its COLOR_CYCLE through the choosers */
   library_b = GTK_DROP_DOWN (mat_compare_view_get_test_widget (f.view, "library-b"));
@@ -464,7 +322,7 @@ test_two_libraries (void)
     }
   g_assert_cmpuint (position, !=, GTK_INVALID_LIST_POSITION);
   gtk_drop_down_set_selected (material_b, position);
-  g_assert_true (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_B) == find (f.lib2, "COLOR_CYCLE"));
+  g_assert_true (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_B) == ui_find_material (f.lib2, "COLOR_CYCLE"));
   /* and phase 1 through the source chooser */
   gtk_drop_down_set_selected (GTK_DROP_DOWN (mat_compare_view_get_test_widget (f.view, "source-b")), 1);
   g_assert_cmpint (mat_compare_view_get_slot_block (f.view, MAT_COMPARE_SLOT_B), ==, -1);
@@ -472,8 +330,8 @@ test_two_libraries (void)
   g_assert_cmpuint (mat_compare_view_get_n_differences (f.view), ==, 4);
 
   activate_row (&f, "compare.copy-to-b", 4);
-  g_assert_cmpuint (mat_phase_get_param (phase_at (find (f.lib2, "COLOR_CYCLE"), 1), 4), ==, 255);
-  g_assert_cmpuint (mat_phase_get_param (phase_at (find (f.lib, "COLOR_CYCLE"), 1), 4), ==, 0);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (ui_find_material (f.lib2, "COLOR_CYCLE"), 1), 4), ==, 255);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (ui_find_material (f.lib, "COLOR_CYCLE"), 1), 4), ==, 0);
   g_assert_cmpuint (mat_history_get_n_undo (mat_library_get_history (f.lib)), ==, 0);
   g_assert_cmpuint (mat_history_get_n_undo (mat_library_get_history (f.lib2)), ==, 1);
   assert_unchanged (f.lib, f.original);
@@ -551,8 +409,8 @@ test_time_sync (void)
   guint before;
 
   fixture_open (&f, 1100, 760);
-  cycle = find (f.lib, "COLOR_CYCLE");
-  lava = find (f.lib, "LAVA_FLOW");
+  cycle = ui_find_material (f.lib, "COLOR_CYCLE");
+  lava = ui_find_material (f.lib, "LAVA_FLOW");
   mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, cycle, 0, 0, 0);
   mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, lava, 0, 0, 400);
   preview_a = mat_compare_view_get_preview (f.view, MAT_COMPARE_SLOT_A);
@@ -612,7 +470,7 @@ test_time_sync (void)
   g_assert_false (mat_preview_get_playing (preview_b));
   /* a software rasteriser (and sanitizers) can be slow: wait for frames */
   for (guint i = 0; i < 100 && mat_compare_view_get_time (f.view) == before; i++)
-    wait_ms (50);
+    ui_spin_ms (50);
   g_test_message ("playing: %u ms -> %u ms, %" G_GUINT64_FORMAT " frames in A",
                   before, mat_compare_view_get_time (f.view),
                   mat_preview_get_n_renders (preview_a));
@@ -637,12 +495,12 @@ test_follows_model (void)
   g_autoptr(GError) error = NULL;
 
   fixture_open (&f, 1100, 760);
-  cycle = find (f.lib, "COLOR_CYCLE");
+  cycle = ui_find_material (f.lib, "COLOR_CYCLE");
   mat_compare_view_set_material (f.view, cycle);
   g_assert_cmpuint (mat_compare_view_get_n_differences (f.view), ==, 4);
 
   /* an edit elsewhere shows up at once, and so does its undo */
-  g_assert_true (mat_phase_set_param (phase_at (cycle, 1), 16, 40, &error));
+  g_assert_true (mat_phase_set_param (ui_phase_at (cycle, 1), 16, 40, &error));
   g_assert_no_error (error);
   g_assert_true (mat_compare_view_get_row_differs (f.view, 16));
   g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_B, 16, "raw"), ==, "40");
@@ -658,8 +516,8 @@ test_follows_model (void)
   assert_unchanged (f.lib, f.original);
 
   /* deleting the shown material moves the slot to another one */
-  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, find (f.lib, "FADE_OUT"), 0, 0, 0);
-  g_assert_true (mat_library_delete_material (f.lib, find (f.lib, "FADE_OUT"), &error));
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, ui_find_material (f.lib, "FADE_OUT"), 0, 0, 0);
+  g_assert_true (mat_library_delete_material (f.lib, ui_find_material (f.lib, "FADE_OUT"), &error));
   g_assert_no_error (error);
   g_assert_nonnull (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_A));
   g_assert_true (mat_material_get_library (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_A)) == f.lib);
@@ -685,15 +543,13 @@ static void
 shoot (Fixture    *f,
        const char *name)
 {
-  g_autofree char *path = screenshot_path (name);
-
-  wait_ms (300);
-  g_assert_true (wait_for (previews_drawn, f));
-  wait_ms (200);
+  ui_spin_ms (300);
+  g_assert_true (ui_wait_for (previews_drawn, f, 10));
+  ui_spin_ms (200);
   g_test_message ("window %dx%d, mapped %d", gtk_widget_get_width (GTK_WIDGET (f->window)),
                   gtk_widget_get_height (GTK_WIDGET (f->window)),
                   gtk_widget_get_mapped (GTK_WIDGET (f->window)));
-  save_widget_png (GTK_WIDGET (f->window), path);
+  ui_screenshot (GTK_WIDGET (f->window), name);
 }
 
 static void
@@ -705,7 +561,7 @@ test_screenshot (void)
   fixture_open (&f, 1180, 980);
   if (textures_path != NULL && *textures_path != '\0')
     {
-      g_autoptr(GBytes) bytes = load_file (textures_path);
+      g_autoptr(GBytes) bytes = test_load_file (textures_path);
       g_autoptr(GError) error = NULL;
       g_autoptr(MatTextureLibrary) textures = mat_texture_library_new_from_bytes (bytes, &error);
 
@@ -714,15 +570,15 @@ test_screenshot (void)
     }
 
   /* two phases of one material: copy buttons on the differing rows */
-  mat_compare_view_set_material (f.view, find (f.lib, "COLOR_CYCLE"));
+  mat_compare_view_set_material (f.view, ui_find_material (f.lib, "COLOR_CYCLE"));
   shoot (&f, "compare.png");
   if (mat_preview_get_error (mat_compare_view_get_preview (f.view, MAT_COMPARE_SLOT_A)) != NULL)
     g_test_message ("preview error: %s",
                     mat_preview_get_error (mat_compare_view_get_preview (f.view, MAT_COMPARE_SLOT_A)));
 
   /* two animated, textured materials at one moment */
-  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, find (f.lib, "LAVA_FLOW"), 0, 0, 0);
-  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, find (f.lib, "WATER_SURFACE"), 0, 0, 300);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, ui_find_material (f.lib, "LAVA_FLOW"), 0, 0, 0);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, ui_find_material (f.lib, "WATER_SURFACE"), 0, 0, 300);
   mat_compare_view_set_time (f.view, 700);
   shoot (&f, "compare-animated.png");
   fixture_close (&f);

@@ -2,7 +2,7 @@
  * real widgets, checked on the model and on the saved bytes.
  *
  * Environment: DEMO_LIB (the demo Material.lib); optional
- * MAT_SCREENSHOT_DIR, where the screenshots are also written.
+ * SCREENSHOT_DIR, where the screenshots go (else the build directory).
  */
 #include "config.h"
 
@@ -16,83 +16,9 @@
 #include "mat-resources.h"
 #include "nres.h"
 #include "test-support.h"
+#include "ui-support.h"
 
 /* Helpers */
-
-static GBytes *
-demo_bytes (void)
-{
-  const char *path = g_getenv ("DEMO_LIB");
-
-  if (path == NULL)
-    g_error ("DEMO_LIB is not set: run the test through meson");
-  return test_load_file (path);
-}
-
-static MatLibrary *
-library_from (GBytes *bytes)
-{
-  g_autoptr(GError) error = NULL;
-  MatLibrary *lib = mat_library_new_from_bytes (bytes, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (lib);
-  return lib;
-}
-
-static MatMaterial *
-find (MatLibrary *lib,
-      const char *name)
-{
-  MatMaterial *material = mat_library_find (lib, name);
-
-  g_assert_nonnull (material);
-  return material;
-}
-
-static void
-pump (void)
-{
-  for (int i = 0; i < 5; i++)
-    while (g_main_context_iteration (NULL, FALSE))
-      ;
-}
-
-static gboolean
-on_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, on_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-/* A window showing @child; destroy it with gtk_window_destroy. */
-static GtkWindow *
-show (GtkWidget  *child,
-      int         width,
-      int         height,
-      const char *title)
-{
-  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
-
-  gtk_window_set_title (window, title);
-  gtk_window_set_default_size (window, width, height);
-  gtk_window_set_child (window, child);
-  gtk_window_present (window);
-  while (!gtk_widget_get_mapped (child))
-    g_main_context_iteration (NULL, TRUE);
-  pump ();
-  return window;
-}
 
 static GtkWidget *
 flags_widget (GtkWidget  *inspector,
@@ -121,7 +47,7 @@ click (GtkWidget *button)
 {
   g_assert_true (GTK_IS_BUTTON (button));
   g_signal_emit_by_name (button, "clicked");
-  pump ();
+  ui_pump ();
 }
 
 static const char *
@@ -163,79 +89,14 @@ assert_only_attr1_changed (GBytes  *original,
       g_assert_cmpuint (a[i], ==, b[i]);
 }
 
-static gboolean
-png_is_not_blank (GdkTexture *texture)
-{
-  int w = gdk_texture_get_width (texture);
-  int h = gdk_texture_get_height (texture);
-  gsize stride = (gsize) w * 4;
-  g_autofree guint8 *pixels = g_malloc (stride * h);
-  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
-
-  gdk_texture_download (texture, pixels, stride);
-  for (int y = 0; y < h; y += 2)
-    for (int x = 0; x < w; x += 2)
-      {
-        guint32 px;
-
-        memcpy (&px, pixels + y * stride + x * 4, 4);
-        g_hash_table_add (colours, GUINT_TO_POINTER (px));
-      }
-  return g_hash_table_size (colours) > 16;
-}
-
-/* Renders @window to NAME.png in the build directory (and in
- * MAT_SCREENSHOT_DIR when set) and checks the picture is not blank. */
-static void
-screenshot (GtkWindow  *window,
-            const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *file = g_strconcat (name, ".png", NULL);
-  g_autofree char *path = NULL;
-  const char *dir = g_getenv ("MAT_SCREENSHOT_DIR");
-  GskRenderer *renderer;
-  int w, h;
-
-  wait_ms (300);   /* let the window settle and paint */
-  w = gtk_widget_get_width (GTK_WIDGET (window));
-  h = gtk_widget_get_height (GTK_WIDGET (window));
-  g_assert_cmpint (w, >, 0);
-  g_assert_cmpint (h, >, 0);
-
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), w, h);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  renderer = gtk_native_get_renderer (GTK_NATIVE (window));
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  g_assert_nonnull (texture);
-  g_assert_true (png_is_not_blank (texture));
-
-  path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
-                           file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-  if (dir != NULL)
-    {
-      g_autofree char *copy = g_build_filename (dir, file, NULL);
-
-      g_assert_true (gdk_texture_save_to_png (texture, copy));
-      g_test_message ("screenshot: %s", copy);
-    }
-}
-
 /* MatFlagsInspector */
 
 static void
 test_flags_known_bits (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
-  g_autoptr(MatLibrary) lib = library_from (original);
-  MatMaterial *m = find (lib, "HW_BUMP_FLAGS");
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(MatLibrary) lib = ui_library_new (original);
+  MatMaterial *m = ui_find_material (lib, "HW_BUMP_FLAGS");
   MatHistory *history = mat_library_get_history (lib);
   GtkWidget *insp = mat_flags_inspector_new ();
   GtkWindow *window;
@@ -244,7 +105,7 @@ test_flags_known_bits (void)
   g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x103);
   mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), m);
   g_assert_true (mat_flags_inspector_get_material (MAT_FLAGS_INSPECTOR (insp)) == m);
-  window = show (insp, 640, 900, "flags");
+  window = ui_show (insp, "flags", 640, 900);
 
   ext = flags_widget (insp, "ext-texture-load");
   hw = flags_widget (insp, "hw-profile");
@@ -287,15 +148,15 @@ test_flags_known_bits (void)
 static void
 test_flags_nibble (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
-  g_autoptr(MatLibrary) lib = library_from (original);
-  MatMaterial *m = find (lib, "HW_BUMP_FLAGS");
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(MatLibrary) lib = ui_library_new (original);
+  MatMaterial *m = ui_find_material (lib, "HW_BUMP_FLAGS");
   GtkWidget *insp = mat_flags_inspector_new ();
   GtkWindow *window;
   GtkWidget *spin;
 
   mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), m);
-  window = show (insp, 640, 900, "flags");
+  window = ui_show (insp, "flags", 640, 900);
   spin = flags_widget (insp, "nibble-mode");
   g_assert_true (GTK_IS_SPIN_BUTTON (spin));
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 0);
@@ -322,9 +183,9 @@ test_flags_nibble (void)
 static void
 test_flags_unknown_cell_and_bytes (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
-  g_autoptr(MatLibrary) lib = library_from (original);
-  MatMaterial *m = find (lib, "HW_BUMP_FLAGS");
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(MatLibrary) lib = ui_library_new (original);
+  MatMaterial *m = ui_find_material (lib, "HW_BUMP_FLAGS");
   MatHistory *history = mat_library_get_history (lib);
   GtkWidget *insp = mat_flags_inspector_new ();
   g_autoptr(GBytes) saved = NULL;
@@ -334,7 +195,7 @@ test_flags_unknown_cell_and_bytes (void)
   GtkWidget *cell8, *cell20;
 
   mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), m);
-  window = show (insp, 640, 900, "flags");
+  window = ui_show (insp, "flags", 640, 900);
   cell8 = flags_widget (insp, "bit-8");
   cell20 = flags_widget (insp, "bit-20");
   g_assert_true (gtk_widget_is_sensitive (cell8));
@@ -371,9 +232,9 @@ test_flags_unknown_cell_and_bytes (void)
 static void
 test_flags_convert_version (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
-  g_autoptr(MatLibrary) lib = library_from (original);
-  MatMaterial *m = find (lib, "OLD_VERSION2");
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(MatLibrary) lib = ui_library_new (original);
+  MatMaterial *m = ui_find_material (lib, "OLD_VERSION2");
   MatHistory *history = mat_library_get_history (lib);
   GtkWidget *insp = mat_flags_inspector_new ();
   g_autoptr(GBytes) converted = NULL;
@@ -385,13 +246,13 @@ test_flags_convert_version (void)
   g_assert_cmpuint (mat_material_get_attr2 (m), ==, 2);
   g_assert_false (mat_material_has_meta_c (m));
   mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), m);
-  window = show (insp, 640, 900, "flags");
+  window = ui_show (insp, "flags", 640, 900);
   assert_contains (label_text (flags_widget (insp, "attr2")), "2");
 
   /* The dialog: a spin and a sentence naming the fields and defaults */
   g_assert_null (mat_flags_inspector_get_test_widget (MAT_FLAGS_INSPECTOR (insp), "convert-dialog"));
   g_assert_true (gtk_widget_activate_action (insp, "flags.convert-version", NULL));
-  pump ();
+  ui_pump ();
   g_assert_nonnull (mat_flags_inspector_get_test_widget (MAT_FLAGS_INSPECTOR (insp), "convert-dialog"));
   spin = flags_widget (insp, "convert-spin");
   summary = flags_widget (insp, "convert-summary");
@@ -408,7 +269,7 @@ test_flags_convert_version (void)
 
   /* Apply */
   click (flags_widget (insp, "convert-apply"));
-  pump ();
+  ui_pump ();
   g_assert_null (mat_flags_inspector_get_test_widget (MAT_FLAGS_INSPECTOR (insp), "convert-dialog"));
   g_assert_cmpuint (mat_material_get_attr2 (m), ==, 4);
   g_assert_true (mat_material_has_meta_c (m));
@@ -444,15 +305,15 @@ test_flags_convert_version (void)
 static void
 test_flags_rebind_and_null (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
-  g_autoptr(MatLibrary) lib = library_from (original);
-  MatMaterial *a = find (lib, "HW_BUMP_FLAGS");
-  MatMaterial *b = find (lib, "SMOKE_PUFF");
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(MatLibrary) lib = ui_library_new (original);
+  MatMaterial *a = ui_find_material (lib, "HW_BUMP_FLAGS");
+  MatMaterial *b = ui_find_material (lib, "SMOKE_PUFF");
   GtkWidget *insp = mat_flags_inspector_new ();
   GtkWindow *window;
 
   mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), a);
-  window = show (insp, 640, 900, "flags");
+  window = ui_show (insp, "flags", 640, 900);
   g_assert_true (gtk_widget_activate_action (insp, "flags.convert-version", NULL));
   g_assert_nonnull (mat_flags_inspector_get_test_widget (MAT_FLAGS_INSPECTOR (insp), "convert-dialog"));
 
@@ -494,8 +355,8 @@ static void
 test_read_only (void)
 {
   g_autoptr(GBytes) original = odd_library ();
-  g_autoptr(MatLibrary) lib = library_from (original);
-  MatMaterial *texm = find (lib, "ROCK.0");
+  g_autoptr(MatLibrary) lib = ui_library_new (original);
+  MatMaterial *texm = ui_find_material (lib, "ROCK.0");
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *insp = mat_flags_inspector_new ();
   GtkWidget *editor = mat_meta_editor_new ();
@@ -506,7 +367,7 @@ test_read_only (void)
   gtk_box_append (GTK_BOX (box), editor);
   mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), texm);
   mat_meta_editor_set_material (MAT_META_EDITOR (editor), texm);
-  window = show (box, 1200, 900, "read-only");
+  window = ui_show (box, "read-only", 1200, 900);
 
   g_assert_cmpstr (label_text (flags_widget (insp, "attr1")), ==, "0x80000001");
   g_assert_false (gtk_widget_is_sensitive (flags_widget (insp, "ext-texture-load")));
@@ -531,10 +392,10 @@ test_read_only (void)
 static void
 test_meta_lock_and_edit (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
-  g_autoptr(MatLibrary) lib = library_from (original);
-  MatMaterial *m = find (lib, "HW_BUMP_FLAGS");
-  MatMaterial *other = find (lib, "DEFAULT");
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(MatLibrary) lib = ui_library_new (original);
+  MatMaterial *m = ui_find_material (lib, "HW_BUMP_FLAGS");
+  MatMaterial *other = ui_find_material (lib, "DEFAULT");
   MatHistory *history = mat_library_get_history (lib);
   GtkWidget *editor = mat_meta_editor_new ();
   GtkWindow *window;
@@ -542,7 +403,7 @@ test_meta_lock_and_edit (void)
 
   g_assert_cmpuint (mat_material_get_meta_a (m), ==, 1);
   mat_meta_editor_set_material (MAT_META_EDITOR (editor), m);
-  window = show (editor, 640, 600, "meta");
+  window = ui_show (editor, "meta", 640, 600);
   unlock = meta_widget (editor, "unlock");
   spin_a = meta_widget (editor, "meta-a");
   spin_d = meta_widget (editor, "meta-d");
@@ -566,7 +427,7 @@ test_meta_lock_and_edit (void)
 
   /* Unlock through the toggle */
   click (unlock);
-  pump ();
+  ui_pump ();
   g_assert_true (mat_meta_editor_get_unlocked (MAT_META_EDITOR (editor)));
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (unlock)));
   g_assert_true (gtk_widget_is_sensitive (spin_a));
@@ -626,9 +487,9 @@ test_meta_lock_and_edit (void)
 static void
 test_meta_absent_fields (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
-  g_autoptr(MatLibrary) lib = library_from (original);
-  MatMaterial *m = find (lib, "OLD_VERSION2");
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(MatLibrary) lib = ui_library_new (original);
+  MatMaterial *m = ui_find_material (lib, "OLD_VERSION2");
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *insp = mat_flags_inspector_new ();
   GtkWidget *editor = mat_meta_editor_new ();
@@ -638,7 +499,7 @@ test_meta_absent_fields (void)
   gtk_box_append (GTK_BOX (box), editor);
   mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), m);
   mat_meta_editor_set_material (MAT_META_EDITOR (editor), m);
-  window = show (box, 1200, 900, "absent");
+  window = ui_show (box, "absent", 1200, 900);
 
   mat_meta_editor_set_unlocked (MAT_META_EDITOR (editor), TRUE);
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (meta_widget (editor, "unlock"))));
@@ -664,7 +525,7 @@ test_meta_absent_fields (void)
   assert_contains (label_text (meta_widget (editor, "status-d")), "not in file");
 
   /* A version without metaA/metaB */
-  m = find (lib, "OLD_VERSION0");
+  m = ui_find_material (lib, "OLD_VERSION0");
   mat_meta_editor_set_material (MAT_META_EDITOR (editor), m);
   mat_meta_editor_set_unlocked (MAT_META_EDITOR (editor), TRUE);
   g_assert_false (gtk_widget_is_sensitive (meta_widget (editor, "meta-a")));
@@ -679,31 +540,31 @@ test_meta_absent_fields (void)
 static void
 test_screenshots (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
-  g_autoptr(MatLibrary) lib = library_from (original);
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(MatLibrary) lib = ui_library_new (original);
   GtkWidget *insp = mat_flags_inspector_new ();
   GtkWidget *editor = mat_meta_editor_new ();
   GtkWindow *window;
 
-  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), find (lib, "HW_BUMP_FLAGS"));
-  window = show (insp, 720, 850, "Runtime Flags — HW_BUMP_FLAGS");
-  screenshot (window, "flags-inspector");
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), ui_find_material (lib, "HW_BUMP_FLAGS"));
+  window = ui_show (insp, "Runtime Flags — HW_BUMP_FLAGS", 720, 850);
+  ui_screenshot (GTK_WIDGET (window), "flags-inspector.png");
   gtk_window_destroy (window);
 
-  mat_meta_editor_set_material (MAT_META_EDITOR (editor), find (lib, "OLD_VERSION3"));
-  window = show (editor, 720, 430, "Metadata — OLD_VERSION3");
-  screenshot (window, "meta-editor-locked");
+  mat_meta_editor_set_material (MAT_META_EDITOR (editor), ui_find_material (lib, "OLD_VERSION3"));
+  window = ui_show (editor, "Metadata — OLD_VERSION3", 720, 430);
+  ui_screenshot (GTK_WIDGET (window), "meta-editor-locked.png");
   mat_meta_editor_set_unlocked (MAT_META_EDITOR (editor), TRUE);
-  screenshot (window, "meta-editor");
+  ui_screenshot (GTK_WIDGET (window), "meta-editor.png");
   gtk_window_destroy (window);
 
   insp = mat_flags_inspector_new ();
-  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), find (lib, "OLD_VERSION2"));
-  window = show (insp, 720, 600, "Runtime Flags — OLD_VERSION2");
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), ui_find_material (lib, "OLD_VERSION2"));
+  window = ui_show (insp, "Runtime Flags — OLD_VERSION2", 720, 600);
   g_assert_true (gtk_widget_activate_action (insp, "flags.convert-version", NULL));
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (flags_widget (insp, "convert-spin")), 4);
-  pump ();
-  screenshot (GTK_WINDOW (flags_widget (insp, "convert-dialog")), "convert-dialog");
+  ui_pump ();
+  ui_screenshot (flags_widget (insp, "convert-dialog"), "convert-dialog.png");
   gtk_window_destroy (window);
 }
 

@@ -15,6 +15,7 @@
 #include "mat0.h"
 #include "nres.h"
 #include "test-support.h"
+#include "ui-support.h"
 
 typedef struct {
   MatLibrary    *lib;
@@ -23,32 +24,6 @@ typedef struct {
   GtkWindow     *window;
   MatPhaseTable *table;
 } Fixture;
-
-static gboolean
-wait_for (gboolean (*ready) (gpointer),
-          gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-
-  while (!ready (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (2000);
-    }
-  return TRUE;
-}
-
-static void
-spin_frames (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (2000);
-}
 
 static gboolean
 rows_ready (gpointer data)
@@ -63,44 +38,26 @@ static void
 fixture_open (Fixture    *f,
               const char *name)
 {
-  g_autoptr(GError) error = NULL;
+  f->original = ui_demo_bytes ();
+  f->lib = ui_library_new (f->original);
+  f->material = ui_find_material (f->lib, name);
 
-  f->original = test_load_file (g_getenv ("DEMO_LIB"));
-  f->lib = mat_library_new_from_bytes (f->original, &error);
-  g_assert_no_error (error);
-  f->material = mat_library_find (f->lib, name);
-  g_assert_nonnull (f->material);
-
-  f->window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (f->window, 1280, 360);
   f->table = MAT_PHASE_TABLE (mat_phase_table_new ());
   g_object_set (f->table, "margin-start", 12, "margin-end", 12,
                 "margin-top", 12, "margin-bottom", 12, NULL);
-  gtk_window_set_child (f->window, GTK_WIDGET (f->table));
   mat_phase_table_set_material (f->table, f->material);
   g_assert_true (mat_phase_table_get_material (f->table) == f->material);
-  gtk_window_present (f->window);
-  g_assert_true (wait_for (rows_ready, f));
+  f->window = ui_show (GTK_WIDGET (f->table), NULL, 1280, 360);
+  g_assert_true (ui_wait_for (rows_ready, f, 5));
 }
 
 static void
 fixture_close (Fixture *f)
 {
   gtk_window_destroy (f->window);
-  spin_frames (20);
+  ui_spin_ms (20);
   g_clear_object (&f->lib);
   g_clear_pointer (&f->original, g_bytes_unref);
-}
-
-static MatPhase *
-phase_at (MatMaterial *material,
-          guint        i)
-{
-  MatPhase *phase = g_list_model_get_item (mat_material_get_phases (material), i);
-
-  g_assert_nonnull (phase);
-  g_object_unref (phase);   /* held by the model */
-  return phase;
 }
 
 static MatHistory *
@@ -115,40 +72,6 @@ group_closed (gpointer data)
   return !mat_history_in_group (data);
 }
 
-/* Number of bytes where @a and @b differ (same size required); the first
- * differing offset in @first. */
-static guint
-count_diff (GBytes *a,
-            GBytes *b,
-            gsize  *first)
-{
-  gsize na, nb;
-  const guint8 *pa = g_bytes_get_data (a, &na);
-  const guint8 *pb = g_bytes_get_data (b, &nb);
-  guint n = 0;
-
-  g_assert_cmpuint (na, ==, nb);
-  *first = G_MAXSIZE;
-  for (gsize i = 0; i < na; i++)
-    if (pa[i] != pb[i])
-      {
-        if (n++ == 0)
-          *first = i;
-      }
-  return n;
-}
-
-static GBytes *
-save_bytes (Fixture *f)
-{
-  g_autoptr(GError) error = NULL;
-  GBytes *bytes = mat_library_save_to_bytes (f->lib, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (bytes);
-  return bytes;
-}
-
 /* File offset of the phase records of the shown material: found by
  * their bytes (phases 0 and 1 together are unique in the demo). */
 static gsize
@@ -161,7 +84,7 @@ phase_records_offset (Fixture *f)
 
   for (guint i = 0; i < 2; i++)
     {
-      MatPhase *phase = phase_at (f->material, i);
+      MatPhase *phase = ui_phase_at (f->material, i);
 
       memcpy (pattern + i * MAT0_PHASE_SIZE, mat_phase_get_params (phase), MAT0_PARAM_COUNT);
       memcpy (pattern + i * MAT0_PHASE_SIZE + MAT0_PARAM_COUNT,
@@ -177,21 +100,11 @@ phase_records_offset (Fixture *f)
   return (gsize) (hit - data);
 }
 
-static GtkWidget *
-find_text_child (GtkWidget *widget)
-{
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
-       c = gtk_widget_get_next_sibling (c))
-    if (GTK_IS_TEXT (c))
-      return c;
-  return NULL;
-}
-
 /* What Enter does: the inner GtkText of an entry or spin activates. */
 static void
 press_enter (gpointer widget)
 {
-  GtkWidget *text = find_text_child (widget);
+  GtkWidget *text = ui_find_by_type (widget, GTK_TYPE_TEXT);
 
   g_assert_nonnull (text);
   g_signal_emit_by_name (text, "activate");
@@ -209,7 +122,7 @@ test_spin (void)
   gsize offset, first;
 
   fixture_open (&f, "COLOR_CYCLE");
-  phase = phase_at (f.material, 1);
+  phase = ui_phase_at (f.material, 1);
   offset = phase_records_offset (&f) + MAT0_PHASE_SIZE + 5;
   g_assert_cmpuint (mat_phase_get_param (phase, 5), ==, 255);
 
@@ -225,11 +138,11 @@ test_spin (void)
   gtk_spin_button_set_value (spin, 150);
   gtk_spin_button_set_value (spin, 79);
   g_assert_cmpuint (mat_phase_get_param (phase, 5), ==, 79);
-  g_assert_true (wait_for (group_closed, history_of (&f)));
+  g_assert_true (ui_wait_for (group_closed, history_of (&f), 5));
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
 
-  after = save_bytes (&f);
-  g_assert_cmpuint (count_diff (f.original, after, &first), ==, 1);
+  after = ui_library_save (f.lib);
+  g_assert_cmpuint (ui_count_byte_differences (f.original, after, &first), ==, 1);
   g_assert_cmpuint (first, ==, offset);
   g_assert_cmpuint (((const guint8 *) g_bytes_get_data (after, NULL))[offset], ==, 79);
 
@@ -237,7 +150,7 @@ test_spin (void)
   g_assert_true (mat_history_undo (history_of (&f)));
   g_assert_cmpuint (mat_phase_get_param (phase, 5), ==, 255);
   g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 255);
-  undone = save_bytes (&f);
+  undone = ui_library_save (f.lib);
   g_assert_true (g_bytes_equal (undone, f.original));
 
   /* Keyboard: type a number, Enter. One step, the group closes at once. */
@@ -276,7 +189,7 @@ test_texture (void)
   guint n_undo;
 
   fixture_open (&f, "COLOR_CYCLE");
-  phase = phase_at (f.material, 0);
+  phase = ui_phase_at (f.material, 0);
   entry = mat_phase_table_get_texture_for_test (f.table, 0);
   g_assert_nonnull (entry);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
@@ -332,7 +245,7 @@ test_texture (void)
   g_assert_true (mat_history_undo (history_of (&f)));
   g_assert_true (mat_history_undo (history_of (&f)));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
-  after = save_bytes (&f);
+  after = ui_library_save (f.lib);
   g_assert_true (g_bytes_equal (after, f.original));
 
   /* Invalid text, then the model's name again: the error goes. */
@@ -367,21 +280,12 @@ assert_keys (MatMaterial *material,
   g_assert_cmpuint (key_k0 (material, 3), ==, k3);
 }
 
-typedef struct {
-  const char *action;
-  GtkWidget  *found;
-} ButtonSearch;
-
-static void
-find_action_button (GtkWidget    *widget,
-                    ButtonSearch *search)
+static gboolean
+is_action_button (GtkWidget     *widget,
+                  gconstpointer  action)
 {
-  if (GTK_IS_BUTTON (widget) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), search->action) == 0)
-    search->found = widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL && search->found == NULL;
-       c = gtk_widget_get_next_sibling (c))
-    find_action_button (c, search);
+  return GTK_IS_BUTTON (widget) &&
+         g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0;
 }
 
 /* Whether the toolbar button of @action is sensitive (follows the
@@ -390,11 +294,10 @@ static gboolean
 action_enabled (Fixture    *f,
                 const char *action)
 {
-  ButtonSearch search = { action, NULL };
+  GtkWidget *button = ui_find_widget (GTK_WIDGET (f->table), is_action_button, action);
 
-  find_action_button (GTK_WIDGET (f->table), &search);
-  g_assert_nonnull (search.found);
-  return gtk_widget_get_sensitive (search.found);
+  g_assert_nonnull (button);
+  return gtk_widget_get_sensitive (button);
 }
 
 static void
@@ -407,10 +310,10 @@ test_actions (void)
 
   fixture_open (&f, "COLOR_CYCLE");
   phases = mat_material_get_phases (f.material);
-  a = phase_at (f.material, 0);
-  b = phase_at (f.material, 1);
-  c = phase_at (f.material, 2);
-  d = phase_at (f.material, 3);
+  a = ui_phase_at (f.material, 0);
+  b = ui_phase_at (f.material, 1);
+  c = ui_phase_at (f.material, 2);
+  d = ui_phase_at (f.material, 3);
   assert_keys (f.material, 0, 1, 2, 3);
 
   mat_phase_table_set_selected (f.table, 0);
@@ -423,8 +326,8 @@ test_actions (void)
 
   /* move-down: [b a c d], keys follow, the selection too. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.move-down", NULL));
-  g_assert_true (phase_at (f.material, 0) == b);
-  g_assert_true (phase_at (f.material, 1) == a);
+  g_assert_true (ui_phase_at (f.material, 0) == b);
+  g_assert_true (ui_phase_at (f.material, 1) == a);
   assert_keys (f.material, 1, 0, 2, 3);
   g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 1);
   g_assert_true (action_enabled (&f, "phase.move-up"));
@@ -433,10 +336,10 @@ test_actions (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.duplicate", NULL));
   g_assert_cmpuint (g_list_model_get_n_items (phases), ==, 5);
   g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 2);
-  g_assert_true (phase_at (f.material, 2) != a);
-  g_assert_cmpmem (mat_phase_get_params (phase_at (f.material, 2)), MAT0_PARAM_COUNT,
+  g_assert_true (ui_phase_at (f.material, 2) != a);
+  g_assert_cmpmem (mat_phase_get_params (ui_phase_at (f.material, 2)), MAT0_PARAM_COUNT,
                    mat_phase_get_params (a), MAT0_PARAM_COUNT);
-  g_assert_true (phase_at (f.material, 3) == c);
+  g_assert_true (ui_phase_at (f.material, 3) == c);
   assert_keys (f.material, 1, 0, 3, 4);
 
   /* remove a': [b a c d], the selection stays at the row's place (c) */
@@ -444,19 +347,19 @@ test_actions (void)
   g_assert_cmpuint (g_list_model_get_n_items (phases), ==, 4);
   assert_keys (f.material, 1, 0, 2, 3);
   g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 2);
-  g_assert_true (phase_at (f.material, 2) == c);
+  g_assert_true (ui_phase_at (f.material, 2) == c);
 
   /* add after c: [b a c new d] */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.add", NULL));
   g_assert_cmpuint (g_list_model_get_n_items (phases), ==, 5);
   g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 3);
-  g_assert_true (phase_at (f.material, 4) == d);
+  g_assert_true (ui_phase_at (f.material, 4) == d);
   assert_keys (f.material, 1, 0, 2, 4);
 
   /* move-up of the new phase: [b a new c d] */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.move-up", NULL));
   g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 2);
-  g_assert_true (phase_at (f.material, 3) == c);
+  g_assert_true (ui_phase_at (f.material, 3) == c);
   assert_keys (f.material, 1, 0, 3, 4);
 
   /* The last row cannot move down. */
@@ -465,16 +368,16 @@ test_actions (void)
   g_assert_true (action_enabled (&f, "phase.move-up"));
 
   /* The table's rows follow: the index cells show the new order. */
-  spin_frames (50);
+  ui_spin_ms (50);
   g_assert_nonnull (mat_phase_table_get_spin_for_test (f.table, 4, 0));
 
   /* Undo everything: the bytes are the original ones. */
   while (mat_history_undo (history_of (&f)))
     ;
   assert_keys (f.material, 0, 1, 2, 3);
-  g_assert_true (phase_at (f.material, 0) == a);
-  g_assert_true (phase_at (f.material, 1) == b);
-  after = save_bytes (&f);
+  g_assert_true (ui_phase_at (f.material, 0) == a);
+  g_assert_true (ui_phase_at (f.material, 1) == b);
+  after = ui_library_save (f.lib);
   g_assert_true (g_bytes_equal (after, f.original));
 
   /* Removing down to one phase disables remove. */
@@ -513,7 +416,7 @@ test_colour (void)
   gsize base, first, size;
 
   fixture_open (&f, "COLOR_CYCLE");
-  phase = phase_at (f.material, 0);
+  phase = ui_phase_at (f.material, 0);
   base = phase_records_offset (&f);
   memcpy (before, mat_phase_get_params (phase), sizeof before);
   n_undo = mat_history_get_n_undo (history_of (&f));
@@ -528,10 +431,10 @@ test_colour (void)
   g_assert_cmpuint (p[6], ==, 255);
   g_assert_cmpuint (p[7], ==, 128);
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
-  after = save_bytes (&f);
+  after = ui_library_save (f.lib);
   data = g_bytes_get_data (after, &size);
   /* before: 255, 0, 0, 255 -> all four change */
-  g_assert_cmpuint (count_diff (f.original, after, &first), ==, 4);
+  g_assert_cmpuint (ui_count_byte_differences (f.original, after, &first), ==, 4);
   g_assert_cmpuint (first, ==, base + 4);
   g_assert_cmpmem (data + base + 4, 4, ((const guint8[]) { 128, 64, 255, 128 }), 4);
   mat_phase_colour_to_rgba (p, MAT_PHASE_COLOUR_DIFFUSE, &shown);
@@ -540,7 +443,7 @@ test_colour (void)
   /* One undo restores all four bytes. */
   g_assert_true (mat_history_undo (history_of (&f)));
   g_assert_cmpmem (mat_phase_get_params (phase), MAT0_PARAM_COUNT, before, MAT0_PARAM_COUNT);
-  undone = save_bytes (&f);
+  undone = ui_library_save (f.lib);
   g_assert_true (g_bytes_equal (undone, f.original));
 
   /* Ambient: p0..p2 / 255, p3 = alpha * 100 (before: 80, 0, 0, 100). */
@@ -567,21 +470,11 @@ test_colour (void)
   fixture_close (&f);
 }
 
-static GtkWidget *
-find_by_css_name (GtkWidget  *widget,
-                  const char *name)
+static gboolean
+has_css_name (GtkWidget     *widget,
+              gconstpointer  name)
 {
-  if (g_strcmp0 (gtk_widget_get_css_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_by_css_name (c, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return g_strcmp0 (gtk_widget_get_css_name (widget), name) == 0;
 }
 
 static void
@@ -593,7 +486,7 @@ test_headers (void)
   guint n = 0;
 
   fixture_open (&f, "COLOR_CYCLE");
-  header = find_by_css_name (GTK_WIDGET (f.table), "header");
+  header = ui_find_widget (GTK_WIDGET (f.table), has_css_name, "header");
   g_assert_nonnull (header);
   for (GtkWidget *title = gtk_widget_get_first_child (header); title != NULL;
        title = gtk_widget_get_next_sibling (title), n++)
@@ -615,25 +508,10 @@ test_headers (void)
 }
 
 #if !GTK_CHECK_VERSION (4, 10, 0)
-static GtkWidget *
-find_colour_dialog (void)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (GTK_IS_COLOR_CHOOSER_DIALOG (window))
-        return GTK_WIDGET (window);
-    }
-  return NULL;
-}
-
 static gboolean
 colour_dialog_shown (gpointer data)
 {
-  GtkWidget *dialog = find_colour_dialog ();
+  GtkWidget *dialog = ui_find_toplevel (GTK_TYPE_COLOR_CHOOSER_DIALOG);
 
   return dialog != NULL && gtk_widget_get_mapped (dialog);
 }
@@ -652,32 +530,32 @@ test_picker (void)
   guint n_undo;
 
   fixture_open (&f, "COLOR_CYCLE");
-  phase = phase_at (f.material, 2);   /* emissive 0, 0, 0, 0 */
+  phase = ui_phase_at (f.material, 2);   /* emissive 0, 0, 0, 0 */
   n_undo = mat_history_get_n_undo (history_of (&f));
   swatch = mat_phase_table_get_swatch_for_test (f.table, 2, MAT_PHASE_COLOUR_EMISSIVE);
   g_assert_nonnull (swatch);
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (swatch)), "p12–p15 = 0, 0, 0, 0"));
 
   g_signal_emit_by_name (swatch, "clicked");
-  g_assert_true (wait_for (colour_dialog_shown, NULL));
-  dialog = find_colour_dialog ();
+  g_assert_true (ui_wait_for (colour_dialog_shown, NULL, 5));
+  dialog = ui_find_toplevel (GTK_TYPE_COLOR_CHOOSER_DIALOG);
   gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (dialog), &rgba);
   g_assert_cmpfloat (rgba.red, ==, 0.0f);
   g_assert_cmpfloat (rgba.alpha, ==, 0.0f);
   g_assert_true (gtk_color_chooser_get_use_alpha (GTK_COLOR_CHOOSER (dialog)));
   gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (dialog), &green);
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
-  spin_frames (30);
-  g_assert_null (find_colour_dialog ());
+  ui_spin_ms (30);
+  g_assert_null (ui_find_toplevel (GTK_TYPE_COLOR_CHOOSER_DIALOG));
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo);
 
   g_signal_emit_by_name (swatch, "clicked");
-  g_assert_true (wait_for (colour_dialog_shown, NULL));
-  dialog = find_colour_dialog ();
+  g_assert_true (ui_wait_for (colour_dialog_shown, NULL, 5));
+  dialog = ui_find_toplevel (GTK_TYPE_COLOR_CHOOSER_DIALOG);
   gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (dialog), &green);
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_OK);
-  spin_frames (30);
-  g_assert_null (find_colour_dialog ());
+  ui_spin_ms (30);
+  g_assert_null (ui_find_toplevel (GTK_TYPE_COLOR_CHOOSER_DIALOG));
   g_assert_cmpmem (mat_phase_get_params (phase) + 12, 4, ((const guint8[]) { 0, 255, 0, 255 }), 4);
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
   /* The swatch's tooltip follows the model. */
@@ -713,7 +591,7 @@ test_read_only (void)
 
       g_assert_false (mat_material_get_editable (m));
       mat_phase_table_set_material (f.table, m);
-      spin_frames (30);
+      ui_spin_ms (30);
       g_assert_false (action_enabled (&f, "phase.add"));
       g_assert_false (action_enabled (&f, "phase.duplicate"));
       g_assert_false (action_enabled (&f, "phase.remove"));
@@ -727,53 +605,7 @@ test_read_only (void)
   mat_phase_table_set_material (f.table, NULL);
   g_assert_false (action_enabled (&f, "phase.add"));
   gtk_window_destroy (f.window);
-  spin_frames (20);
-}
-
-static gboolean
-texture_not_blank (GdkTexture *texture)
-{
-  int w = gdk_texture_get_width (texture);
-  int h = gdk_texture_get_height (texture);
-  g_autofree guint8 *pixels = g_malloc ((gsize) w * h * 4);
-  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
-
-  gdk_texture_download (texture, pixels, (gsize) w * 4);
-  for (gsize i = 0; i < (gsize) w * h; i += 7)
-    {
-      guint32 px;
-
-      memcpy (&px, pixels + i * 4, 4);
-      g_hash_table_add (colours, GUINT_TO_POINTER (px));
-    }
-  return g_hash_table_size (colours) > 50;
-}
-
-static void
-render_to_png (GtkWidget  *widget,
-               const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *path = test_build_path (name);
-  GskRenderer *renderer;
-  int w = gtk_widget_get_width (widget);
-  int h = gtk_widget_get_height (widget);
-
-  g_assert_cmpint (w, >, 100);
-  g_assert_cmpint (h, >, 100);
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), w, h);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-  g_assert_true (texture_not_blank (texture));
+  ui_spin_ms (20);
 }
 
 static void
@@ -784,16 +616,16 @@ test_screenshot (void)
 
   fixture_open (&f, "LAVA_FLOW");
   mat_phase_table_set_selected (f.table, 1);
-  spin_frames (300);
-  render_to_png (GTK_WIDGET (f.window), "phase-table.png");
+  ui_spin_ms (300);
+  ui_screenshot (GTK_WIDGET (f.window), "phase-table.png");
 
   /* The validation styles, for a look (not for the README). */
   entry = mat_phase_table_get_texture_for_test (f.table, 0);
   gtk_editable_set_text (GTK_EDITABLE (entry), "NODOT");
   entry = mat_phase_table_get_texture_for_test (f.table, 2);
   gtk_editable_set_text (GTK_EDITABLE (entry), "BAD._9");
-  spin_frames (200);
-  render_to_png (GTK_WIDGET (f.window), "phase-table-validation.png");
+  ui_spin_ms (200);
+  ui_screenshot (GTK_WIDGET (f.window), "phase-table-validation.png");
 
   fixture_close (&f);
 }

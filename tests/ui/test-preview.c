@@ -8,7 +8,7 @@
  *
  * Environment: DEMO_LIB (the demo Material.lib), DEMO_TEXTURES (its
  * Textures.lib), MAT0TOOL (the CLI); optional SCREENSHOT_DIR, where the
- * PNGs go (default: the current directory).
+ * PNGs go (default: the build directory).
  */
 #include "config.h"
 
@@ -22,50 +22,26 @@
 #include "mat-preview.h"
 #include "mat-texture-library.h"
 #include "phase-eval.h"
+#include "test-support.h"
+#include "ui-support.h"
 
 #define VIEW_WIDTH  800
 #define VIEW_HEIGHT 600
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static const char *
-need_env (const char *name)
-{
-  const char *value = g_getenv (name);
-
-  if (value == NULL || *value == '\0')
-    g_error ("%s is not set: run the test through meson", name);
-  return value;
-}
-
-static GBytes *
-load_file (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *data = NULL;
-  gsize size = 0;
-
-  g_file_get_contents (path, &data, &size, &error);
-  g_assert_no_error (error);
-  return g_bytes_new_take (data, size);
-}
-
 static MatLibrary *
 demo_library (void)
 {
-  g_autoptr(GBytes) bytes = load_file (need_env ("DEMO_LIB"));
-  g_autoptr(GError) error = NULL;
-  MatLibrary *lib = mat_library_new_from_bytes (bytes, &error);
+  g_autoptr(GBytes) bytes = ui_demo_bytes ();
 
-  g_assert_no_error (error);
-  g_assert_nonnull (lib);
-  return lib;
+  return ui_library_new (bytes);
 }
 
 static MatTextureLibrary *
 demo_textures (void)
 {
-  g_autoptr(GBytes) bytes = load_file (need_env ("DEMO_TEXTURES"));
+  g_autoptr(GBytes) bytes = test_load_file (ui_need_env ("DEMO_TEXTURES"));
   g_autoptr(GError) error = NULL;
   MatTextureLibrary *textures = mat_texture_library_new_from_bytes (bytes, &error);
 
@@ -74,55 +50,12 @@ demo_textures (void)
   return textures;
 }
 
-static MatMaterial *
-find (MatLibrary *lib,
-      const char *name)
-{
-  MatMaterial *material = mat_library_find (lib, name);
-
-  g_assert_nonnull (material);
-  return material;
-}
-
-static void
-pump (void)
-{
-  for (int i = 0; i < 5; i++)
-    while (g_main_context_iteration (NULL, FALSE))
-      ;
-}
-
-static gboolean
-on_timeout (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_ms (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, on_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 /* A window holding @preview at 800x600; destroy it with gtk_window_destroy. */
 static GtkWindow *
 show_preview (GtkWidget *preview)
 {
-  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
-
-  gtk_window_set_title (window, "MatPreview");
   gtk_widget_set_size_request (preview, VIEW_WIDTH, VIEW_HEIGHT);
-  gtk_window_set_child (window, preview);
-  gtk_window_present (window);
-  while (!gtk_widget_get_mapped (preview))
-    g_main_context_iteration (NULL, TRUE);
-  pump ();
-  return window;
+  return ui_show (preview, "MatPreview", -1, -1);
 }
 
 static GtkWidget *
@@ -157,45 +90,6 @@ evaluate_directly (MatMaterial     *material,
   mat0_material_free (core);
 }
 
-static char *
-screenshot_path (const char *name)
-{
-  const char *dir = g_getenv ("SCREENSHOT_DIR");
-  g_autofree char *cwd = g_get_current_dir ();
-
-  if (dir == NULL || *dir == '\0')
-    dir = cwd;
-  g_mkdir_with_parents (dir, 0755);
-  return g_build_filename (dir, name, NULL);
-}
-
-/* The whole widget as the window's own renderer draws it. */
-static void
-save_widget_png (GtkWidget  *widget,
-                 const char *path)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-
-  /* the paintable shows what was last drawn: wait for a frame */
-  for (guint i = 0; i < 40 && node == NULL; i++)
-    {
-      GtkSnapshot *snapshot = gtk_snapshot_new ();
-
-      gtk_widget_queue_draw (widget);
-      wait_ms (25);
-      gdk_paintable_snapshot (paintable, snapshot, w, h);
-      node = gtk_snapshot_free_to_node (snapshot);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("saved %s", path);
-}
-
 static int
 channel (float value)
 {
@@ -208,7 +102,7 @@ static void
 test_unlit_pixels (void)
 {
   g_autoptr(MatLibrary) lib = demo_library ();
-  MatMaterial *material = find (lib, "COLOR_CYCLE");
+  MatMaterial *material = ui_find_material (lib, "COLOR_CYCLE");
   GtkWidget *preview = mat_preview_new ();
   MatPreview *p = MAT_PREVIEW (preview);
   GtkWindow *window;
@@ -279,7 +173,7 @@ test_unlit_pixels (void)
   }
 
   gtk_window_destroy (window);
-  pump ();
+  ui_pump ();
 }
 
 /* Half-transparent diffuse (f3 < 1) blends over the checkerboard. */
@@ -287,7 +181,7 @@ static void
 test_unlit_alpha (void)
 {
   g_autoptr(MatLibrary) lib = demo_library ();
-  MatMaterial *material = find (lib, "SMOKE_PUFF");
+  MatMaterial *material = ui_find_material (lib, "SMOKE_PUFF");
   GtkWidget *preview = mat_preview_new ();
   MatPreview *p = MAT_PREVIEW (preview);
   GtkWindow *window;
@@ -331,7 +225,7 @@ test_unlit_alpha (void)
     }
 
   gtk_window_destroy (window);
-  pump ();
+  ui_pump ();
 }
 
 /* ---- the preview against mat0tool eval -------------------------------- */
@@ -350,7 +244,7 @@ cli_eval (const char *name,
   g_autofree char *err = NULL;
 
   proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                           need_env ("MAT0TOOL"), "eval", need_env ("DEMO_LIB"), name,
+                           ui_need_env ("MAT0TOOL"), "eval", ui_need_env ("DEMO_LIB"), name,
                            "--block", "0", "--time", time_arg, "--offset", offset_arg, "--json",
                            NULL);
   g_assert_no_error (error);
@@ -413,7 +307,7 @@ test_cli_agreement (void)
       GtkWidget *preview = g_object_ref_sink (mat_preview_new ());
       MatPreview *p = MAT_PREVIEW (preview);
 
-      mat_preview_set_material (p, find (lib, names[n]));
+      mat_preview_set_material (p, ui_find_material (lib, names[n]));
       g_assert_cmpint (mat_preview_get_block (p), ==, 0);
       if (strcmp (names[n], "FLICKER_LAMP") == 0)
         {
@@ -444,8 +338,8 @@ test_reroll_reproducible (void)
   GtkWidget *a = g_object_ref_sink (mat_preview_new ());
   GtkWidget *b = g_object_ref_sink (mat_preview_new ());
 
-  mat_preview_set_material (MAT_PREVIEW (a), find (lib, "FLICKER_LAMP"));
-  mat_preview_set_material (MAT_PREVIEW (b), find (lib, "FLICKER_LAMP"));
+  mat_preview_set_material (MAT_PREVIEW (a), ui_find_material (lib, "FLICKER_LAMP"));
+  mat_preview_set_material (MAT_PREVIEW (b), ui_find_material (lib, "FLICKER_LAMP"));
   for (guint i = 0; i < 5; i++)
     {
       mat_preview_reroll (MAT_PREVIEW (a));
@@ -457,7 +351,7 @@ test_reroll_reproducible (void)
   {
     guint before = mat_preview_get_random_offset (MAT_PREVIEW (a));
 
-    mat_preview_set_material (MAT_PREVIEW (a), find (lib, "COLOR_CYCLE"));
+    mat_preview_set_material (MAT_PREVIEW (a), ui_find_material (lib, "COLOR_CYCLE"));
     gtk_widget_activate_action (a, "preview.reroll", NULL);
     g_assert_cmpuint (mat_preview_get_random_offset (MAT_PREVIEW (a)), ==, before);
   }
@@ -481,7 +375,7 @@ test_gl_failure (void)
   g_setenv ("MATEDIT_PREVIEW_FAIL_GL", "1", TRUE);
   preview = mat_preview_new ();
   p = MAT_PREVIEW (preview);
-  mat_preview_set_material (p, find (lib, "COLOR_CYCLE"));
+  mat_preview_set_material (p, ui_find_material (lib, "COLOR_CYCLE"));
   window = show_preview (preview);
   g_unsetenv ("MATEDIT_PREVIEW_FAIL_GL");
 
@@ -496,15 +390,11 @@ test_gl_failure (void)
   mat_preview_set_time (p, 1234);
   g_assert_true (mat_preview_get_evaluation (p, &r));
   mat_preview_set_playing (p, TRUE);
-  wait_ms (100);
+  ui_spin_ms (100);
   mat_preview_set_playing (p, FALSE);
-  {
-    g_autofree char *path = screenshot_path ("preview-error.png");
-
-    save_widget_png (preview, path);
-  }
+  ui_screenshot (preview, "preview-error.png");
   gtk_window_destroy (window);
-  pump ();
+  ui_pump ();
 }
 
 /* ---- the controls ----------------------------------------------------- */
@@ -513,7 +403,7 @@ static void
 test_controls (void)
 {
   g_autoptr(MatLibrary) lib = demo_library ();
-  MatMaterial *material = find (lib, "COLOR_CYCLE");
+  MatMaterial *material = ui_find_material (lib, "COLOR_CYCLE");
   GtkWidget *preview = mat_preview_new ();
   MatPreview *p = MAT_PREVIEW (preview);
   GtkWindow *window;
@@ -590,7 +480,7 @@ test_controls (void)
 
     g_assert_true (gtk_widget_activate_action (preview, "preview.playing", NULL));
     g_assert_true (mat_preview_get_playing (p));
-    wait_ms (400);
+    ui_spin_ms (400);
     g_assert_true (gtk_widget_activate_action (preview, "preview.playing", NULL));
     g_assert_false (mat_preview_get_playing (p));
     /* one evaluator call per frame */
@@ -603,7 +493,7 @@ test_controls (void)
   }
   g_assert_cmpuint (mat_preview_get_time (p), >, time + 100);
   time = mat_preview_get_time (p);
-  wait_ms (100);
+  ui_spin_ms (100);
   g_assert_cmpuint (mat_preview_get_time (p), ==, time);
 
   /* loop off: playback stops at the end of the cycle */
@@ -613,13 +503,13 @@ test_controls (void)
   mat_preview_set_time (p, 3200 * 2 + 2900);
   mat_preview_set_playing (p, TRUE);
   for (guint i = 0; i < 100 && mat_preview_get_playing (p); i++)
-    wait_ms (20);
+    ui_spin_ms (20);
   g_assert_false (mat_preview_get_playing (p));
   g_assert_cmpuint (mat_preview_get_time (p), ==, 3200 * 3);
 
   /* no texture library: a textured phase says so on the bar */
-  mat_preview_set_material (p, find (lib, "ROCK_WALL"));
-  pump ();
+  mat_preview_set_material (p, ui_find_material (lib, "ROCK_WALL"));
+  ui_pump ();
   g_assert_true (gtk_widget_get_visible (preview_widget (preview, "texture_label")));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (preview_widget (preview, "texture_label"))),
                             "ROCK.0"));
@@ -631,7 +521,7 @@ test_controls (void)
   }
 
   gtk_window_destroy (window);
-  pump ();
+  ui_pump ();
 }
 
 /* ---- screenshots ------------------------------------------------------ */
@@ -642,8 +532,6 @@ test_screenshot (void)
   g_autoptr(MatLibrary) lib = demo_library ();
   g_autoptr(MatTextureLibrary) textures = demo_textures ();
   g_autoptr(GdkTexture) frame = NULL;
-  g_autofree char *path = screenshot_path ("preview.png");
-  g_autofree char *window_path = screenshot_path ("preview-window.png");
   GtkWidget *preview = mat_preview_new ();
   MatPreview *p = MAT_PREVIEW (preview);
   GtkWindow *window;
@@ -652,7 +540,7 @@ test_screenshot (void)
   guint8 *centre, *corner_a, *corner_b;
   guint distinct = 0;
 
-  mat_preview_set_material (p, find (lib, "LAVA_FLOW"));
+  mat_preview_set_material (p, ui_find_material (lib, "LAVA_FLOW"));
   mat_preview_set_textures (p, textures);
   mat_preview_set_shape (p, MAT_PREVIEW_SHAPE_SPHERE);
   mat_preview_set_time (p, 350);
@@ -661,9 +549,8 @@ test_screenshot (void)
 
   frame = mat_preview_read_frame_for_test (p);
   g_assert_nonnull (frame);
-  g_assert_true (gdk_texture_save_to_png (frame, path));
-  g_test_message ("saved %s", path);
-  save_widget_png (preview, window_path);
+  ui_save_texture (frame, "preview.png");
+  ui_screenshot (preview, "preview-window.png");
 
   w = gdk_texture_get_width (frame);
   h = gdk_texture_get_height (frame);
@@ -695,7 +582,7 @@ test_screenshot (void)
   g_assert_cmpuint (distinct, >, 30);
 
   gtk_window_destroy (window);
-  pump ();
+  ui_pump ();
 }
 
 static guint
@@ -712,7 +599,6 @@ test_lit_sphere (void)
   g_autoptr(MatLibrary) lib = demo_library ();
   g_autoptr(MatTextureLibrary) textures = demo_textures ();
   g_autoptr(GdkTexture) frame = NULL;
-  g_autofree char *path = screenshot_path ("preview-metal.png");
   g_autofree guint8 *pixels = NULL;
   GtkWidget *preview = mat_preview_new ();
   MatPreview *p = MAT_PREVIEW (preview);
@@ -721,15 +607,14 @@ test_lit_sphere (void)
   guint8 *upper_left, *lower_right;
   guint brightest = 0;
 
-  mat_preview_set_material (p, find (lib, "METAL_PLATE"));
+  mat_preview_set_material (p, ui_find_material (lib, "METAL_PLATE"));
   mat_preview_set_textures (p, textures);
   mat_preview_set_show_controls (p, FALSE);
   window = show_preview (preview);
 
   frame = mat_preview_read_frame_for_test (p);
   g_assert_nonnull (frame);
-  g_assert_true (gdk_texture_save_to_png (frame, path));
-  g_test_message ("saved %s", path);
+  ui_save_texture (frame, "preview-metal.png");
   w = gdk_texture_get_width (frame);
   h = gdk_texture_get_height (frame);
   pixels = g_malloc ((gsize) w * h * 4);
@@ -746,7 +631,7 @@ test_lit_sphere (void)
   g_assert_cmpuint (brightest, >, 3 * 235);   /* the highlight */
 
   gtk_window_destroy (window);
-  pump ();
+  ui_pump ();
 }
 
 int

@@ -6,8 +6,8 @@
  * captions, filters as you type, and choosing a texture (or
  * "Untextured") from the phase table writes one texture field as one
  * undo step. Names not in the library show the missing icon; without a
- * library the button offers to open one. Renders texture-picker.png (build
- * dir, and SCREENSHOT_DIR when set).
+ * library the button offers to open one. Renders texture-picker.png (to
+ * SCREENSHOT_DIR, else the build dir).
  */
 #include "config.h"
 
@@ -21,35 +21,10 @@
 #include "mat0.h"
 #include "nres.h"
 #include "test-support.h"
+#include "ui-support.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
-
-static gboolean
-wait_for (gboolean (*ready) (gpointer),
-          gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-
-  while (!ready (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (2000);
-    }
-  return TRUE;
-}
-
-static void
-spin_frames (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (2000);
-}
 
 static void
 loaded_cb (GObject      *source,
@@ -80,59 +55,9 @@ load_demo_textures (void)
   g_assert_nonnull (path);
   file = g_file_new_for_path (path);
   mat_texture_library_load_async (file, NULL, loaded_cb, &textures);
-  g_assert_true (wait_for (pointer_set, &textures));
+  g_assert_true (ui_wait_for (pointer_set, &textures, 5));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (textures)), ==, 8);
   return textures;
-}
-
-/* The first descendant of @widget of @type. */
-static GtkWidget *
-find_child (GtkWidget *widget,
-            GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_child (c, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_class (GtkWidget  *widget,
-            const char *css_class)
-{
-  if (gtk_widget_has_css_class (widget, css_class))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
-       c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_class (c, css_class);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static void
-collect_tiles (GtkWidget *widget,
-               GPtrArray *tiles)
-{
-  if (gtk_widget_has_css_class (widget, "texture-tile"))
-    {
-      if (gtk_widget_get_mapped (widget))
-        g_ptr_array_add (tiles, widget);
-      return;
-    }
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
-       c = gtk_widget_get_next_sibling (c))
-    collect_tiles (c, tiles);
 }
 
 /* The tiles on screen. Returns: (transfer container) */
@@ -141,7 +66,11 @@ shown_tiles (MatTexturePicker *picker)
 {
   GPtrArray *tiles = g_ptr_array_new ();
 
-  collect_tiles (GTK_WIDGET (picker), tiles);
+  ui_collect_by_css_class (GTK_WIDGET (picker), "texture-tile", tiles);
+  /* only those on screen count */
+  for (guint i = tiles->len; i-- > 0;)
+    if (!gtk_widget_get_mapped (tiles->pdata[i]))
+      g_ptr_array_remove_index (tiles, i);
   return tiles;
 }
 
@@ -149,7 +78,7 @@ static const char *
 tile_text (GtkWidget  *tile,
            const char *css_class)
 {
-  GtkWidget *label = find_class (tile, css_class);
+  GtkWidget *label = ui_find_by_css_class (tile, css_class);
 
   g_assert_nonnull (label);
   return gtk_label_get_text (GTK_LABEL (label));
@@ -178,7 +107,7 @@ tiles_shown (gpointer data)
 {
   TileCount *count = data;
   g_autoptr(GPtrArray) tiles = shown_tiles (count->picker);
-  GtkGridView *grid = GTK_GRID_VIEW (find_child (GTK_WIDGET (count->picker), GTK_TYPE_GRID_VIEW));
+  GtkGridView *grid = GTK_GRID_VIEW (ui_find_by_type (GTK_WIDGET (count->picker), GTK_TYPE_GRID_VIEW));
 
   return tiles->len == count->n &&
          g_list_model_get_n_items (G_LIST_MODEL (gtk_grid_view_get_model (grid))) == count->n;
@@ -190,45 +119,7 @@ wait_tiles (MatTexturePicker *picker,
 {
   TileCount count = { picker, n };
 
-  g_assert_true (wait_for (tiles_shown, &count));
-}
-
-/* Renders @widget as it is on screen to @name in the build directory
- * (and SCREENSHOT_DIR when set). */
-static void
-screenshot (GtkWidget  *widget,
-            const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *path = test_build_path (name);
-  const char *dir = g_getenv ("SCREENSHOT_DIR");
-  GtkSnapshot *snapshot;
-  GskRenderer *renderer;
-  int w, h;
-
-  spin_frames (250);
-  w = gtk_widget_get_width (widget);
-  h = gtk_widget_get_height (widget);
-  g_assert_cmpint (w, >, 100);
-  g_assert_cmpint (h, >, 100);
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-  if (dir != NULL && dir[0] != '\0')
-    {
-      g_autofree char *copy = g_build_filename (dir, name, NULL);
-
-      g_mkdir_with_parents (dir, 0755);
-      g_assert_true (gdk_texture_save_to_png (texture, copy));
-    }
+  g_assert_true (ui_wait_for (tiles_shown, &count, 5));
 }
 
 /* ------------------------------------------------------------------ */
@@ -287,7 +178,7 @@ test_list (void)
 
       g_assert_nonnull (tile);
       g_assert_cmpstr (tile_text (tile, "texture-caption"), ==, demo_textures[i].caption);
-      badge = find_class (tile, "texture-page");
+      badge = ui_find_by_css_class (tile, "texture-page");
       g_assert_nonnull (badge);
       g_assert_cmpint (gtk_widget_get_visible (badge), ==, demo_textures[i].page > 0);
       if (demo_textures[i].page > 0)
@@ -296,18 +187,18 @@ test_list (void)
 
           g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (badge)), ==, text);
         }
-      error_icon = find_class (tile, "texture-error");
+      error_icon = ui_find_by_css_class (tile, "texture-error");
       g_assert_nonnull (error_icon);
       g_assert_false (gtk_widget_get_visible (error_icon));
     }
 
   /* The current texture (any case) is selected; Choose is enabled. */
-  grid = GTK_GRID_VIEW (find_child (GTK_WIDGET (picker), GTK_TYPE_GRID_VIEW));
+  grid = GTK_GRID_VIEW (ui_find_by_type (GTK_WIDGET (picker), GTK_TYPE_GRID_VIEW));
   selection = gtk_grid_view_get_model (grid);
   g_assert_true (gtk_selection_model_is_selected (selection, 0));
-  g_assert_true (gtk_widget_is_sensitive (find_class (GTK_WIDGET (picker), "suggested-action")));
+  g_assert_true (gtk_widget_is_sensitive (ui_find_by_css_class (GTK_WIDGET (picker), "suggested-action")));
 
-  screenshot (GTK_WIDGET (picker), "texture-picker.png");
+  ui_screenshot (GTK_WIDGET (picker), "texture-picker.png");
 
   /* Activating a tile (double-click, Enter) picks it. */
   g_signal_connect (picker, "chosen", G_CALLBACK (chosen_cb), &chosen);
@@ -315,7 +206,7 @@ test_list (void)
   g_signal_emit_by_name (grid, "activate", 3);
   g_assert_cmpstr (chosen, ==, "WATER.0");
   /* It closed itself and nothing keeps it alive. */
-  spin_frames (50);
+  ui_spin_ms (50);
   g_assert_null (picker);
 }
 
@@ -324,8 +215,8 @@ test_search (void)
 {
   g_autoptr(MatTextureLibrary) textures = load_demo_textures ();
   MatTexturePicker *picker = picker_open (textures, NULL);
-  GtkWidget *search = find_child (GTK_WIDGET (picker), GTK_TYPE_SEARCH_ENTRY);
-  GtkStack *stack = GTK_STACK (find_child (GTK_WIDGET (picker), GTK_TYPE_STACK));
+  GtkWidget *search = ui_find_by_type (GTK_WIDGET (picker), GTK_TYPE_SEARCH_ENTRY);
+  GtkStack *stack = GTK_STACK (ui_find_by_type (GTK_WIDGET (picker), GTK_TYPE_STACK));
   g_autofree char *chosen = NULL;
 
   wait_tiles (picker, 8);
@@ -336,7 +227,7 @@ test_search (void)
   g_assert_nonnull (tile_named (picker, "LAVA.A"));
   g_assert_nonnull (tile_named (picker, "ATLAS.0"));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "grid");
-  screenshot (GTK_WIDGET (picker), "texture-picker-search.png");
+  ui_screenshot (GTK_WIDGET (picker), "texture-picker-search.png");
 
   gtk_editable_set_text (GTK_EDITABLE (search), "LAVA");
   wait_tiles (picker, 1);
@@ -357,7 +248,7 @@ test_search (void)
   wait_tiles (picker, 1);
   g_signal_emit_by_name (search, "activate");
   g_assert_cmpstr (chosen, ==, "SMOKE.0");
-  spin_frames (20);
+  ui_spin_ms (20);
 }
 
 static void
@@ -382,13 +273,13 @@ test_broken (void)
   tile = tile_named (picker, "BROKEN.0");
   g_assert_nonnull (tile);
   g_assert_cmpstr (tile_text (tile, "texture-caption"), ==, "Does not parse");
-  error_icon = find_class (tile, "texture-error");
+  error_icon = ui_find_by_css_class (tile, "texture-error");
   g_assert_true (gtk_widget_get_visible (error_icon));
   g_assert_cmpstr (gtk_widget_get_tooltip_text (error_icon), ==, mat_texture_get_error (texture));
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (tile), mat_texture_get_error (texture)));
-  screenshot (GTK_WIDGET (picker), "texture-picker-broken.png");
+  ui_screenshot (GTK_WIDGET (picker), "texture-picker-broken.png");
   gtk_window_destroy (GTK_WINDOW (picker));
-  spin_frames (20);
+  ui_spin_ms (20);
 }
 
 /* ------------------------------------------------------------------ */
@@ -417,58 +308,29 @@ fixture_open (Fixture    *f,
               const char *name,
               gboolean    with_textures)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->original = test_load_file (g_getenv ("DEMO_LIB"));
-  f->lib = mat_library_new_from_bytes (f->original, &error);
-  g_assert_no_error (error);
-  f->material = mat_library_find (f->lib, name);
-  g_assert_nonnull (f->material);
+  f->original = ui_demo_bytes ();
+  f->lib = ui_library_new (f->original);
+  f->material = ui_find_material (f->lib, name);
   f->textures = with_textures ? load_demo_textures () : NULL;
 
-  f->window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (f->window, 1000, 300);
   f->table = MAT_PHASE_TABLE (mat_phase_table_new ());
   g_object_set (f->table, "margin-start", 12, "margin-end", 12,
                 "margin-top", 12, "margin-bottom", 12, NULL);
-  gtk_window_set_child (f->window, GTK_WIDGET (f->table));
   mat_phase_table_set_material (f->table, f->material);
   mat_phase_table_set_textures (f->table, f->textures);
   g_assert_true (mat_phase_table_get_textures (f->table) == f->textures);
-  gtk_window_present (f->window);
-  g_assert_true (wait_for (rows_ready, f));
+  f->window = ui_show (GTK_WIDGET (f->table), NULL, 1000, 300);
+  g_assert_true (ui_wait_for (rows_ready, f, 5));
 }
 
 static void
 fixture_close (Fixture *f)
 {
   gtk_window_destroy (f->window);
-  spin_frames (20);
+  ui_spin_ms (20);
   g_clear_object (&f->textures);
   g_clear_object (&f->lib);
   g_clear_pointer (&f->original, g_bytes_unref);
-}
-
-static MatPhase *
-phase_at (MatMaterial *material,
-          guint        i)
-{
-  MatPhase *phase = g_list_model_get_item (mat_material_get_phases (material), i);
-
-  g_assert_nonnull (phase);
-  g_object_unref (phase);   /* held by the model */
-  return phase;
-}
-
-static GBytes *
-save_bytes (Fixture *f)
-{
-  g_autoptr(GError) error = NULL;
-  GBytes *bytes = mat_library_save_to_bytes (f->lib, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (bytes);
-  return bytes;
 }
 
 /* File offset of the texture field of phase @i of the shown material,
@@ -477,7 +339,7 @@ static gsize
 texture_field_offset (Fixture *f,
                       guint    i)
 {
-  MatPhase *phase = phase_at (f->material, i);
+  MatPhase *phase = ui_phase_at (f->material, i);
   guint8 record[MAT0_PHASE_SIZE];
   gsize size;
   const guint8 *data = g_bytes_get_data (f->original, &size);
@@ -568,7 +430,7 @@ click_texture_button (Fixture *f,
   g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (button)));
   g_assert_null (open_picker ());
   g_assert_true (gtk_widget_activate (GTK_WIDGET (button)));
-  g_assert_true (wait_for (picker_open_and_mapped, NULL));
+  g_assert_true (ui_wait_for (picker_open_and_mapped, NULL, 5));
   picker = open_picker ();
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (picker)) == f->window);
   g_assert_true (gtk_window_get_modal (GTK_WINDOW (picker)));
@@ -589,7 +451,7 @@ test_choose (void)
 
   fixture_open (&f, "ROCK_WALL", TRUE);
   history = mat_library_get_history (f.lib);
-  phase = phase_at (f.material, 0);
+  phase = ui_phase_at (f.material, 0);
   g_assert_cmpstr (mat_phase_get_texture (phase), ==, "ROCK.0");
   field = texture_field_offset (&f, 0);
   undo0 = mat_history_get_n_undo (history);
@@ -599,8 +461,8 @@ test_choose (void)
   wait_tiles (picker, 8);
   g_object_add_weak_pointer (G_OBJECT (picker), (gpointer *) &picker);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (picker), "window.close", NULL));
-  g_assert_true (wait_for (picker_gone, NULL));
-  spin_frames (50);
+  g_assert_true (ui_wait_for (picker_gone, NULL, 5));
+  ui_spin_ms (50);
   g_assert_null (picker);
   g_assert_cmpstr (mat_phase_get_texture (phase), ==, "ROCK.0");
   g_assert_cmpuint (mat_history_get_n_undo (history), ==, undo0);
@@ -609,13 +471,13 @@ test_choose (void)
   picker = click_texture_button (&f, 0);
   wait_tiles (picker, 8);
   g_assert_true (mat_texture_picker_choose_for_test (picker, "LAVA.A"));
-  g_assert_true (wait_for (picker_gone, NULL));
+  g_assert_true (ui_wait_for (picker_gone, NULL, 5));
   g_assert_cmpstr (mat_phase_get_texture (phase), ==, "LAVA.A");
   entry = mat_phase_table_get_texture_for_test (f.table, 0);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "LAVA.A");
   g_assert_cmpuint (mat_history_get_n_undo (history), ==, undo0 + 1);
   {
-    g_autoptr(GBytes) saved = save_bytes (&f);
+    g_autoptr(GBytes) saved = ui_library_save (f.lib);
 
     assert_only_field (&f, saved, field, "LAVA.A");
   }
@@ -624,14 +486,14 @@ test_choose (void)
   picker = click_texture_button (&f, 0);
   wait_tiles (picker, 8);
   g_assert_true (mat_texture_picker_choose_for_test (picker, "LAVA.A"));
-  g_assert_true (wait_for (picker_gone, NULL));
+  g_assert_true (ui_wait_for (picker_gone, NULL, 5));
   g_assert_cmpuint (mat_history_get_n_undo (history), ==, undo0 + 1);
 
   g_assert_true (mat_history_undo (history));
   g_assert_cmpstr (mat_phase_get_texture (phase), ==, "ROCK.0");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "ROCK.0");
   {
-    g_autoptr(GBytes) saved = save_bytes (&f);
+    g_autoptr(GBytes) saved = ui_library_save (f.lib);
 
     g_assert_true (g_bytes_equal (saved, f.original));
   }
@@ -642,13 +504,13 @@ test_choose (void)
   picker = click_texture_button (&f, 0);
   wait_tiles (picker, 8);
   g_assert_true (mat_texture_picker_choose_for_test (picker, ""));
-  g_assert_true (wait_for (picker_gone, NULL));
+  g_assert_true (ui_wait_for (picker_gone, NULL, 5));
   g_assert_cmpstr (mat_phase_get_texture (phase), ==, "");
   g_assert_false (mat_phase_get_textured (phase));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
   g_assert_cmpuint (mat_history_get_n_undo (history), ==, undo0 + 2);
   {
-    g_autoptr(GBytes) saved = save_bytes (&f);
+    g_autoptr(GBytes) saved = ui_library_save (f.lib);
 
     assert_only_field (&f, saved, field, "");
   }
@@ -667,7 +529,7 @@ test_missing (void)
   g_autoptr(GError) error = NULL;
 
   fixture_open (&f, "ROCK_WALL", TRUE);
-  phase = phase_at (f.material, 0);
+  phase = ui_phase_at (f.material, 0);
   entry = mat_phase_table_get_texture_for_test (f.table, 0);
   g_assert_null (gtk_entry_get_icon_name (entry, GTK_ENTRY_ICON_SECONDARY));
 
@@ -681,7 +543,7 @@ test_missing (void)
                    "NOPE.0 is not in Textures.lib");
   g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (GTK_WIDGET (entry)),
                                    "NOPE.0 is not in Textures.lib"));
-  screenshot (GTK_WIDGET (f.window), "texture-missing.png");
+  ui_screenshot (GTK_WIDGET (f.window), "texture-missing.png");
 
   /* Names compare without case, as the engine does. */
   g_assert_true (mat_phase_set_texture (phase, "lava.a", &error));
@@ -731,22 +593,16 @@ test_no_library (void)
   /* A Textures.lib the user opens in the picker becomes the table's. */
   {
     g_autoptr(MatTextureLibrary) chosen = load_demo_textures ();
-    GListModel *toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
-    MatTexturePicker *opened = NULL;
+    MatTexturePicker *opened;
 
     g_signal_emit_by_name (button, "clicked");
-    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-      {
-        g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-        if (MAT_IS_TEXTURE_PICKER (window))
-          opened = MAT_TEXTURE_PICKER (window);
-      }
+    opened = ui_find_toplevel (MAT_TYPE_TEXTURE_PICKER);
     g_assert_nonnull (opened);
     mat_texture_picker_set_textures (opened, chosen);
     g_assert_true (mat_phase_table_get_textures (f.table) == chosen);
     g_assert_true (MAT_IS_PHASE_TABLE (f.table));
     gtk_window_close (GTK_WINDOW (opened));
-    spin_frames (10);
+    ui_spin_ms (10);
     g_assert_true (MAT_IS_PHASE_TABLE (f.table));
     mat_phase_table_set_textures (f.table, NULL);
   }
@@ -762,20 +618,20 @@ test_no_library (void)
 
   /* The picker itself, given no library, offers to open one. */
   picker = picker_open (NULL, "ROCK.0");
-  stack = GTK_STACK (find_child (GTK_WIDGET (picker), GTK_TYPE_STACK));
-  spin_frames (100);
+  stack = GTK_STACK (ui_find_by_type (GTK_WIDGET (picker), GTK_TYPE_STACK));
+  ui_spin_ms (100);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "no-library");
-  g_assert_false (gtk_widget_is_sensitive (find_child (GTK_WIDGET (picker), GTK_TYPE_SEARCH_ENTRY)));
-  screenshot (GTK_WIDGET (picker), "texture-picker-no-library.png");
+  g_assert_false (gtk_widget_is_sensitive (ui_find_by_type (GTK_WIDGET (picker), GTK_TYPE_SEARCH_ENTRY)));
+  ui_screenshot (GTK_WIDGET (picker), "texture-picker-no-library.png");
   /* "Choose a Textures.lib…" opens a file chooser; closing the picker
    * with it open takes it along. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (picker), "picker.open-textures", NULL));
-  spin_frames (100);
+  ui_spin_ms (100);
   mat_texture_picker_set_textures (picker, textures);
   wait_tiles (picker, 8);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "grid");
   gtk_window_destroy (GTK_WINDOW (picker));
-  spin_frames (20);
+  ui_spin_ms (20);
 }
 
 int

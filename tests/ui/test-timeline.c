@@ -5,8 +5,8 @@
  * are synthesized with its test hooks, which call the very handlers the
  * GtkGestureDrag / GtkGestureClick / key controllers call; the block
  * editor through its actions and widgets. Assertions are on the model and
- * on the bytes a save would write. Screenshots go to G_TEST_BUILDDIR (and
- * MAT_SCREENSHOT_DIR when set).
+ * on the bytes a save would write. Screenshots go to SCREENSHOT_DIR (else
+ * G_TEST_BUILDDIR).
  */
 #include "config.h"
 
@@ -19,6 +19,7 @@
 #include "mat-resources.h"
 #include "mat-timeline.h"
 #include "test-support.h"
+#include "ui-support.h"
 
 typedef struct {
   GBytes         *original;
@@ -30,62 +31,30 @@ typedef struct {
 } Fixture;
 
 static void
-spin_ms (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-}
-
-static gboolean
-wait_mapped (GtkWidget *widget)
-{
-  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-
-  while (!gtk_widget_get_mapped (widget) || gtk_widget_get_width (widget) == 0)
-    {
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-    }
-  return TRUE;
-}
-
-static void
 fixture_open (Fixture    *f,
               const char *name,
               int         block)
 {
-  g_autoptr(GError) error = NULL;
-
   memset (f, 0, sizeof *f);
-  f->original = test_load_file (g_getenv ("DEMO_LIB"));
-  f->lib = mat_library_new_from_bytes (f->original, &error);
-  g_assert_no_error (error);
-  f->material = mat_library_find (f->lib, name);
-  g_assert_nonnull (f->material);
+  f->original = ui_demo_bytes ();
+  f->lib = ui_library_new (f->original);
+  f->material = ui_find_material (f->lib, name);
 
-  f->window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (f->window, 980, 720);
   f->editor = MAT_BLOCK_EDITOR (mat_block_editor_new ());
-  gtk_window_set_child (f->window, GTK_WIDGET (f->editor));
   mat_block_editor_set_material (f->editor, f->material);
   g_assert_true (mat_block_editor_get_material (f->editor) == f->material);
   if (block >= 0)
     mat_block_editor_set_selected_block (f->editor, block);
   f->timeline = mat_block_editor_get_timeline (f->editor);
-  gtk_window_present (f->window);
-  g_assert_true (wait_mapped (GTK_WIDGET (f->timeline)));
+  f->window = ui_show (GTK_WIDGET (f->editor), NULL, 980, 720);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, f->timeline, 5));
 }
 
 static void
 fixture_close (Fixture *f)
 {
   gtk_window_destroy (f->window);
-  spin_ms (20);
+  ui_spin_ms (20);
   g_clear_object (&f->lib);
   g_clear_pointer (&f->original, g_bytes_unref);
 }
@@ -146,21 +115,10 @@ start_of (MatAnimBlock *block,
   return t;
 }
 
-static GBytes *
-save_bytes (Fixture *f)
-{
-  g_autoptr(GError) error = NULL;
-  GBytes *bytes = mat_library_save_to_bytes (f->lib, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (bytes);
-  return bytes;
-}
-
 static void
 assert_original_bytes (Fixture *f)
 {
-  g_autoptr(GBytes) now = save_bytes (f);
+  g_autoptr(GBytes) now = ui_library_save (f->lib);
 
   g_assert_true (g_bytes_equal (now, f->original));
 }
@@ -382,20 +340,11 @@ test_arrow_nudge_and_tab (void)
   fixture_close (&f);
 }
 
-static GtkListBox *
-find_list (GtkWidget *root)
+static gboolean
+is_phase_list (GtkWidget     *widget,
+               gconstpointer  data)
 {
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkListBox *found;
-
-      if (GTK_IS_LIST_BOX (c) && g_strcmp0 (gtk_widget_get_name (c), "phase-list") == 0)
-        return GTK_LIST_BOX (c);
-      found = find_list (c);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_IS_LIST_BOX (widget) && g_strcmp0 (gtk_widget_get_name (widget), "phase-list") == 0;
 }
 
 static void
@@ -423,11 +372,11 @@ test_phase_choice (void)
   mat_timeline_test_click (f.timeline, tx (&f, 1600), track_y (&f), 2, GDK_BUTTON_PRIMARY, 0);
   popover = mat_timeline_get_phase_popover (f.timeline);
   g_assert_nonnull (popover);
-  list = find_list (GTK_WIDGET (popover));
+  list = GTK_LIST_BOX (ui_find_widget (GTK_WIDGET (popover), is_phase_list, NULL));
   g_assert_nonnull (list);
   g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 0));
   g_assert_cmpuint (mat_key_get_k0 (key_of (block, 2)), ==, 0);
-  spin_ms (50);
+  ui_spin_ms (50);
   g_assert_null (mat_timeline_get_phase_popover (f.timeline));
 
   /* the right button opens it too */
@@ -509,7 +458,7 @@ test_scrub_and_zoom (void)
   /* a bound preview time past the cycle is shown modulo: no crash, kept */
   g_object_set (f.timeline, "position", 7000u, NULL);
   g_assert_cmpuint (mat_timeline_get_position (f.timeline), ==, 7000);
-  spin_ms (50);
+  ui_spin_ms (50);
 
   zoom = mat_timeline_get_zoom (f.timeline);
   mat_timeline_test_scroll (f.timeline, -1, GDK_CONTROL_MASK);
@@ -519,7 +468,7 @@ test_scrub_and_zoom (void)
   for (guint i = 0; i < 5; i++)
     gtk_widget_activate_action (GTK_WIDGET (f.editor), "block.zoom-in", NULL);
   g_assert_cmpuint (mat_timeline_get_grid (f.timeline), <, 50);
-  spin_ms (50);
+  ui_spin_ms (50);
   fixture_close (&f);
 }
 
@@ -687,65 +636,6 @@ test_duplicate_and_remove (void)
 
 /* ---- bad data and pictures --------------------------------------------- */
 
-static gboolean
-not_blank (GdkTexture *texture)
-{
-  int w = gdk_texture_get_width (texture);
-  int h = gdk_texture_get_height (texture);
-  gsize stride = (gsize) w * 4;
-  g_autofree guint8 *pixels = g_malloc (stride * h);
-  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
-
-  gdk_texture_download (texture, pixels, stride);
-  for (int y = 0; y < h; y += 2)
-    for (int x = 0; x < w; x += 2)
-      {
-        guint32 px;
-
-        memcpy (&px, pixels + y * stride + x * 4, 4);
-        g_hash_table_add (colours, GUINT_TO_POINTER (px));
-      }
-  return g_hash_table_size (colours) > 16;
-}
-
-/* Renders @widget (inside its window) to NAME.png. */
-static void
-screenshot (GtkWidget  *widget,
-            const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *file = g_strconcat (name, ".png", NULL);
-  g_autofree char *path = NULL;
-  const char *dir = g_getenv ("MAT_SCREENSHOT_DIR");
-  GtkSnapshot *snapshot;
-  GskRenderer *renderer;
-  int w, h;
-
-  spin_ms (250);
-  w = gtk_widget_get_width (widget);
-  h = gtk_widget_get_height (widget);
-  g_assert_cmpint (w, >, 0);
-  g_assert_cmpint (h, >, 0);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  g_assert_true (not_blank (texture));
-  path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-  if (dir != NULL)
-    {
-      g_autofree char *copy = g_build_filename (dir, file, NULL);
-
-      g_assert_true (gdk_texture_save_to_png (texture, copy));
-    }
-}
-
 static void
 test_bad_data (void)
 {
@@ -756,7 +646,7 @@ test_bad_data (void)
   block = block_of (&f, 0);
   g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, 0);
   g_assert_nonnull (strstr (mat_timeline_get_details (f.timeline), "zero-length"));
-  screenshot (GTK_WIDGET (f.window), "timeline-zero-cycle");
+  ui_screenshot (GTK_WIDGET (f.window), "timeline-zero-cycle.png");
 
   /* zero-length: clicks do not add keys past the end; dragging a stacked
    * key clamps; the cycle-end grip grows the last key */
@@ -773,7 +663,7 @@ test_bad_data (void)
   g_assert_true (mat_timeline_get_block (f.timeline) == block_of (&f, 1));
   mat_timeline_select_key (f.timeline, 1, FALSE);
   g_assert_nonnull (strstr (mat_timeline_get_details (f.timeline), "missing phase 5"));
-  screenshot (GTK_WIDGET (f.window), "timeline-missing-phase");
+  ui_screenshot (GTK_WIDGET (f.window), "timeline-missing-phase.png");
   /* Up on a missing phase moves into the table */
   g_assert_true (mat_timeline_test_key (f.timeline, GDK_KEY_Down, 0));
   g_assert_cmpuint (mat_key_get_k0 (key_of (block_of (&f, 1), 1)), ==, 0);
@@ -784,7 +674,7 @@ test_bad_data (void)
   block = block_of (&f, 2);
   g_assert_true (mat_anim_block_remove_key (block, 0, NULL));
   g_assert_nonnull (strstr (mat_timeline_get_details (f.timeline), "No keys"));
-  screenshot (GTK_WIDGET (f.window), "timeline-no-keys");
+  ui_screenshot (GTK_WIDGET (f.window), "timeline-no-keys.png");
   mat_timeline_test_click (f.timeline, tx (&f, 300), track_y (&f), 1, GDK_BUTTON_PRIMARY, 0);
   g_assert_cmpuint (mat_anim_block_get_n_keys (block), ==, 1);
 
@@ -792,7 +682,7 @@ test_bad_data (void)
   mat_history_undo (history_of (&f));
   mat_history_undo (history_of (&f));
   mat_history_undo (history_of (&f));
-  spin_ms (30);
+  ui_spin_ms (30);
   undo_all (&f);
   fixture_close (&f);
 }
@@ -807,7 +697,7 @@ test_screenshots (void)
   mat_timeline_set_position (f.timeline, 1320);
   mat_timeline_select_key (f.timeline, 2, FALSE);
   gtk_widget_grab_focus (GTK_WIDGET (f.timeline));
-  screenshot (GTK_WIDGET (f.window), "block-editor");
+  ui_screenshot (GTK_WIDGET (f.window), "block-editor.png");
 
   /* the timeline alone, mid-drag */
   window = gtk_window_new ();
@@ -821,11 +711,11 @@ test_screenshots (void)
   mat_timeline_set_block (MAT_TIMELINE (timeline), block_of (&f, 0));
   mat_timeline_set_position (MAT_TIMELINE (timeline), 500);
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (wait_mapped (timeline));
+  g_assert_true (ui_wait_for (ui_widget_is_shown, timeline, 5));
   mat_timeline_test_drag_begin (MAT_TIMELINE (timeline), mat_timeline_time_to_x (MAT_TIMELINE (timeline), 1600),
                                 mat_timeline_get_track_y (MAT_TIMELINE (timeline)), 0);
   mat_timeline_test_drag_update (MAT_TIMELINE (timeline), 30, 0);
-  screenshot (window, "timeline");
+  ui_screenshot (window, "timeline.png");
   mat_timeline_test_drag_end (MAT_TIMELINE (timeline), 30, 0);
   gtk_window_destroy (GTK_WINDOW (window));
 

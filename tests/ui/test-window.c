@@ -17,6 +17,7 @@
 #include "mat-meta-editor.h"
 #include "mat-unsaved-dialog.h"
 #include "mat-window.h"
+#include "ui-support.h"
 
 #define WAIT_SECONDS 20
 
@@ -24,21 +25,6 @@ static MatApplication *app;
 static char *tmp_dir;
 
 /* Helpers */
-
-static GBytes *
-demo_bytes (void)
-{
-  const char *path = g_getenv ("DEMO_LIB");
-  g_autoptr(GError) error = NULL;
-  char *contents = NULL;
-  gsize length = 0;
-
-  g_assert_nonnull (path);
-  g_file_get_contents (path, &contents, &length, &error);
-  g_assert_no_error (error);
-
-  return g_bytes_new_take (contents, length);
-}
 
 static GBytes *
 file_bytes (GFile *file)
@@ -77,51 +63,9 @@ temp_file (const char *name,
 }
 
 static gboolean
-tick_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-wait_until (Condition condition,
-            gpointer  data)
-{
-  gint64 end = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
-  guint tick = g_timeout_add (10, tick_cb, NULL);
-
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > end)
-        g_error ("timed out waiting");
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (tick);
-}
-
-/* Runs the main loop for @ms milliseconds. */
-static void
-spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
-  guint tick = g_timeout_add (5, tick_cb, NULL);
-
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (tick);
-}
-
-static gboolean
 not_busy (gpointer data)
 {
   return !mat_window_get_busy (MAT_WINDOW (data));
-}
-
-static gboolean
-is_mapped_and_sized (gpointer data)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (data)) && gtk_widget_get_width (GTK_WIDGET (data)) > 0;
 }
 
 static MatWindow *
@@ -131,8 +75,8 @@ open_window (GFile *file)
 
   mat_window_open (window, file, FALSE);
   gtk_window_present (GTK_WINDOW (window));
-  wait_until (not_busy, window);
-  wait_until (is_mapped_and_sized, window);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (ui_widget_is_shown, window, WAIT_SECONDS));
 
   return window;
 }
@@ -150,7 +94,7 @@ close_window (MatWindow *window)
 
   g_object_add_weak_pointer (G_OBJECT (window), &weak);
   gtk_window_destroy (GTK_WINDOW (window));
-  wait_until (pointer_cleared, &weak);
+  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
 }
 
 static gpointer
@@ -195,40 +139,6 @@ select_by_name (MatWindow  *window,
   return material;
 }
 
-static GBytes *
-library_bytes (MatWindow *window)
-{
-  g_autoptr(GError) error = NULL;
-  GBytes *bytes = mat_library_save_to_bytes (mat_window_get_library (window), &error);
-
-  g_assert_no_error (error);
-  return bytes;
-}
-
-/* The number of differing bytes of two buffers of equal size; the first
- * difference goes to @first. */
-static guint
-count_differences (GBytes *a,
-                   GBytes *b,
-                   gsize  *first)
-{
-  gsize la, lb;
-  const guint8 *da = g_bytes_get_data (a, &la);
-  const guint8 *db = g_bytes_get_data (b, &lb);
-  guint n = 0;
-
-  g_assert_cmpuint (la, ==, lb);
-  for (gsize i = 0; i < la; i++)
-    if (da[i] != db[i])
-      {
-        if (n == 0 && first != NULL)
-          *first = i;
-        n++;
-      }
-
-  return n;
-}
-
 /* Changes p[4] of phase 0 of @material by one, as a view does. */
 static void
 edit_one_param (MatMaterial *material)
@@ -241,26 +151,10 @@ edit_one_param (MatMaterial *material)
   g_assert_no_error (error);
 }
 
-static gpointer
-find_toplevel (GType type)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();
-
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (window, type))
-        return window;
-    }
-
-  return NULL;
-}
-
 static gboolean
 unsaved_dialog_shown (gpointer data)
 {
-  return find_toplevel (MAT_TYPE_UNSAVED_DIALOG) != NULL;
+  return ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG) != NULL;
 }
 
 static gboolean
@@ -279,101 +173,12 @@ window_is_toplevel (MatWindow *window)
   return FALSE;
 }
 
-/* Screenshots */
-
-static char *
-screenshot_path (const char *name)
-{
-  const char *dir = g_getenv ("SCREENSHOT_DIR");
-
-  if (dir == NULL || dir[0] == '\0')
-    return NULL;
-  g_mkdir_with_parents (dir, 0755);
-
-  return g_build_filename (dir, name, NULL);
-}
-
-/* Renders @widget as it is on screen. Returns: (transfer full). */
-static GdkTexture *
-render_widget (GtkWidget *widget)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-
-  /* A window paints no background of its own outside its CSS box: put
-   * the theme's window colour under it, as the compositor would show. */
-  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 },
-                             &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-
-  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-}
-
-/* The number of distinct colours in @texture (sampled). */
-static guint
-count_colours (GdkTexture *texture)
-{
-  int width = gdk_texture_get_width (texture);
-  int height = gdk_texture_get_height (texture);
-  gsize stride = (gsize) width * 4;
-  g_autofree guchar *data = g_malloc (stride * (gsize) height);
-  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
-
-  gdk_texture_download (texture, data, stride);
-  for (int y = 0; y < height; y += 2)
-    for (int x = 0; x < width; x += 2)
-      {
-        guint32 pixel;
-
-        memcpy (&pixel, data + (gsize) y * stride + (gsize) x * 4, 4);
-        g_hash_table_add (colours, GUINT_TO_POINTER (pixel));
-      }
-
-  return g_hash_table_size (colours);
-}
-
-/* Saves @widget to SCREENSHOT_DIR/@name (when set) and checks the PNG:
- * the widget's size, and not blank. */
-static void
-screenshot (GtkWidget  *widget,
-            const char *name)
-{
-  g_autofree char *path = screenshot_path (name);
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autoptr(GdkTexture) loaded = NULL;
-  g_autoptr(GError) error = NULL;
-
-  /* Let transitions finish. */
-  spin (600);
-  texture = render_widget (widget);
-  g_assert_cmpint (gdk_texture_get_width (texture), ==, gtk_widget_get_width (widget));
-  g_assert_cmpint (gdk_texture_get_height (texture), ==, gtk_widget_get_height (widget));
-  g_assert_cmpuint (count_colours (texture), >, 16);
-
-  if (path == NULL)
-    return;
-
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  loaded = gdk_texture_new_from_filename (path, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (gdk_texture_get_width (loaded), ==, gtk_widget_get_width (widget));
-  g_assert_cmpint (gdk_texture_get_height (loaded), ==, gtk_widget_get_height (widget));
-  g_assert_cmpuint (count_colours (loaded), >, 16);
-  g_test_message ("screenshot: %s", path);
-}
-
 /* Tests */
 
 static void
 test_open (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("open.lib", original);
   MatWindow *window = open_window (file);
   MatLibrary *library = mat_window_get_library (window);
@@ -405,7 +210,7 @@ test_open (void)
 static void
 test_select (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("select.lib", original);
   MatWindow *window = open_window (file);
   MatMaterial *material = select_by_name (window, "GLOW_PULSE");
@@ -424,7 +229,7 @@ test_select (void)
 static void
 test_undo_redo (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("undo.lib", original);
   MatWindow *window = open_window (file);
   MatLibrary *library = mat_window_get_library (window);
@@ -444,11 +249,11 @@ test_undo_redo (void)
   g_assert_cmpstr (gtk_label_get_label (title), ==, "undo.lib •");
   g_assert_true (gtk_widget_get_sensitive (undo_button));
   g_assert_false (gtk_widget_get_sensitive (redo_button));
-  edited = library_bytes (window);
-  g_assert_cmpuint (count_differences (original, edited, NULL), ==, 1);
+  edited = ui_library_save (mat_window_get_library (window));
+  g_assert_cmpuint (ui_count_byte_differences (original, edited, NULL), ==, 1);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
-  after_undo = library_bytes (window);
+  after_undo = ui_library_save (mat_window_get_library (window));
   g_assert_true (g_bytes_equal (after_undo, original));
   g_assert_false (mat_library_get_dirty (library));
   g_assert_cmpstr (gtk_label_get_label (title), ==, "undo.lib");
@@ -456,7 +261,7 @@ test_undo_redo (void)
   g_assert_true (gtk_widget_get_sensitive (redo_button));
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL);
-  after_redo = library_bytes (window);
+  after_redo = ui_library_save (mat_window_get_library (window));
   g_assert_true (g_bytes_equal (after_redo, edited));
   g_assert_true (gtk_widget_get_sensitive (undo_button));
 
@@ -469,7 +274,7 @@ test_undo_redo (void)
 static void
 test_save (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("save.lib", original);
   MatWindow *window = open_window (file);
   MatLibrary *library = mat_window_get_library (window);
@@ -482,7 +287,7 @@ test_save (void)
   /* Unchanged: byte-identical. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
   g_assert_true (mat_window_get_busy (window));
-  wait_until (not_busy, window);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
   on_disk = file_bytes (file);
   g_assert_true (g_bytes_equal (on_disk, original));
   g_clear_pointer (&on_disk, g_bytes_unref);
@@ -492,12 +297,12 @@ test_save (void)
   edit_one_param (material);
   g_assert_cmpstr (gtk_label_get_label (title), ==, "save.lib •");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-  wait_until (not_busy, window);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
   g_assert_false (mat_library_get_dirty (library));
   g_assert_cmpstr (gtk_label_get_label (title), ==, "save.lib");
   on_disk = file_bytes (file);
-  g_assert_cmpuint (count_differences (original, on_disk, &first), ==, 1);
-  edited = library_bytes (window);
+  g_assert_cmpuint (ui_count_byte_differences (original, on_disk, &first), ==, 1);
+  edited = ui_library_save (mat_window_get_library (window));
   g_assert_true (g_bytes_equal (edited, on_disk));
   g_test_message ("the edit changed byte %" G_GSIZE_FORMAT, first);
 
@@ -505,13 +310,13 @@ test_save (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
   g_assert_true (mat_library_get_dirty (library));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-  wait_until (not_busy, window);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
   g_clear_pointer (&on_disk, g_bytes_unref);
   on_disk = file_bytes (file);
   g_assert_true (g_bytes_equal (on_disk, original));
 
   /* Our own saves never raise the "changed on disk" banner. */
-  spin (1500);
+  ui_spin_ms (1500);
   g_assert_false (gtk_revealer_get_reveal_child (template_child (window, "changed_revealer")));
 
   close_window (window);
@@ -527,14 +332,14 @@ banner_shown (gpointer data)
 static gboolean
 message_dialog_shown (gpointer data)
 {
-  return find_toplevel (GTK_TYPE_MESSAGE_DIALOG) != NULL;
+  return ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG) != NULL;
 }
 #endif
 
 static void
 test_changed_on_disk (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("changed.lib", original);
   MatWindow *window = open_window (file);
   MatLibrary *library = mat_window_get_library (window);
@@ -548,12 +353,12 @@ test_changed_on_disk (void)
   g_byte_array_append (array, g_bytes_get_data (original, NULL), g_bytes_get_size (original));
   array->data[16] ^= 0x01;
   other = g_byte_array_free_to_bytes (array);
-  spin (50);
+  ui_spin_ms (50);
   write_file (file, other);
-  wait_until (banner_shown, window);
+  g_assert_true (ui_wait_for (banner_shown, window, WAIT_SECONDS));
 
   edit_one_param (select_by_name (window, "METAL_PLATE"));
-  ours = library_bytes (window);
+  ours = ui_library_save (mat_window_get_library (window));
 
 #if !GTK_CHECK_VERSION (4, 10, 0)
   {
@@ -561,10 +366,10 @@ test_changed_on_disk (void)
 
     /* Save: refused by the ETag, the dialog asks; Cancel leaves the file. */
     gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-    wait_until (message_dialog_shown, NULL);
-    dialog = find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+    g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
+    dialog = ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
     gtk_dialog_response (dialog, GTK_RESPONSE_CANCEL);
-    spin (50);
+    ui_spin_ms (50);
     on_disk = file_bytes (file);
     g_assert_true (g_bytes_equal (on_disk, other));
     g_assert_true (mat_library_get_dirty (library));
@@ -572,11 +377,11 @@ test_changed_on_disk (void)
 
     /* Overwrite: our version replaces theirs. */
     gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-    wait_until (message_dialog_shown, NULL);
-    dialog = find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+    g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
+    dialog = ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
     gtk_dialog_response (dialog, 2);
-    spin (50);
-    wait_until (not_busy, window);
+    ui_spin_ms (50);
+    g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
     on_disk = file_bytes (file);
     g_assert_true (g_bytes_equal (on_disk, ours));
     g_assert_false (mat_library_get_dirty (library));
@@ -586,11 +391,11 @@ test_changed_on_disk (void)
 
   /* Reload takes what is on disk. */
   write_file (file, other);
-  wait_until (banner_shown, window);
+  g_assert_true (ui_wait_for (banner_shown, window, WAIT_SECONDS));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL);
-  wait_until (not_busy, window);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
   g_clear_pointer (&ours, g_bytes_unref);
-  ours = library_bytes (window);
+  ours = ui_library_save (mat_window_get_library (window));
   g_assert_true (g_bytes_equal (ours, other));
   g_assert_cmpstr (mat_material_get_name (mat_window_get_selected_material (window)), ==,
                    "METAL_PLATE");
@@ -601,7 +406,7 @@ test_changed_on_disk (void)
 static void
 test_close_prompt (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("close.lib", original);
   MatWindow *window = open_window (file);
   MatLibrary *library = mat_window_get_library (window);
@@ -612,35 +417,35 @@ test_close_prompt (void)
 
   /* A clean window closes without asking: tested at the end. Dirty: */
   edit_one_param (select_by_name (window, "DEFAULT"));
-  ours = library_bytes (window);
+  ours = ui_library_save (mat_window_get_library (window));
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.close", NULL);
-  wait_until (unsaved_dialog_shown, NULL);
-  dialog = find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
+  g_assert_true (ui_wait_for (unsaved_dialog_shown, NULL, WAIT_SECONDS));
+  dialog = ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
-  screenshot (GTK_WIDGET (dialog), "unsaved-prompt.png");
+  ui_screenshot (GTK_WIDGET (dialog), "unsaved-prompt.png");
 
   /* Cancel: the window stays, with its edits. */
   gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.response", "s", "cancel");
-  spin (50);
-  g_assert_null (find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
+  ui_spin_ms (50);
+  g_assert_null (ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
   g_assert_true (window_is_toplevel (window));
   g_assert_true (mat_library_get_dirty (library));
 
   /* Closing the dialog itself is Cancel too. */
   gtk_window_close (GTK_WINDOW (window));
-  wait_until (unsaved_dialog_shown, NULL);
-  gtk_window_close (find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
-  spin (50);
+  g_assert_true (ui_wait_for (unsaved_dialog_shown, NULL, WAIT_SECONDS));
+  gtk_window_close (ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
+  ui_spin_ms (50);
   g_assert_true (window_is_toplevel (window));
 
   /* Save: writes the file, then closes. */
   g_object_add_weak_pointer (G_OBJECT (window), &weak);
   gtk_window_close (GTK_WINDOW (window));
-  wait_until (unsaved_dialog_shown, NULL);
-  dialog = find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
+  g_assert_true (ui_wait_for (unsaved_dialog_shown, NULL, WAIT_SECONDS));
+  dialog = ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
   gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.response", "s", "save");
-  wait_until (pointer_cleared, &weak);
+  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
   on_disk = file_bytes (file);
   g_assert_true (g_bytes_equal (on_disk, ours));
 
@@ -650,10 +455,10 @@ test_close_prompt (void)
   g_object_add_weak_pointer (G_OBJECT (window), &weak);
   edit_one_param (select_by_name (window, "DEFAULT"));
   gtk_window_close (GTK_WINDOW (window));
-  wait_until (unsaved_dialog_shown, NULL);
-  dialog = find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
+  g_assert_true (ui_wait_for (unsaved_dialog_shown, NULL, WAIT_SECONDS));
+  dialog = ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
   gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.response", "s", "discard");
-  wait_until (pointer_cleared, &weak);
+  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
   g_clear_pointer (&on_disk, g_bytes_unref);
   on_disk = file_bytes (file);
   g_assert_true (g_bytes_equal (on_disk, ours));
@@ -663,8 +468,8 @@ test_close_prompt (void)
   weak = window;
   g_object_add_weak_pointer (G_OBJECT (window), &weak);
   gtk_window_close (GTK_WINDOW (window));
-  wait_until (pointer_cleared, &weak);
-  g_assert_null (find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
+  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+  g_assert_null (ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
 }
 
 typedef struct {
@@ -708,7 +513,7 @@ page_shows_glow_pulse (gpointer data)
 static void
 test_search (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("search.lib", original);
   MatWindow *window = open_window (file);
   MatLibrary *library = mat_window_get_library (window);
@@ -723,12 +528,12 @@ test_search (void)
   g_assert_cmpuint (wait.n_rows, >, 0);
   g_assert_cmpuint (wait.n_rows, <, total);
   gtk_editable_set_text (entry, "gLoW");
-  wait_until (rows_are, &wait);
+  g_assert_true (ui_wait_for (rows_are, &wait, WAIT_SECONDS));
   g_assert_true (g_str_has_prefix (gtk_label_get_label (count),
                                    g_strdup_printf ("%u of %u materials", wait.n_rows, total)));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fallback)));
   g_assert_nonnull (strstr (gtk_label_get_label (fallback), "DEFAULT"));
-  screenshot (GTK_WIDGET (window), "search.png");
+  ui_screenshot (GTK_WIDGET (window), "search.png");
 
   /* Exact name. The selection moves to it at once; the material page
    * follows once the list's frame is out. */
@@ -745,14 +550,14 @@ test_search (void)
                    "GLOW_PULSE");
   g_assert_cmpstr (gtk_label_get_label (template_child (window, "material_name_label")), ==,
                    "DEFAULT");
-  wait_until (page_shows_glow_pulse, window);
+  g_assert_true (ui_wait_for (page_shows_glow_pulse, window, WAIT_SECONDS));
   g_assert_nonnull (strstr (gtk_label_get_label (fallback), "exact"));
   g_assert_nonnull (strstr (gtk_label_get_label (fallback), "GLOW_PULSE"));
 
   /* Nothing matches: the game falls back to DEFAULT; Enter selects it. */
   gtk_editable_set_text (entry, "NO_SUCH_MATERIAL");
   wait.n_rows = 0;
-  wait_until (rows_are, &wait);
+  g_assert_true (ui_wait_for (rows_are, &wait, WAIT_SECONDS));
   g_assert_nonnull (strstr (gtk_label_get_label (fallback), "DEFAULT"));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (template_child (window, "list_stack")), ==,
                    "no-results");
@@ -762,20 +567,6 @@ test_search (void)
   g_assert_cmpstr (mat_material_get_name (mat_window_get_selected_material (window)), ==, "DEFAULT");
 
   close_window (window);
-}
-
-static void
-collect_rows (GtkWidget *widget,
-              GPtrArray *rows)
-{
-  if (MAT_IS_MATERIAL_ROW (widget))
-    {
-      g_ptr_array_add (rows, widget);
-      return;
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_rows (child, rows);
 }
 
 /* The badges of @row, in order: animated, textured, flags, lint, error. */
@@ -815,14 +606,14 @@ first_lint (MatMaterial *material)
 static void
 test_rows (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("rows.lib", original);
   MatWindow *window = open_window (file);
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
   guint n_lint = 0, n_flags = 0, n_animated = 0, n_textured = 0;
 
-  spin (100);
-  collect_rows (GTK_WIDGET (template_child (window, "list_view")), rows);
+  ui_spin_ms (100);
+  ui_collect_by_type (GTK_WIDGET (template_child (window, "list_view")), MAT_TYPE_MATERIAL_ROW, rows);
   g_assert_cmpuint (rows->len, >=, 10);
 
   for (guint i = 0; i < rows->len; i++)
@@ -887,7 +678,7 @@ test_rows (void)
 static void
 test_sort (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("sort.lib", original);
   MatWindow *window = open_window (file);
   GListModel *rows = G_LIST_MODEL (mat_window_get_selection (window));
@@ -948,12 +739,12 @@ test_bad_library (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.new-material", NULL);
-  spin (50);
-  g_assert_null (find_toplevel (MAT_TYPE_NAME_DIALOG));
+  ui_spin_ms (50);
+  g_assert_null (ui_find_toplevel (MAT_TYPE_NAME_DIALOG));
   after = file_bytes (file);
   g_assert_true (g_bytes_equal (after, bytes));
   g_assert_true (mat_window_get_replaceable (window));
-  screenshot (GTK_WIDGET (window), "library-error.png");
+  ui_screenshot (GTK_WIDGET (window), "library-error.png");
 
   close_window (window);
 }
@@ -962,7 +753,7 @@ test_bad_library (void)
 static GBytes *
 demo_with_broken_entry (guint index)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   GByteArray *array = g_byte_array_new ();
   guint32 n, total, dir, offset;
 
@@ -1003,7 +794,7 @@ test_bad_material (void)
   g_assert_cmpstr (gtk_label_get_label (label), ==, mat_material_get_error (broken));
   g_assert_null (mat_phase_table_get_material (template_child (window, "phase_table")));
   g_test_message ("entry error: %s", mat_material_get_error (broken));
-  screenshot (GTK_WIDGET (window), "entry-error.png");
+  ui_screenshot (GTK_WIDGET (window), "entry-error.png");
 
   /* The problems panel lists the error; activating it selects the entry. */
   gtk_single_selection_set_selected (mat_window_get_selection (window), 0);
@@ -1021,7 +812,7 @@ test_bad_material (void)
   g_assert_true (mat_window_get_selected_material (window) == broken);
 
   /* Nothing was modified: saving writes the file back as it was. */
-  saved = library_bytes (window);
+  saved = ui_library_save (mat_window_get_library (window));
   g_assert_true (g_bytes_equal (saved, bytes));
   g_assert_false (mat_library_get_dirty (library));
 
@@ -1031,7 +822,7 @@ test_bad_material (void)
 static void
 test_lint_panel (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("lints.lib", original);
   MatWindow *window = open_window (file);
   MatLibrary *library = mat_window_get_library (window);
@@ -1047,7 +838,7 @@ test_lint_panel (void)
                     diags->len);
   g_assert_cmpstr (gtk_label_get_label (toggle_label), ==, n);
   select_by_name (window, "GLOW_PULSE");
-  screenshot (GTK_WIDGET (window), "lint-panel.png");
+  ui_screenshot (GTK_WIDGET (window), "lint-panel.png");
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
   g_assert_false (gtk_revealer_get_reveal_child (template_child (window, "lint_revealer")));
@@ -1058,7 +849,7 @@ test_lint_panel (void)
 static gboolean
 name_dialog_shown (gpointer data)
 {
-  return find_toplevel (MAT_TYPE_NAME_DIALOG) != NULL;
+  return ui_find_toplevel (MAT_TYPE_NAME_DIALOG) != NULL;
 }
 
 static MatNameDialog *
@@ -1066,9 +857,9 @@ open_name_dialog (MatWindow  *window,
                   const char *action)
 {
   gtk_widget_activate_action (GTK_WIDGET (window), action, NULL);
-  wait_until (name_dialog_shown, NULL);
+  g_assert_true (ui_wait_for (name_dialog_shown, NULL, WAIT_SECONDS));
 
-  return find_toplevel (MAT_TYPE_NAME_DIALOG);
+  return ui_find_toplevel (MAT_TYPE_NAME_DIALOG);
 }
 
 static GtkEditable *
@@ -1088,7 +879,7 @@ accept_button (MatNameDialog *dialog)
 static void
 test_material_management (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("manage.lib", original);
   MatWindow *window = open_window (file);
   MatLibrary *library = mat_window_get_library (window);
@@ -1113,10 +904,10 @@ test_material_management (void)
   g_assert_false (gtk_widget_get_sensitive (accept_button (dialog)));
   gtk_editable_set_text (name_entry (dialog), "ЛАВА_НОВАЯ");
   g_assert_null (mat_name_dialog_get_message (dialog));
-  screenshot (GTK_WIDGET (dialog), "name-dialog.png");
+  ui_screenshot (GTK_WIDGET (dialog), "name-dialog.png");
   gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.accept", NULL);
-  spin (20);
-  g_assert_null (find_toplevel (MAT_TYPE_NAME_DIALOG));
+  ui_spin_ms (20);
+  g_assert_null (ui_find_toplevel (MAT_TYPE_NAME_DIALOG));
   material = mat_library_find (library, "ЛАВА_НОВАЯ");
   g_assert_nonnull (material);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, total + 1);
@@ -1152,7 +943,7 @@ test_material_management (void)
   dialog = open_name_dialog (window, "win.rename");
   gtk_editable_set_text (name_entry (dialog), "SOMETHING_ELSE");
   gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.cancel", NULL);
-  spin (20);
+  ui_spin_ms (20);
   g_assert_cmpstr (mat_material_get_name (material), ==, "GLOW_TWIN");
 
   /* Delete: the neighbour gets selected; undo brings it back. */
@@ -1165,7 +956,7 @@ test_material_management (void)
   /* Undo everything: the bytes of the file. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
-  bytes = library_bytes (window);
+  bytes = ui_library_save (mat_window_get_library (window));
   g_assert_true (g_bytes_equal (bytes, original));
   g_assert_false (mat_library_get_dirty (library));
 
@@ -1175,7 +966,7 @@ test_material_management (void)
 static void
 test_screenshot (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autofree char *folder = g_build_filename (tmp_dir, "Parkan", NULL);
   g_autoptr(GFile) file = NULL;
   MatWindow *window;
@@ -1201,10 +992,10 @@ test_screenshot (void)
   select_by_name (window, mat_material_get_name (best));
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >=, 640);
 
-  screenshot (GTK_WIDGET (window), "main-window.png");
+  ui_screenshot (GTK_WIDGET (window), "main-window.png");
 
   gtk_stack_set_visible_child_name (template_child (window, "material_stack"), "flags");
-  screenshot (GTK_WIDGET (window), "flags-page.png");
+  ui_screenshot (GTK_WIDGET (window), "flags-page.png");
 
   close_window (window);
 }
@@ -1221,7 +1012,7 @@ textures_loaded (gpointer data)
 static void
 test_animation_page (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GBytes) texture_bytes = NULL;
   g_autofree char *folder = g_build_filename (tmp_dir, "Anim", NULL);
   g_autoptr(GFile) file = NULL;
@@ -1250,7 +1041,7 @@ test_animation_page (void)
   editor = template_child (window, "block_editor");
   preview = template_child (window, "preview");
   timeline = mat_block_editor_get_timeline (editor);
-  wait_until (textures_loaded, table);
+  g_assert_true (ui_wait_for (textures_loaded, table, WAIT_SECONDS));
   g_assert_nonnull (mat_texture_library_lookup (mat_phase_table_get_textures (table), "lava.a"));
   g_assert_true (mat_preview_get_textures (preview) == mat_phase_table_get_textures (table));
 
@@ -1279,8 +1070,8 @@ test_animation_page (void)
   g_assert_true (mat_block_editor_get_material (editor) == material);
   g_assert_true (mat_preview_get_material (preview) == material);
 
-  spin (300);
-  screenshot (GTK_WIDGET (window), "animation-page.png");
+  ui_spin_ms (300);
+  ui_screenshot (GTK_WIDGET (window), "animation-page.png");
 
   /* win.compare opens a comparison of this material with the window's
    * library in it */
@@ -1349,13 +1140,13 @@ test_accels (void)
 static gboolean
 about_shown (gpointer data)
 {
-  return find_toplevel (GTK_TYPE_ABOUT_DIALOG) != NULL;
+  return ui_find_toplevel (GTK_TYPE_ABOUT_DIALOG) != NULL;
 }
 
 static gboolean
 shortcuts_shown (gpointer data)
 {
-  GtkWindow *overlay = find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW);
+  GtkWindow *overlay = ui_find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW);
 
   return overlay != NULL && gtk_widget_get_visible (GTK_WIDGET (overlay));
 }
@@ -1363,7 +1154,7 @@ shortcuts_shown (gpointer data)
 static void
 test_about_and_shortcuts (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("about.lib", original);
   MatWindow *window = open_window (file);
   GtkWindow *about;
@@ -1371,16 +1162,16 @@ test_about_and_shortcuts (void)
   g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
-  wait_until (about_shown, NULL);
-  about = find_toplevel (GTK_TYPE_ABOUT_DIALOG);
+  g_assert_true (ui_wait_for (about_shown, NULL, WAIT_SECONDS));
+  about = ui_find_toplevel (GTK_TYPE_ABOUT_DIALOG);
   g_assert_cmpstr (gtk_about_dialog_get_version (GTK_ABOUT_DIALOG (about)), ==, PACKAGE_VERSION);
   gtk_window_destroy (about);
 
   gtk_window_present (GTK_WINDOW (window));
-  spin (50);
+  ui_spin_ms (50);
   g_action_group_activate_action (G_ACTION_GROUP (app), "shortcuts", NULL);
-  wait_until (shortcuts_shown, NULL);
-  gtk_widget_set_visible (GTK_WIDGET (find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW)), FALSE);
+  g_assert_true (ui_wait_for (shortcuts_shown, NULL, WAIT_SECONDS));
+  gtk_widget_set_visible (GTK_WIDGET (ui_find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW)), FALSE);
 
   /* Find puts the focus in the search field. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL);
@@ -1395,7 +1186,7 @@ static void
 test_settings (void)
 {
   GSettings *settings = mat_application_get_settings (app);
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("recent.lib", original);
   g_autofree char *uri = g_file_get_uri (file);
   g_autofree char *sort = NULL;
@@ -1434,7 +1225,7 @@ test_settings (void)
 static void
 test_quit (void)
 {
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file_a = temp_file ("quit-a.lib", original);
   g_autoptr(GFile) file_b = temp_file ("quit-b.lib", original);
   MatWindow *dirty = open_window (file_a);
@@ -1446,12 +1237,12 @@ test_quit (void)
   edit_one_param (select_by_name (dirty, "DEFAULT"));
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
-  wait_until (pointer_cleared, &weak_clean);
-  wait_until (unsaved_dialog_shown, NULL);
-  dialog = find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
+  g_assert_true (ui_wait_for (pointer_cleared, &weak_clean, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (unsaved_dialog_shown, NULL, WAIT_SECONDS));
+  dialog = ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (dirty));
   gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.response", "s", "cancel");
-  spin (50);
+  ui_spin_ms (50);
   g_assert_true (window_is_toplevel (dirty));
   g_assert_true (mat_library_get_dirty (mat_window_get_library (dirty)));
 
@@ -1464,7 +1255,7 @@ test_demo (void)
   g_autofree char *dir = g_path_get_dirname (g_getenv ("DEMO_LIB"));
   g_autoptr(GFile) demo = NULL;
   g_autoptr(GFile) expected = g_file_new_for_path (g_getenv ("DEMO_LIB"));
-  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) other = temp_file ("replaces-demo.lib", original);
   GtkWindow *window;
   GtkLabel *subtitle;
@@ -1479,7 +1270,7 @@ test_demo (void)
   if (window == NULL)
     window = GTK_WINDOW (gtk_application_get_windows (GTK_APPLICATION (app))->data);
   g_assert_true (MAT_IS_WINDOW (window));
-  wait_until (not_busy, window);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
   g_assert_nonnull (mat_window_get_library (MAT_WINDOW (window)));
   g_assert_true (g_file_equal (mat_window_get_file (MAT_WINDOW (window)), demo));
   subtitle = template_child (MAT_WINDOW (window), "subtitle_label");
@@ -1489,7 +1280,7 @@ test_demo (void)
   /* Opening a file replaces the untouched demo in the same window. */
   mat_application_open_file (app, other, window);
   g_assert_true (g_file_equal (mat_window_get_file (MAT_WINDOW (window)), other));
-  wait_until (not_busy, window);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
   g_assert_false (mat_window_get_replaceable (MAT_WINDOW (window)));
   g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
 
