@@ -675,6 +675,98 @@ test_rows (void)
   close_window (window);
 }
 
+static GtkDropTarget *
+find_drop_target (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        return GTK_DROP_TARGET (controller);
+    }
+  return NULL;
+}
+
+typedef struct {
+  GFile *file;
+} FileWait;
+
+static gboolean
+file_window_loaded (gpointer data)
+{
+  FileWait *wait = data;
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (MAT_IS_WINDOW (l->data) && mat_window_get_file (l->data) != NULL &&
+        g_file_equal (mat_window_get_file (l->data), wait->file) &&
+        mat_window_get_library (l->data) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static MatWindow *
+window_for (GFile *file)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (MAT_IS_WINDOW (l->data) && mat_window_get_file (l->data) != NULL &&
+        g_file_equal (mat_window_get_file (l->data), file))
+      return l->data;
+  return NULL;
+}
+
+/* Files dropped on a window holding the untouched demo: the first opens
+ * in it, the next in a window of its own; anything else is refused. */
+static void
+test_drop_files (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) first = temp_file ("dropped-1.lib", original);
+  g_autoptr(GFile) second = temp_file ("dropped-2.lib", original);
+  GFile *files[] = { first, second };
+  g_auto(GValue) value = G_VALUE_INIT;
+  g_auto(GValue) text = G_VALUE_INIT;
+  g_autoptr(GFile) demo = temp_file ("drop-demo.lib", original);
+  MatWindow *window = mat_window_new (app);
+  GtkDropTarget *target;
+  FileWait wait = { NULL };
+  gboolean accepted = FALSE;
+
+  /* a window showing the demo, as the application opens it */
+  mat_window_open (window, demo, TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
+  g_assert_true (mat_window_get_replaceable (window));
+
+  target = find_drop_target (GTK_WIDGET (window));
+  g_assert_nonnull (target);
+  g_assert_true (gdk_content_formats_contain_gtype (gtk_drop_target_get_formats (target),
+                                                    GDK_TYPE_FILE_LIST));
+
+  /* not files: refused, nothing opens */
+  g_value_init (&text, G_TYPE_STRING);
+  g_value_set_string (&text, "Material.lib");
+  g_signal_emit_by_name (target, "drop", &text, 10.0, 10.0, &accepted);
+  g_assert_false (accepted);
+
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_array (files, G_N_ELEMENTS (files)));
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_assert_true (accepted);
+
+  wait.file = first;
+  g_assert_true (ui_wait_for (file_window_loaded, &wait, WAIT_SECONDS));
+  wait.file = second;
+  g_assert_true (ui_wait_for (file_window_loaded, &wait, WAIT_SECONDS));
+  g_assert_true (window_for (first) == window);
+  g_assert_true (window_for (second) != window);
+
+  close_window (window_for (second));
+  close_window (window);
+}
+
 static void
 test_sort (void)
 {
@@ -1365,6 +1457,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/search", test_search);
   g_test_add_func ("/ui/window/sort", test_sort);
   g_test_add_func ("/ui/window/rows", test_rows);
+  g_test_add_func ("/ui/window/drop-files", test_drop_files);
   g_test_add_func ("/ui/window/bad-library", test_bad_library);
   g_test_add_func ("/ui/window/bad-material", test_bad_material);
   g_test_add_func ("/ui/window/lint-panel", test_lint_panel);
