@@ -144,6 +144,12 @@ track_y (Fixture *f)
   return mat_timeline_get_track_y (f->timeline);
 }
 
+static gboolean
+history_has_steps (gpointer data)
+{
+  return mat_history_get_can_undo (history_of (data));
+}
+
 /* ---- the timeline ------------------------------------------------------ */
 
 static void
@@ -206,6 +212,43 @@ test_drag_retime_snaps (void)
 
     assert_keys (block, clamped, 4);
   }
+  undo_all (&f);
+  fixture_close (&f);
+}
+
+/* The same gestures as above, as real pointer events through the X
+ * server: GDK, the gesture controllers and the widget's handlers. */
+static void
+test_real_pointer (void)
+{
+  Fixture f;
+  MatAnimBlock *block;
+  GtkWidget *timeline;
+  static const guint16 added[] = { 0, 800, 0,  1, 400, 0,  1, 400, 0,  2, 800, 0,  3, 800, 0 };
+  static const guint16 retimed[] = { 0, 800, 0,  1, 950, 0,  2, 650, 0,  3, 800, 0 };
+
+  fixture_open (&f, "COLOR_CYCLE", 0);
+  block = block_of (&f, 0);
+  timeline = GTK_WIDGET (f.timeline);
+
+  /* a click on the empty track at 1200 ms adds a key there */
+  ui_pointer_move (timeline, tx (&f, 1200), track_y (&f) + 8);
+  ui_pointer_button (timeline, 1, TRUE);
+  ui_pointer_button (timeline, 1, FALSE);
+  g_assert_true (ui_wait_for (history_has_steps, &f, 5));
+  assert_keys (block, added, 5);
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, 1);
+  g_assert_true (mat_history_undo (history_of (&f)));
+  assert_original_bytes (&f);
+
+  /* key 2 dragged from 1600 to about 1733 ms snaps to 1750: one step */
+  ui_pointer_drag (timeline, tx (&f, 1600), track_y (&f),
+                   tx (&f, 1733) - tx (&f, 1600), 0);
+  g_assert_true (ui_wait_for (history_has_steps, &f, 5));
+  assert_keys (block, retimed, 4);
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, 1);
+  g_assert_false (mat_history_in_group (history_of (&f)));
+
   undo_all (&f);
   fixture_close (&f);
 }
@@ -732,6 +775,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/ui/timeline/click-adds-key", test_click_adds_key);
   g_test_add_func ("/ui/timeline/drag-retime-snaps", test_drag_retime_snaps);
+  g_test_add_func ("/ui/timeline/real-pointer", test_real_pointer);
   g_test_add_func ("/ui/timeline/shift-drag", test_shift_drag_moves_later_keys);
   g_test_add_func ("/ui/timeline/snap-to-key", test_snap_to_key);
   g_test_add_func ("/ui/timeline/delete", test_delete_key);

@@ -4,6 +4,9 @@
 
 #include <string.h>
 
+#include <gdk/x11/gdkx.h>
+#include <X11/extensions/XTest.h>
+
 #include "test-support.h"
 #include "ui-support.h"
 
@@ -382,4 +385,69 @@ ui_screenshot (GtkWidget  *widget,
   g_assert_cmpint (gdk_texture_get_width (texture), ==, gtk_widget_get_width (widget));
   g_assert_cmpint (gdk_texture_get_height (texture), ==, gtk_widget_get_height (widget));
   ui_save_texture (texture, name);
+}
+
+/* Real pointer input */
+
+/* The X display of @widget; these tests run under Xvfb. */
+static Display *
+x_display_of (GtkWidget *widget)
+{
+  GdkDisplay *display = gtk_widget_get_display (widget);
+
+  g_assert_true (GDK_IS_X11_DISPLAY (display));
+  return gdk_x11_display_get_xdisplay (display);
+}
+
+void
+ui_pointer_move (GtkWidget *widget,
+                 double     x,
+                 double     y)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  Display *xdisplay = x_display_of (widget);
+  graphene_point_t point;
+  double surface_x, surface_y;
+  int root_x, root_y;
+  Window child;
+
+  g_assert_nonnull (native);
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native),
+                                           &GRAPHENE_POINT_INIT ((float) x, (float) y), &point));
+  gtk_native_get_surface_transform (native, &surface_x, &surface_y);
+  XTranslateCoordinates (xdisplay, gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
+                         DefaultRootWindow (xdisplay),
+                         (int) (point.x + surface_x + 0.5), (int) (point.y + surface_y + 0.5),
+                         &root_x, &root_y, &child);
+  XTestFakeMotionEvent (xdisplay, -1, root_x, root_y, CurrentTime);
+  XFlush (xdisplay);
+  ui_spin_ms (30);
+}
+
+void
+ui_pointer_button (GtkWidget *widget,
+                   guint      button,
+                   gboolean   press)
+{
+  Display *xdisplay = x_display_of (widget);
+
+  XTestFakeButtonEvent (xdisplay, button, press, CurrentTime);
+  XFlush (xdisplay);
+  ui_spin_ms (30);
+}
+
+void
+ui_pointer_drag (GtkWidget *widget,
+                 double     x,
+                 double     y,
+                 double     dx,
+                 double     dy)
+{
+  const guint steps = 8;
+
+  ui_pointer_move (widget, x, y);
+  ui_pointer_button (widget, 1, TRUE);
+  for (guint i = 1; i <= steps; i++)
+    ui_pointer_move (widget, x + dx * i / steps, y + dy * i / steps);
+  ui_pointer_button (widget, 1, FALSE);
 }

@@ -95,4 +95,22 @@ void         ui_save_texture           (GdkTexture    *texture,
 void         ui_screenshot             (GtkWidget     *widget,
                                         const char    *name);
 
+/* Real pointer input, through the X server (XTest): the events reach the
+ * widgets as a user's would, through GDK and the gesture controllers.
+ * Points are in @widget's coordinates; each call lets the events arrive. */
+
+void         ui_pointer_move           (GtkWidget     *widget,
+                                        double         x,
+                                        double         y);
+/* Presses (or releases) pointer button @button where the pointer is. */
+void         ui_pointer_button         (GtkWidget     *widget,
+                                        guint          button,
+                                        gboolean       press);
+/* Presses button 1 at (@x, @y), moves by (@dx, @dy) in steps, releases. */
+void         ui_pointer_drag           (GtkWidget     *widget,
+                                        double         x,
+                                        double         y,
+                                        double         dx,
+                                        double         dy);
+
 G_END_DECLS
