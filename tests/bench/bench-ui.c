@@ -166,6 +166,32 @@ rss_kib (void)
   return line != NULL ? g_ascii_strtoull (line + 6, NULL, 10) : 0;
 }
 
+/* Resident KiB of the mappings of Mesa's GL driver: under llvmpipe
+ * that is LLVM's code and the software rasterizer, which a GPU driver
+ * does not need. */
+static guint64
+gl_driver_rss_kib (void)
+{
+  g_autofree char *smaps = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean driver = FALSE;
+  guint64 total = 0;
+
+  if (!g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL))
+    return 0;
+  lines = g_strsplit (smaps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+
+      if (g_ascii_isxdigit (line[0]) && strchr (line, '-') != NULL)
+        driver = strstr (line, "libLLVM") != NULL || strstr (line, "/dri/") != NULL;
+      else if (driver && g_str_has_prefix (line, "Rss:"))
+        total += g_ascii_strtoull (line + 4, NULL, 10);
+    }
+  return total;
+}
+
 static void
 bench_stress (const char *stress)
 {
@@ -230,6 +256,7 @@ bench_stress (const char *stress)
   printf ("clear the search:                           %8.1f ms\n", clear_ms);
   printf ("resident memory with the stress library:    %8.1f MB  (goal < 200 MB; %.1f MB before opening)\n",
           rss_after / 1024.0, rss_before / 1024.0);
+  printf ("  of which the GL driver's code (LLVM, llvmpipe): %5.1f MB\n", gl_driver_rss_kib () / 1024.0);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
