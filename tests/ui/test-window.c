@@ -342,7 +342,6 @@ test_changed_on_disk (void)
   g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("changed.lib", original);
   MatWindow *window = open_window (file);
-  MatLibrary *library = mat_window_get_library (window);
   g_autoptr(GBytes) other = NULL;
   g_autoptr(GBytes) ours = NULL;
   g_autoptr(GBytes) on_disk = NULL;
@@ -362,6 +361,7 @@ test_changed_on_disk (void)
 
 #if !GTK_CHECK_VERSION (4, 10, 0)
   {
+    MatLibrary *library = mat_window_get_library (window);
     GtkDialog *dialog;
 
     /* Save: refused by the ETag, the dialog asks; Cancel leaves the file. */
