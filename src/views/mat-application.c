@@ -418,6 +418,7 @@ mat_application_startup (GApplication *application)
 {
   MatApplication *self = MAT_APPLICATION (application);
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchemaSource) build_source = NULL;
   g_autoptr(GSettingsSchema) schema = NULL;
 
   G_APPLICATION_CLASS (mat_application_parent_class)->startup (application);
@@ -432,6 +433,13 @@ mat_application_startup (GApplication *application)
 
   if (source != NULL)
     schema = g_settings_schema_source_lookup (source, SCHEMA_ID, TRUE);
+#ifdef DEMO_BUILD_DIR
+  /* run from the build folder, before `meson install`: its compiled schema */
+  if (schema == NULL)
+    build_source = g_settings_schema_source_new_from_directory (DEMO_BUILD_DIR, source, FALSE, NULL);
+  if (build_source != NULL)
+    schema = g_settings_schema_source_lookup (build_source, SCHEMA_ID, FALSE);
+#endif
   if (schema != NULL)
     {
       self->settings = g_settings_new_full (schema, NULL, NULL);
