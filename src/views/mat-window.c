@@ -85,6 +85,7 @@ struct _MatWindow
   GdkFrameClock        *show_clock;     /* ... after its next frame (a ref) */
   gulong                show_paint_handler;
   MatSearchModel       *filter_model;
+  GPtrArray            *spare_rows;     /* MatMaterialRow, for the list */
   GtkSortListModel     *sort_model;
   GtkSingleSelection   *selection;
 
@@ -1956,12 +1957,44 @@ mat_window_select_material (MatWindow   *self,
 
 /* GObject */
 
+/* GTK 4.8's list view drops its rows and makes new ones whenever the
+ * list changes (a hundred or more for each typed character in a large
+ * library). A row outlives its list item and waits in the window's pool
+ * to be used again: taking it back is much cheaper than building one. */
+#define MAX_SPARE_ROWS 256
+
+typedef struct {
+  GPtrArray *pool;   /* a reference */
+  GtkWidget *row;    /* a reference */
+} SpareRow;
+
+static void
+spare_row_release (gpointer data)
+{
+  SpareRow *spare = data;
+
+  /* the list item is gone, and with it the row's place in the list */
+  if (gtk_widget_get_parent (spare->row) == NULL && spare->pool->len < MAX_SPARE_ROWS)
+    g_ptr_array_add (spare->pool, g_steal_pointer (&spare->row));
+  g_clear_object (&spare->row);
+  g_ptr_array_unref (spare->pool);
+  g_free (spare);
+}
+
 static void
 row_setup_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *item,
-              gpointer                  user_data)
+              MatWindow                *self)
 {
-  gtk_list_item_set_child (item, mat_material_row_new ());
+  SpareRow *spare = g_new0 (SpareRow, 1);
+
+  if (self->spare_rows->len > 0)
+    spare->row = g_ptr_array_steal_index_fast (self->spare_rows, self->spare_rows->len - 1);
+  else
+    spare->row = g_object_ref_sink (mat_material_row_new ());
+  spare->pool = g_ptr_array_ref (self->spare_rows);
+  gtk_list_item_set_child (item, spare->row);
+  g_object_set_data_full (G_OBJECT (item), "mat-spare-row", spare, spare_row_release);
 }
 
 static void
@@ -2051,6 +2084,7 @@ mat_window_dispose (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->sort_model);
   g_clear_object (&self->filter_model);
+  g_clear_pointer (&self->spare_rows, g_ptr_array_unref);
   g_clear_object (&self->lint_strings);
   g_clear_pointer (&self->lint_diags, g_ptr_array_unref);
   g_clear_object (&self->shown);
@@ -2185,9 +2219,11 @@ mat_window_init (MatWindow *self)
                             G_CALLBACK (update_counts), self);
 
   factory = gtk_signal_list_item_factory_new ();
-  g_signal_connect (factory, "setup", G_CALLBACK (row_setup_cb), NULL);
+  self->spare_rows = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (factory, "setup", G_CALLBACK (row_setup_cb), self);
   g_signal_connect (factory, "bind", G_CALLBACK (row_bind_cb), NULL);
   g_signal_connect (factory, "unbind", G_CALLBACK (row_unbind_cb), NULL);
+
   gtk_list_view_set_factory (self->list_view, factory);
   g_object_unref (factory);
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
