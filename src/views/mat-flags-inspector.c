@@ -134,24 +134,12 @@ sync_attr1 (MatFlagsInspector *self)
     {
       GtkWidget *cell = self->cells[bit];
       gboolean set = (attr1 >> bit) & 1;
-      const char *role = bit_role (bit);
-      g_autofree char *tooltip = NULL;
 
       gtk_button_set_label (GTK_BUTTON (cell), set ? "1" : "0");
       if (set)
         gtk_widget_add_css_class (cell, "set");
       else
         gtk_widget_remove_css_class (cell, "set");
-
-      if (role != NULL)
-        /* Translators: bit number, its mask, its meaning, 0 or 1 */
-        tooltip = g_strdup_printf (_("Bit %u (0x%08X): %s — now %u. Click to flip it."),
-                                   bit, 1u << bit, role, set);
-      else
-        tooltip = g_strdup_printf (_("Bit %u (0x%08X): unknown — kept as is, now %u. "
-                                     "Click to flip it deliberately."),
-                                   bit, 1u << bit, set);
-      gtk_widget_set_tooltip_text (cell, tooltip);
     }
 
   gtk_check_button_set_active (self->ext_check, mat0_flags_ext_texture_load (attr1));
@@ -174,6 +162,53 @@ sync_attr1 (MatFlagsInspector *self)
 }
 
 static void update_convert_summary (MatFlagsInspector *self);
+
+char *
+mat_flags_inspector_dup_bit_tooltip (MatFlagsInspector *self,
+                                     guint              bit)
+{
+  guint32 attr1;
+  gboolean set;
+  const char *role;
+
+  g_return_val_if_fail (MAT_IS_FLAGS_INSPECTOR (self), NULL);
+  g_return_val_if_fail (bit < 32, NULL);
+
+  attr1 = self->material != NULL ? mat_material_get_attr1 (self->material) : 0;
+  set = (attr1 >> bit) & 1;
+  role = bit_role (bit);
+  if (role != NULL)
+    /* Translators: bit number, its mask, its meaning, 0 or 1 */
+    return g_strdup_printf (_("Bit %u (0x%08X): %s — now %u. Click to flip it."),
+                            bit, 1u << bit, role, set);
+
+  return g_strdup_printf (_("Bit %u (0x%08X): unknown — kept as is, now %u. "
+                            "Click to flip it deliberately."),
+                          bit, 1u << bit, set);
+}
+
+/* Made when asked for: setting 32 tooltip texts on every change made GTK
+ * ask the display server where the pointer is, 32 times. */
+static gboolean
+query_bit_tooltip (GtkWidget         *cell,
+                   int                x,
+                   int                y,
+                   gboolean           keyboard_mode,
+                   GtkTooltip        *tooltip,
+                   MatFlagsInspector *self)
+{
+  g_autofree char *text = NULL;
+
+  for (guint bit = 0; bit < 32; bit++)
+    if (self->cells[bit] == cell)
+      {
+        text = mat_flags_inspector_dup_bit_tooltip (self, bit);
+        gtk_tooltip_set_text (tooltip, text);
+        return TRUE;
+      }
+
+  return FALSE;
+}
 
 static void
 sync_attr2 (MatFlagsInspector *self)
@@ -585,6 +620,8 @@ build_bit_grid (MatFlagsInspector *self)
       gtk_widget_set_focus_on_click (cell, FALSE);
       gtk_actionable_set_action_name (GTK_ACTIONABLE (cell), "flags.flip-bit");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (cell), "u", bit);
+      gtk_widget_set_has_tooltip (cell, TRUE);
+      g_signal_connect (cell, "query-tooltip", G_CALLBACK (query_bit_tooltip), self);
       gtk_grid_attach (self->bit_grid, cell, bit_column (bit), top + 1, 1, 1);
       self->cells[bit] = cell;
     }

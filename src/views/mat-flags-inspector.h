@@ -25,6 +25,11 @@ gboolean     mat_flags_inspector_convert_version (MatFlagsInspector *self,
                                                   guint32            version,
                                                   GError           **error);
 
+/* Returns: (transfer full): what the cell of @bit (0..31) says when the
+ * pointer rests on it: the bit's mask, its meaning and its value now. */
+char        *mat_flags_inspector_dup_bit_tooltip (MatFlagsInspector *self,
+                                                  guint              bit);
+
 /* For tests: the widget named @name, or %NULL. Names: "ext-texture-load",
  * "hw-profile", "behaviour" (GtkCheckButton), "nibble-mode"
  * (GtkSpinButton), "bit-0" .. "bit-31" (grid cells, GtkButton), "attr1",

@@ -191,6 +191,7 @@ test_flags_unknown_cell_and_bytes (void)
   g_autoptr(GBytes) saved = NULL;
   g_autoptr(GBytes) restored = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *tip = NULL;
   GtkWindow *window;
   GtkWidget *cell8, *cell20;
 
@@ -200,10 +201,24 @@ test_flags_unknown_cell_and_bytes (void)
   cell20 = flags_widget (insp, "bit-20");
   g_assert_true (gtk_widget_is_sensitive (cell8));
 
+  /* Each cell says what it is when the pointer rests on it, as it is now */
+  g_assert_true (gtk_widget_get_has_tooltip (cell8));
+  tip = mat_flags_inspector_dup_bit_tooltip (MAT_FLAGS_INSPECTOR (insp), 8);
+  g_assert_cmpstr (tip, ==, "Bit 8 (0x00000100): unknown — kept as is, now 1. "
+                            "Click to flip it deliberately.");
+  g_clear_pointer (&tip, g_free);
+  tip = mat_flags_inspector_dup_bit_tooltip (MAT_FLAGS_INSPECTOR (insp), 0);
+  assert_contains (tip, "Bit 0 (0x00000001): ");
+  assert_contains (tip, " — now 1. Click to flip it.");
+  g_clear_pointer (&tip, g_free);
+
   /* A deliberate click on an unknown bit's cell flips it */
   click (cell8);
   g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x003);
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (cell8)), ==, "0");
+  tip = mat_flags_inspector_dup_bit_tooltip (MAT_FLAGS_INSPECTOR (insp), 8);
+  assert_contains (tip, "now 0.");
+  g_clear_pointer (&tip, g_free);
   click (cell20);
   g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x003 | (1u << 20));
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (cell20)), ==, "1");
