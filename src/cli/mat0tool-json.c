@@ -359,7 +359,7 @@ mt_json_eval (const char            *material,
   add_string (b, "material", material);
   add_int (b, "block", block);
   add_int (b, "mode", r->mode);
-  add_int (b, "cycle", r->cycle);
+  add_int (b, "cycle", r->period);   /* cli.md: the period */
   add_int (b, "r", r->r);
   add_int (b, "segment", r->segment);
   add_int (b, "next", r->next);

@@ -420,18 +420,6 @@ cmd_dump (char **args)
   return report_decode_errors (lib) ? MT_EXIT_INVALID : MT_EXIT_OK;
 }
 
-static const char *
-check_name (Mat0Check check)
-{
-  static const char *names[] = {
-    "decode-error", "texture-no-nul", "texture-no-dot", "palette-index",
-    "key-phase-range", "block-no-keys", "zero-cycle", "no-default",
-    "duplicate-name", "sort-index", "unaligned-payload",
-  };
-
-  return (guint) check < G_N_ELEMENTS (names) ? names[check] : "unknown";
-}
-
 static int
 cmd_check (char **args)
 {
@@ -509,7 +497,7 @@ cmd_check (char **args)
       json_builder_set_member_name (b, "severity");
       json_builder_add_string_value (b, severity);
       json_builder_set_member_name (b, "check");
-      json_builder_add_string_value (b, check_name (d->check));
+      json_builder_add_string_value (b, mat0_check_name (d->check));
       json_builder_set_member_name (b, "entry");
       json_builder_add_int_value (b, d->entry);
       json_builder_set_member_name (b, "name");
@@ -660,8 +648,8 @@ cmd_eval (char **args)
     {
       static const char *labels[4] = { "diffuse ", "ambient ", "specular", "emissive" };
 
-      printf ("%s block %u (%s): cycle %u ms, r %u, key %d -> %d, alpha %.9g, phase %d -> %d%s%s%s\n",
-               lib->names[index], block, phase_eval_mode_name (result.mode), result.cycle,
+      printf ("%s block %u (%s): period %u ms, r %u, key %d -> %d, alpha %.9g, phase %d -> %d%s%s%s\n",
+               lib->names[index], block, phase_eval_mode_name (result.mode), result.period,
                result.r, result.segment, result.next, result.alpha, result.phase_a,
                result.phase_b, result.hold ? ", hold" : "",
                result.unknown_mode ? ", unknown mode evaluated as loop" : "",

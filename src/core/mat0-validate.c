@@ -203,6 +203,24 @@ lint_payload (const guint8 *data,
 
   for (guint i = 0; i < n_phases; i++)
     {
+      guint ambient_alpha = data[off + MAT0_AMBIENT_ALPHA_BYTE];
+
+      if (G_UNLIKELY (ambient_alpha > 100))
+        {
+          Mat0Diagnostic *diag;
+
+          diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_AMBIENT_ALPHA,
+                                 sink->entry, sink_name (sink),
+                                 base_offset + off + MAT0_AMBIENT_ALPHA_BYTE,
+                                 g_strdup_printf (_("expected an ambient alpha "
+                                                    "(p3, opacity in per cent) "
+                                                    "of at most 100 in phase "
+                                                    "%u, found %u (over 100 %% "
+                                                    "opacity)"),
+                                                  i, ambient_alpha));
+          diag->phase = (gint) i;
+          g_ptr_array_add (sink->out, diag);
+        }
       lint_phase (data + off + MAT0_PARAM_COUNT, i, sink,
                   base_offset + off + MAT0_PARAM_COUNT);
       off += MAT0_PHASE_SIZE;
@@ -212,7 +230,8 @@ lint_payload (const guint8 *data,
     {
       gsize block_offset = off;
       guint n_keys = read_u16 (data + off + 4);
-      guint32 cycle = 0;
+      guint period;
+      guint previous = 0;
       Mat0Diagnostic *diag;
 
       off += MAT0_BLOCK_HEADER_SIZE;
@@ -230,43 +249,67 @@ lint_payload (const guint8 *data,
           continue;
         }
 
+      period = read_u16 (data + off + (gsize) (n_keys - 1) * MAT0_KEY_SIZE + 2);
+
       for (guint k = 0; k < n_keys; k++)
         {
           const guint8 *key = data + off + (gsize) k * MAT0_KEY_SIZE;
+          gsize key_offset = base_offset + off + (gsize) k * MAT0_KEY_SIZE;
           guint k0 = read_u16 (key);
+          guint time = read_u16 (key + 2);
 
-          cycle += read_u16 (key + 2);
-          if (k0 < n_phases)
-            continue;
+          if (k0 >= n_phases)
+            {
+              diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_KEY_PHASE_RANGE,
+                                     sink->entry, sink_name (sink), key_offset,
+                                     g_strdup_printf (_("expected a phase index "
+                                                        "below phaseCount %u in "
+                                                        "key %u of anim block "
+                                                        "%u, found %u (the game "
+                                                        "would read past the "
+                                                        "phase table)"),
+                                                      n_phases, k, b, k0));
+              diag->block = (gint) b;
+              diag->key = (gint) k;
+              g_ptr_array_add (sink->out, diag);
+            }
 
-          diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_KEY_PHASE_RANGE,
-                                 sink->entry, sink_name (sink),
-                                 base_offset + off + (gsize) k * MAT0_KEY_SIZE,
-                                 g_strdup_printf (_("expected a phase index "
-                                                    "below phaseCount %u in "
-                                                    "key %u of anim block "
-                                                    "%u, found %u (the game "
-                                                    "would read past the "
-                                                    "phase table)"),
-                                                  n_phases, k, b, k0));
-          diag->block = (gint) b;
-          diag->key = (gint) k;
-          g_ptr_array_add (sink->out, diag);
+          /* An empty interval: the game never shows that blend. With a
+           * period of 0 the track never animates; that lint says it. */
+          if (period != 0 && time <= previous)
+            {
+              diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_KEY_TIME_ORDER,
+                                     sink->entry, sink_name (sink), key_offset + 2,
+                                     g_strdup_printf (_("expected the time of "
+                                                        "key %u of anim block "
+                                                        "%u to be greater than "
+                                                        "%u ms (the previous "
+                                                        "key's time), found %u "
+                                                        "ms (an empty interval: "
+                                                        "the game never shows "
+                                                        "this blend)"),
+                                                      k, b, previous, time));
+              diag->block = (gint) b;
+              diag->key = (gint) k;
+              g_ptr_array_add (sink->out, diag);
+            }
+          previous = time;
         }
 
-      if (cycle == 0)
+      if (period == 0)
         {
-          /* the first key's duration */
-          diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_ZERO_CYCLE,
+          /* the last key's time */
+          diag = diagnostic_new (MAT0_SEVERITY_LINT, MAT0_LINT_ZERO_PERIOD,
                                  sink->entry, sink_name (sink),
-                                 base_offset + off + 2,
-                                 g_strdup_printf (_("expected a non-zero total "
-                                                    "duration in anim block %u, "
-                                                    "found %u keys all with "
-                                                    "duration 0 (a zero-length "
-                                                    "cycle)"),
-                                                  b, n_keys));
+                                 base_offset + off + (gsize) (n_keys - 1) * MAT0_KEY_SIZE + 2,
+                                 g_strdup_printf (_("expected a non-zero time "
+                                                    "for the last key of anim "
+                                                    "block %u (the period), "
+                                                    "found 0 ms (the material "
+                                                    "never animates)"),
+                                                  b));
           diag->block = (gint) b;
+          diag->key = (gint) n_keys - 1;
           g_ptr_array_add (sink->out, diag);
         }
 
@@ -525,4 +568,27 @@ mat0_validate_archive (const NresArchive *archive)
   g_free (names);
 
   return g_steal_pointer (&out);
+}
+
+const char *
+mat0_check_name (Mat0Check check)
+{
+  static const char *const names[] = {
+    [MAT0_CHECK_DECODE_ERROR] = "decode-error",
+    [MAT0_LINT_TEXTURE_NO_NUL] = "texture-no-nul",
+    [MAT0_LINT_TEXTURE_NO_DOT] = "texture-no-dot",
+    [MAT0_LINT_PALETTE_INDEX] = "palette-index",
+    [MAT0_LINT_KEY_PHASE_RANGE] = "key-phase-range",
+    [MAT0_LINT_BLOCK_NO_KEYS] = "block-no-keys",
+    [MAT0_LINT_ZERO_PERIOD] = "zero-period",
+    [MAT0_LINT_KEY_TIME_ORDER] = "key-time-order",
+    [MAT0_LINT_AMBIENT_ALPHA] = "ambient-alpha",
+    [MAT0_LINT_NO_DEFAULT] = "no-default",
+    [MAT0_LINT_DUPLICATE_NAME] = "duplicate-name",
+    [MAT0_LINT_SORT_INDEX] = "sort-index",
+    [MAT0_LINT_UNALIGNED_PAYLOAD] = "unaligned-payload",
+  };
+
+  return (guint) check < G_N_ELEMENTS (names) && names[check] != NULL
+         ? names[check] : "unknown";
 }

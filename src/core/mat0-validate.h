@@ -27,7 +27,9 @@ typedef enum {
   MAT0_LINT_PALETTE_INDEX,
   MAT0_LINT_KEY_PHASE_RANGE,
   MAT0_LINT_BLOCK_NO_KEYS,
-  MAT0_LINT_ZERO_CYCLE,
+  MAT0_LINT_ZERO_PERIOD,
+  MAT0_LINT_KEY_TIME_ORDER,
+  MAT0_LINT_AMBIENT_ALPHA,
   /* lints of the archive */
   MAT0_LINT_NO_DEFAULT,
   MAT0_LINT_DUPLICATE_NAME,
@@ -62,6 +64,9 @@ void       mat0_lint_material       (const Mat0Material *material,
  * in file order of the entries, archive lints last.
  * Returns: (transfer full) (element-type Mat0Diagnostic): the list. */
 GPtrArray *mat0_validate_archive    (const NresArchive  *archive);
+
+/* A stable machine name: "zero-period", "key-time-order", ... */
+const char *mat0_check_name         (Mat0Check check);
 
 /* "error" or "lint". */
 const char *mat0_severity_to_string (Mat0Severity severity);

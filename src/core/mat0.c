@@ -594,14 +594,9 @@ mat0_palette_index_at (const guint8 *texture,
 }
 
 guint32
-mat0_block_cycle (const Mat0Block *block)
+mat0_block_period (const Mat0Block *block)
 {
-  guint32 cycle = 0;
-
   g_return_val_if_fail (block != NULL, 0);
 
-  for (guint k = 0; k < block->n_keys; k++)
-    cycle += block->keys[k].k1;
-
-  return cycle;
+  return block->n_keys > 0 ? block->keys[block->n_keys - 1].k1 : 0;
 }

@@ -26,6 +26,8 @@ GQuark mat0_error_quark (void);
 #define MAT0_PHASE_SIZE        34
 #define MAT0_PARAM_COUNT       18
 #define MAT0_TEXTURE_SIZE      16
+#define MAT0_AMBIENT_ALPHA_BYTE 3     /* p[3]: opacity in per cent */
+#define MAT0_CELL_BYTE         17     /* p[17]: the Page cell, signed */
 #define MAT0_MAX_BLOCKS        19     /* animBlockCount must be < 20 */
 #define MAT0_KEY_SIZE          6
 #define MAT0_BLOCK_HEADER_SIZE 6
@@ -44,7 +46,7 @@ typedef struct {
 
 typedef struct {
   guint16 k0;   /* phase index */
-  guint16 k1;   /* duration in ms */
+  guint16 k1;   /* time in ms at which the key's interval ends */
   guint16 k2;   /* opaque: kept as stored */
 } Mat0Key;
 
@@ -149,8 +151,9 @@ mat0_block_interp_mask (const Mat0Block *block)
   return block->header_raw >> 3;
 }
 
-/* Sum of the key durations (fits in 32 bits: at most 65535 * 65535). */
-guint32        mat0_block_cycle        (const Mat0Block    *block);
+/* The track's period: the last key's time k1 in ms (formats.md 2.3: a
+ * key's k1 is the time its interval ends), 0 without keys. */
+guint32        mat0_block_period       (const Mat0Block    *block);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Mat0Material, mat0_material_free)
 

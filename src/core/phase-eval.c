@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "mat0-fields.h"
 #include "phase-eval.h"
 
 static inline float
@@ -75,19 +76,7 @@ phase_eval_expand_material (const Mat0Material *material,
 const char *
 phase_eval_mode_name (guint mode)
 {
-  switch (mode)
-    {
-    case PHASE_EVAL_MODE_LOOP:
-      return "loop";
-    case PHASE_EVAL_MODE_PING_PONG:
-      return "ping-pong";
-    case PHASE_EVAL_MODE_ONE_SHOT:
-      return "one-shot";
-    case PHASE_EVAL_MODE_RANDOM:
-      return "random";
-    default:
-      return "unknown";
-    }
+  return mat0_fields_mode (mode)->id;
 }
 
 /* A phase index clamped to the table (n_phases > 0); out of range sets
@@ -178,42 +167,53 @@ blend_segment (const PhaseEvalInput *input,
   result->value.i18 = pa->i18;
 }
 
-/* Finds the segment of position @r (0 <= r <= cycle) and blends. */
+/* Finds the segment of position @r (0 <= r <= period) and blends.
+ *
+ * Key k's interval runs from T[k-1] (0 for key 0) to its own time T[k]
+ * (evaluator.md). The segment is the largest k with T[k-1] <= r < T[k];
+ * an empty interval (T[k] <= T[k-1]) can never hold r. Searching from the
+ * last key down finds the largest such k first. */
 static inline void
 eval_position (const PhaseEvalInput *input,
                guint32               r,
-               guint32               cycle,
                PhaseEvalResult      *result)
 {
   const Mat0Block *block = input->block;
-  guint32 start = 0;
-  guint last_nonzero = 0;
+  guint n = block->n_keys;
 
   result->r = r;
 
-  for (guint k = 0; k < block->n_keys; k++)
+  for (guint k = n; k-- > 0;)
     {
-      guint32 d = block->keys[k].k1;
+      guint32 end = block->keys[k].k1;
+      guint32 begin = k > 0 ? block->keys[k - 1].k1 : 0;
 
-      if (d == 0)
-        continue;
-      /* start + d <= cycle < 2^32: no overflow */
-      if (r >= start && r < start + d)
+      if (begin <= r && r < end)
         {
-          blend_segment (input, k, (float) (r - start) / (float) d, result);
+          blend_segment (input, k, (float) (r - begin) / (float) (end - begin), result);
           return;
         }
-      last_nonzero = k;
-      start += d;
     }
 
-  /* r == cycle: the end of the last non-zero segment */
-  g_assert (r == cycle);
-  blend_segment (input, last_nonzero, 1.0f, result);
+  if (r == result->period)
+    {
+      /* the end of the last interval: the ping-pong turnaround, t = 1 */
+      blend_segment (input, n - 1, 1.0f, result);
+      return;
+    }
+
+  /* Unreachable for r < period (T[-1] = 0 <= r < T[n-1] crosses some
+   * interval); kept so a caller's bad r still gets a defined answer. */
+  {
+    guint32 end = block->keys[0].k1;
+    float alpha = end > 0 ? (float) r / (float) end : 0.0f;
+
+    blend_segment (input, 0, CLAMP (alpha, 0.0f, 1.0f), result);
+  }
 }
 
 /* The parts both time sources share. Returns TRUE when the result is
- * complete (no phases, no keys, or a zero cycle). */
+ * complete (no phases, no keys, or a zero period). */
 static inline gboolean
 eval_prepare (const PhaseEvalInput *input,
               PhaseEvalResult      *result)
@@ -223,7 +223,7 @@ eval_prepare (const PhaseEvalInput *input,
   /* Every field is set here or on the way to the result; no memset on
    * the hot path. */
   result->mode = 0;
-  result->cycle = 0;
+  result->period = 0;
   result->r = 0;
   result->alpha = 0.0f;
   result->hold = FALSE;
@@ -238,12 +238,8 @@ eval_prepare (const PhaseEvalInput *input,
     {
       result->mode = mat0_block_mode (block);
       result->unknown_mode = result->mode >= 4;
-      guint32 cycle = 0;
-
-      /* mat0_block_cycle, inlined: this is the hot path */
-      for (guint k = 0; k < block->n_keys; k++)
-        cycle += block->keys[k].k1;
-      result->cycle = cycle;
+      /* the last key's time */
+      result->period = block->n_keys > 0 ? block->keys[block->n_keys - 1].k1 : 0;
     }
 
   if (input->n_phases == 0 || input->phases == NULL)
@@ -262,7 +258,7 @@ eval_prepare (const PhaseEvalInput *input,
       return TRUE;
     }
 
-  if (result->cycle == 0)
+  if (result->period == 0)
     {
       hold_phase (input, block->keys[0].k0, result);
       result->segment = 0;
@@ -282,7 +278,7 @@ phase_eval_at_time (const PhaseEvalInput *input,
 {
   const Mat0Block *block;
   guint32 delta;
-  guint32 cycle;
+  guint32 period;
   guint32 q;
   guint32 r;
 
@@ -293,16 +289,16 @@ phase_eval_at_time (const PhaseEvalInput *input,
     return;
 
   block = input->block;
-  cycle = result->cycle;
+  period = result->period;
   delta = now - start;   /* unsigned wrap-around, as the engine */
-  q = delta / cycle;
-  r = delta % cycle;
+  q = delta / period;
+  r = delta % period;
 
   switch (result->mode)
     {
     case PHASE_EVAL_MODE_PING_PONG:
       if (q & 1)
-        r = cycle - r;
+        r = period - r;
       break;
 
     case PHASE_EVAL_MODE_ONE_SHOT:
@@ -313,13 +309,15 @@ phase_eval_at_time (const PhaseEvalInput *input,
           hold_phase (input, block->keys[last].k0, result);
           result->segment = (gint) last;
           result->next = (gint) last;
-          result->r = cycle;
+          result->r = period;
           return;
         }
       break;
 
     case PHASE_EVAL_MODE_RANDOM:
-      r = (guint32) (delta + random_offset) % cycle;
+      /* the engine draws rand () at every evaluation: the position is
+       * R % period whatever the time */
+      r = random_offset % period;
       break;
 
     default:
@@ -327,7 +325,7 @@ phase_eval_at_time (const PhaseEvalInput *input,
       break;
     }
 
-  eval_position (input, r, cycle, result);
+  eval_position (input, r, result);
 }
 
 void
@@ -335,9 +333,9 @@ phase_eval_at_t (const PhaseEvalInput *input,
                  float                 t,
                  PhaseEvalResult      *result)
 {
-  guint32 cycle;
+  guint32 period;
   guint32 r;
-  float fcycle;
+  float fperiod;
   float x;
 
   g_return_if_fail (input != NULL);
@@ -349,15 +347,15 @@ phase_eval_at_t (const PhaseEvalInput *input,
   if (isnan (t) || t < 0.0f || t > 1.0f)
     t = 0.5f;
 
-  cycle = result->cycle;
-  fcycle = (float) cycle;
-  x = t * fcycle;
-  /* (float) cycle may round above cycle (and up to 2^32): clamp in float
-   * first so the conversion is always in range. */
-  if (x >= fcycle)
-    r = cycle;
+  period = result->period;
+  fperiod = (float) period;
+  x = t * fperiod;
+  /* (float) period may round above period: clamp in float first so the
+   * conversion is always in range. */
+  if (x >= fperiod)
+    r = period;
   else
-    r = MIN ((guint32) x, cycle);
+    r = MIN ((guint32) x, period);
 
-  eval_position (input, r, cycle, result);
+  eval_position (input, r, result);
 }

@@ -57,8 +57,8 @@ typedef struct {
 typedef struct {
   PhaseRuntime value;     /* the blended runtime phase */
   guint        mode;      /* block mode 0..7 (0 without a block) */
-  guint32      cycle;
-  guint32      r;         /* the effective position in the cycle */
+  guint32      period;    /* the last key's time, ms (0 without keys) */
+  guint32      r;         /* the effective position in the period */
   gint         segment;   /* key k, -1 without keys */
   gint         next;      /* the next key, -1 without keys */
   float        alpha;
@@ -69,19 +69,23 @@ typedef struct {
   gboolean     bad_key;       /* a key's k0 >= n_phases: the last phase used */
 } PhaseEvalResult;
 
-/* Game time: delta = (uint32)(now - start); @random_offset is R of mode 3. */
+/* Game time: delta = (uint32)(now - start); @random_offset is R of mode 3:
+ * a mode-3 track sits at R % period whatever the time (the engine draws a
+ * fresh R at every evaluation). */
 void phase_eval_at_time (const PhaseEvalInput *input,
                          guint32               now,
                          guint32               start,
                          guint32               random_offset,
                          PhaseEvalResult      *result);
 
-/* Normalized: @t in [0, 1] (else 0.5) is a position in one cycle. */
+/* Normalized: @t in [0, 1] (else 0.5) is a position in one period; the
+ * mode and R are ignored. */
 void phase_eval_at_t    (const PhaseEvalInput *input,
                          float                 t,
                          PhaseEvalResult      *result);
 
-/* "loop", "ping-pong", "one-shot", "random", or "unknown" for 4..7. */
+/* "loop", "ping-pong", "once", "random", or "unknown" for 4..7
+ * (mat0_fields_mode ()->id). */
 const char *phase_eval_mode_name (guint mode);
 
 G_END_DECLS

@@ -13,7 +13,7 @@ struct _MatAnimBlock
   guint        index;
   guint32      header_raw;
   GListStore  *keys;       /* MatKey */
-  guint32      cycle;      /* cached for notify */
+  guint32      period;     /* cached for notify */
 };
 
 G_DEFINE_FINAL_TYPE (MatAnimBlock, mat_anim_block, G_TYPE_OBJECT)
@@ -25,7 +25,7 @@ enum {
   PROP_MODE,
   PROP_INTERP_MASK,
   PROP_N_KEYS,
-  PROP_CYCLE,
+  PROP_PERIOD,
   N_PROPS
 };
 
@@ -41,16 +41,13 @@ key_at (MatAnimBlock *self,
   return key;
 }
 
+/* The last key's time (formats.md 2.3), 0 without keys. */
 static guint32
-compute_cycle (MatAnimBlock *self)
+compute_period (MatAnimBlock *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->keys));
-  guint32 cycle = 0;
 
-  for (guint i = 0; i < n; i++)
-    cycle += mat_key_get_k1 (key_at (self, i));
-
-  return cycle;
+  return n > 0 ? mat_key_get_k1 (key_at (self, n - 1)) : 0;
 }
 
 MatAnimBlock *
@@ -68,7 +65,7 @@ _mat_anim_block_new (const Mat0Block *data)
           _mat_key_attach (key, self, i);
           g_list_store_append (self->keys, key);
         }
-      self->cycle = compute_cycle (self);
+      self->period = compute_period (self);
     }
 
   return self;
@@ -109,12 +106,12 @@ _mat_anim_block_to_core (MatAnimBlock *self,
 void
 _mat_anim_block_content_changed (MatAnimBlock *self)
 {
-  guint32 cycle = compute_cycle (self);
+  guint32 period = compute_period (self);
 
-  if (cycle != self->cycle)
+  if (period != self->period)
     {
-      self->cycle = cycle;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CYCLE]);
+      self->period = period;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PERIOD]);
     }
   if (self->material != NULL)
     _mat_material_content_changed (self->material);
@@ -316,11 +313,11 @@ mat_anim_block_get_n_keys (MatAnimBlock *self)
 }
 
 guint32
-mat_anim_block_get_cycle (MatAnimBlock *self)
+mat_anim_block_get_period (MatAnimBlock *self)
 {
   g_return_val_if_fail (MAT_IS_ANIM_BLOCK (self), 0);
 
-  return self->cycle;
+  return self->period;
 }
 
 GListModel *
@@ -506,8 +503,8 @@ mat_anim_block_get_property (GObject    *object,
     case PROP_N_KEYS:
       g_value_set_uint (value, mat_anim_block_get_n_keys (self));
       break;
-    case PROP_CYCLE:
-      g_value_set_uint (value, self->cycle);
+    case PROP_PERIOD:
+      g_value_set_uint (value, self->period);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -537,8 +534,8 @@ mat_anim_block_class_init (MatAnimBlockClass *klass)
   properties[PROP_N_KEYS] =
     g_param_spec_uint ("n-keys", NULL, NULL, 0, G_MAXUINT16, 0,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_CYCLE] =
-    g_param_spec_uint ("cycle", NULL, NULL, 0, G_MAXUINT32, 0,
+  properties[PROP_PERIOD] =
+    g_param_spec_uint ("period", NULL, NULL, 0, G_MAXUINT32, 0,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

@@ -21,8 +21,9 @@ guint32      mat_anim_block_get_header_raw  (MatAnimBlock *self);
 guint        mat_anim_block_get_mode        (MatAnimBlock *self);
 guint32      mat_anim_block_get_interp_mask (MatAnimBlock *self);
 guint        mat_anim_block_get_n_keys      (MatAnimBlock *self);
-/* Sum of the durations, ms. */
-guint32      mat_anim_block_get_cycle       (MatAnimBlock *self);
+/* The period: the last key's time in ms (a key's k1 is the time its
+ * interval ends), 0 without keys. */
+guint32      mat_anim_block_get_period      (MatAnimBlock *self);
 /* Returns: (transfer none): a GListModel of MatKey. */
 GListModel  *mat_anim_block_get_keys        (MatAnimBlock *self);
 

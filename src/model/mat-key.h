@@ -1,4 +1,4 @@
-/* mat-key.h - one key of an animation block: phase, duration, opaque k2 */
+/* mat-key.h - one key of an animation block: phase, end time, opaque k2 */
 #pragma once
 
 #include <glib-object.h>
@@ -14,7 +14,8 @@ typedef struct _MatAnimBlock MatAnimBlock;
 /* Returns: (transfer none) (nullable): the block, %NULL once removed. */
 MatAnimBlock *mat_key_get_block (MatKey      *self);
 guint         mat_key_get_index (MatKey      *self);
-/* k0: phase index; k1: duration in ms; k2: opaque, kept as stored. */
+/* k0: phase index; k1: the time in ms at which the key's interval ends;
+ * k2: opaque, kept as stored. */
 guint16       mat_key_get_k0    (MatKey      *self);
 guint16       mat_key_get_k1    (MatKey      *self);
 guint16       mat_key_get_k2    (MatKey      *self);

@@ -117,7 +117,7 @@ MatMaterial *_mat_anim_block_get_material (MatAnimBlock *block);
 /* Fills @out (header and keys; keys allocated with g_new). */
 void         _mat_anim_block_to_core      (MatAnimBlock *block,
                                            Mat0Block    *out);
-/* After a key of @block changed: notifies the cycle and the material. */
+/* After a key of @block changed: notifies the period and the material. */
 void         _mat_anim_block_content_changed (MatAnimBlock *block);
 
 /* MatKey */

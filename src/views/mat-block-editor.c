@@ -160,7 +160,7 @@ block_title (MatAnimBlock *block,
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                        "Block %u — %s · %u key · %u ms",
                                        "Block %u — %s · %u keys · %u ms", n),
-                          index, mode, n, mat_anim_block_get_cycle (block));
+                          index, mode, n, mat_anim_block_get_period (block));
 }
 
 /* ---- model -> widgets -------------------------------------------------- */
@@ -271,12 +271,12 @@ sync_cycle (MatBlockEditor *self)
   if (self->block == NULL)
     return;
   n = mat_anim_block_get_n_keys (self->block);
-  if (n > 0 && mat_anim_block_get_cycle (self->block) == 0)
+  if (n > 0 && mat_anim_block_get_period (self->block) == 0)
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "0 ms (zero-length) · %u key",
                                          "0 ms (zero-length) · %u keys", n), n);
   else
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u ms · %u key", "%u ms · %u keys", n),
-                            mat_anim_block_get_cycle (self->block), n);
+                            mat_anim_block_get_period (self->block), n);
   gtk_label_set_text (self->cycle_label, text);
 }
 
@@ -740,7 +740,7 @@ mat_block_editor_init (MatBlockEditor *self)
   self->block_signals = g_signal_group_new (MAT_TYPE_ANIM_BLOCK);
   g_signal_group_connect_swapped (self->block_signals, "notify::header-raw",
                                   G_CALLBACK (sync_header), self);
-  g_signal_group_connect_swapped (self->block_signals, "notify::cycle",
+  g_signal_group_connect_swapped (self->block_signals, "notify::period",
                                   G_CALLBACK (sync_cycle), self);
   g_signal_group_connect_swapped (self->block_signals, "notify::n-keys",
                                   G_CALLBACK (sync_cycle), self);

@@ -296,11 +296,9 @@ block_title (const Mat0Block *block,
              guint            index)
 {
   guint mode = block->header_raw & 7;
-  guint32 cycle = 0;
+  guint32 cycle = mat0_block_period (block);
   g_autofree char *mode_name = NULL;
 
-  for (guint k = 0; k < block->n_keys; k++)
-    cycle += block->keys[k].k1;
   if (mode < G_N_ELEMENTS (mode_names))
     mode_name = g_strdup (_(mode_names[mode]));
   else
@@ -328,15 +326,9 @@ phase_title (const Mat0Phase *phase,
 static guint32
 slot_cycle (Slot *slot)
 {
-  const Mat0Block *block;
-  guint32 cycle = 0;
-
   if (slot->core == NULL || slot->block < 0 || (guint) slot->block >= slot->core->n_blocks)
     return 0;
-  block = &slot->core->blocks[slot->block];
-  for (guint k = 0; k < block->n_keys; k++)
-    cycle += block->keys[k].k1;
-  return cycle;
+  return mat0_block_period (&slot->core->blocks[slot->block]);
 }
 
 /* How far the shared scale reaches for @slot: one cycle; two for

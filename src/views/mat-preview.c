@@ -281,13 +281,7 @@ current_block (MatPreview *self)
 static guint32
 block_cycle (const Mat0Block *block)
 {
-  guint32 cycle = 0;
-
-  if (block == NULL)
-    return 0;
-  for (guint k = 0; k < block->n_keys; k++)
-    cycle += block->keys[k].k1;
-  return cycle;
+  return block != NULL ? mat0_block_period (block) : 0;
 }
 
 /* The one evaluation per change of the input. */
@@ -1244,16 +1238,16 @@ sync_readout (MatPreview *self)
 
   if (eval == NULL)
     text = g_strdup_printf (_("%u ms"), self->time);
-  else if (eval->cycle == 0)
+  else if (eval->period == 0)
     /* Translators: time in ms, then the phase shown */
     text = g_strdup_printf (_("%u ms · phase %d"), self->time, eval->phase_a);
   else
     /* Translators: time in ms, the position in the cycle and the cycle length */
-    text = g_strdup_printf (_("%u ms · %u / %u ms"), self->time, eval->r, eval->cycle);
+    text = g_strdup_printf (_("%u ms · %u / %u ms"), self->time, eval->r, eval->period);
   if (g_strcmp0 (gtk_label_get_text (self->time_label), text) != 0)
     gtk_label_set_text (self->time_label, text);
 
-  if (eval != NULL && eval->cycle > 0)
+  if (eval != NULL && eval->period > 0)
     {
       g_autofree char *tip = NULL;
 

@@ -270,7 +270,7 @@ test_lint_blocks (void)
   assert_diag (out->pdata[3], MAT0_SEVERITY_LINT, MAT0_LINT_KEY_PHASE_RANGE,
                1, "ANIM", -1, 3, 1, 336, NULL);
   /* zero cycle: the first key's duration, 330 + 2 */
-  assert_diag (out->pdata[4], MAT0_SEVERITY_LINT, MAT0_LINT_ZERO_CYCLE,
+  assert_diag (out->pdata[4], MAT0_SEVERITY_LINT, MAT0_LINT_ZERO_PERIOD,
                1, "ANIM", -1, 3, -1, 332,
                "expected a non-zero total duration in anim block 3, found 2 "
                "keys all with duration 0 (a zero-length cycle)");
@@ -300,7 +300,7 @@ test_lint_versions (void)
                0, "OLD", 0, -1, -1, 100 + 4 + 18, NULL);
   assert_diag (out->pdata[1], MAT0_SEVERITY_LINT, MAT0_LINT_KEY_PHASE_RANGE,
                0, "OLD", -1, 0, 0, 100 + 4 + 34 + 6, NULL);
-  assert_diag (out->pdata[2], MAT0_SEVERITY_LINT, MAT0_LINT_ZERO_CYCLE,
+  assert_diag (out->pdata[2], MAT0_SEVERITY_LINT, MAT0_LINT_ZERO_PERIOD,
                0, "OLD", -1, 0, -1, 100 + 4 + 34 + 6 + 2, NULL);
 }
 

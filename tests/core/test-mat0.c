@@ -809,11 +809,11 @@ test_block_cycle (void)
   g_autofree Mat0Key *many = g_new0 (Mat0Key, 65535);
   Mat0Block big = { 0, 65535, many };
 
-  g_assert_cmpuint (mat0_block_cycle (&block), ==, 131070);
-  g_assert_cmpuint (mat0_block_cycle (&none), ==, 0);
+  g_assert_cmpuint (mat0_block_period (&block), ==, 131070);
+  g_assert_cmpuint (mat0_block_period (&none), ==, 0);
   for (guint i = 0; i < 65535; i++)
     many[i].k1 = 65535;
-  g_assert_cmpuint (mat0_block_cycle (&big), ==, 4294836225u);
+  g_assert_cmpuint (mat0_block_period (&big), ==, 4294836225u);
 }
 
 int

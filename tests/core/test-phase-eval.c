@@ -290,7 +290,7 @@ test_worked_example (void)
   /* delta 250: segment 0, alpha 0.5, phase 0 -> 1; f3 from phase 0 */
   phase_eval_at_time (&fx.input, 250, 0, 0, &res);
   assert_state (&res, 250, 0, 1, 0.5f, 0, 1, FALSE);
-  g_assert_cmpuint (res.cycle, ==, 1000);
+  g_assert_cmpuint (res.period, ==, 1000);
   g_assert_cmpuint (res.mode, ==, 0);
   g_assert_false (res.unknown_mode);
   g_assert_false (res.bad_key);
@@ -586,7 +586,7 @@ test_zero_duration_keys (void)
   fixture_keys (&fx, 4, 0x1Fu << 3, keys, G_N_ELEMENTS (keys));
 
   phase_eval_at_time (&fx.input, 0, 0, 0, &res);
-  g_assert_cmpuint (res.cycle, ==, 200);
+  g_assert_cmpuint (res.period, ==, 200);
   /* segment 0 blends into the zero-duration key 1 */
   assert_state (&res, 0, 0, 1, 0.0f, 0, 1, FALSE);
   phase_eval_at_time (&fx.input, 50, 0, 0, &res);
@@ -639,7 +639,7 @@ test_single_key (void)
   /* a single key of duration 0: a zero cycle, held */
   fixture_keys (&fx, 2, 0x1Fu << 3, zero, 1);
   phase_eval_at_time (&fx.input, 150, 0, 0, &res);
-  g_assert_cmpuint (res.cycle, ==, 0);
+  g_assert_cmpuint (res.period, ==, 0);
   assert_state (&res, 0, 0, 0, 0.0f, 1, 1, TRUE);
   assert_runtime_eq (&res.value, &fx.rt[1]);
   fixture_clear (&fx);
@@ -655,7 +655,7 @@ test_zero_cycle (void)
   fixture_keys (&fx, 3, (0x1Fu << 3) | 1, keys, 2);
   phase_eval_at_time (&fx.input, 12345, 0, 7, &res);
   g_assert_cmpuint (res.mode, ==, 1);
-  g_assert_cmpuint (res.cycle, ==, 0);
+  g_assert_cmpuint (res.period, ==, 0);
   assert_state (&res, 0, 0, 0, 0.0f, 2, 2, TRUE);
   assert_runtime_eq (&res.value, &fx.rt[2]);
   g_assert_false (res.bad_key);
@@ -734,7 +734,7 @@ test_no_phases (void)
   g_assert_true (res.hold);
   g_assert_cmpuint (res.mode, ==, 5);
   g_assert_true (res.unknown_mode);
-  g_assert_cmpuint (res.cycle, ==, 100);
+  g_assert_cmpuint (res.period, ==, 100);
 
   phase_eval_at_t (&none, 0.5f, &res);
   g_assert_cmpint (res.value.tex_slot, ==, -1);
@@ -743,7 +743,7 @@ test_no_phases (void)
   g_assert_cmpint (res.phase_b, ==, -1);
   g_assert_true (res.bad_key);
   g_assert_cmpuint (res.mode, ==, 0);
-  g_assert_cmpuint (res.cycle, ==, 0);
+  g_assert_cmpuint (res.period, ==, 0);
 }
 
 static void
@@ -761,7 +761,7 @@ test_static_phase (void)
   phase_eval_at_time (&fx.input, 777, 0, 0, &res);
   assert_state (&res, 0, -1, -1, 0.0f, 1, 1, TRUE);
   g_assert_cmpuint (res.mode, ==, 0);
-  g_assert_cmpuint (res.cycle, ==, 0);
+  g_assert_cmpuint (res.period, ==, 0);
   g_assert_false (res.bad_key);
   g_assert_false (res.unknown_mode);
   assert_runtime_eq (&res.value, &fx.rt[1]);
@@ -886,12 +886,12 @@ test_huge_cycle (void)
   phase_eval_expand (&phases[0], 0, &rt[0]);
   phase_eval_expand (&phases[1], 1, &rt[1]);
 
-  g_assert_cmpuint (mat0_block_cycle (&block), ==, 4294836225u);
+  g_assert_cmpuint (mat0_block_period (&block), ==, 4294836225u);
 
   /* t = 1: (float) cycle rounds to 4294836224 < cycle; r is clamped to
    * cycle and never overflows */
   phase_eval_at_t (&input, 1.0f, &res);
-  g_assert_cmpuint (res.cycle, ==, 4294836225u);
+  g_assert_cmpuint (res.period, ==, 4294836225u);
   assert_state (&res, 4294836225u, 65534, 0, 1.0f, 0, 0, FALSE);
 
   /* t = 0.5: x = 2147418112.0f; segment 32767, alpha 32767 / 65535 */
@@ -934,7 +934,7 @@ test_cycle_rounding_up (void)
 
   g_assert_cmpuint (float_bits ((float) 16777219u), ==, float_bits (16777220.0f));
   phase_eval_at_t (&input, 1.0f, &res);
-  g_assert_cmpuint (res.cycle, ==, 16777219u);
+  g_assert_cmpuint (res.period, ==, 16777219u);
   assert_state (&res, 16777219u, 256, 0, 1.0f, 0, 0, FALSE);
 }
 

@@ -50,7 +50,7 @@ check_material (const Mat0Material *m, const guint8 *payload, gsize size, guint3
           if (result.phase_a >= (gint) m->n_phases || result.phase_b >= (gint) m->n_phases)
             abort ();
           phase_eval_at_t (&input, (float) t / 6.0f, &result);
-          if (result.cycle > 0 && result.r > result.cycle)
+          if (result.period > 0 && result.r > result.period)
             abort ();
         }
     }

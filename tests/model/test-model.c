@@ -1106,7 +1106,7 @@ test_group_is_one_step (void)
   mat_history_end_group (history);
   g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
   g_assert_cmpstr (mat_history_get_undo_label (history), ==, "Retime Key");
-  g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, (guint) d0 + d1);
+  g_assert_cmpuint (mat_anim_block_get_period (block), ==, (guint) d0 + d1);
 
   /* A spin on one field, nested groups. */
   mat_history_begin_group (history, NULL);

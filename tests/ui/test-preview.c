@@ -287,7 +287,7 @@ compare_with_cli (MatPreview *p,
   g_assert_cmpint (json_object_get_int_member (cli, "phase_a"), ==, r.phase_a);
   g_assert_cmpint (json_object_get_int_member (cli, "phase_b"), ==, r.phase_b);
   g_assert_cmpint (json_object_get_int_member (cli, "r"), ==, r.r);
-  g_assert_cmpint (json_object_get_int_member (cli, "cycle"), ==, r.cycle);
+  g_assert_cmpint (json_object_get_int_member (cli, "cycle"), ==, r.period);
   g_assert_cmpint (json_object_get_int_member (cli, "mode"), ==, r.mode);
   g_assert_cmpint (json_object_get_boolean_member (cli, "hold"), ==, r.hold);
   g_assert_cmpint (json_object_get_int_member (cli, "tex_slot"), ==, r.value.tex_slot);
@@ -317,12 +317,12 @@ test_cli_agreement (void)
           g_assert_cmpuint (r.mode, ==, PHASE_EVAL_MODE_RANDOM);
           /* the re-roll button's action, twice: R changes, stays < cycle */
           g_assert_true (gtk_widget_activate_action (preview, "preview.reroll", NULL));
-          g_assert_cmpuint (mat_preview_get_random_offset (p), <, r.cycle);
+          g_assert_cmpuint (mat_preview_get_random_offset (p), <, r.period);
           g_assert_cmpuint (mat_preview_get_random_offset (p), >, 0);
           for (guint t = 0; t < G_N_ELEMENTS (times); t++)
             compare_with_cli (p, names[n], times[t]);
           g_assert_true (gtk_widget_activate_action (preview, "preview.reroll", NULL));
-          g_assert_cmpuint (mat_preview_get_random_offset (p), <, r.cycle);
+          g_assert_cmpuint (mat_preview_get_random_offset (p), <, r.period);
         }
       for (guint t = 0; t < G_N_ELEMENTS (times); t++)
         compare_with_cli (p, names[n], times[t]);

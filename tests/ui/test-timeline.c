@@ -171,7 +171,7 @@ test_click_adds_key (void)
   g_assert_cmpuint (start_of (block, 2), ==, 1200);
   g_assert_cmpuint (start_of (block, 3), ==, 1600);
   g_assert_cmpuint (start_of (block, 4), ==, 2400);
-  g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, 3200);
+  g_assert_cmpuint (mat_anim_block_get_period (block), ==, 3200);
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, 1);
   g_assert_cmpint (mat_timeline_get_selected_key (f.timeline), ==, 2);
   g_assert_nonnull (strstr (mat_timeline_get_details (f.timeline), "k2 = 0"));
@@ -194,7 +194,7 @@ test_drag_retime_snaps (void)
   mat_timeline_test_drag (f.timeline, tx (&f, 1600), track_y (&f),
                           tx (&f, 1733) - tx (&f, 1600), 0, 0);
   assert_keys (block, after, 4);
-  g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, 3200);
+  g_assert_cmpuint (mat_anim_block_get_period (block), ==, 3200);
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, 1);
   g_assert_false (mat_history_in_group (history_of (&f)));
 
@@ -266,20 +266,20 @@ test_shift_drag_moves_later_keys (void)
   mat_timeline_test_drag (f.timeline, tx (&f, 1600), track_y (&f),
                           tx (&f, 1800) - tx (&f, 1600), 0, GDK_SHIFT_MASK);
   assert_keys (block, after, 4);
-  g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, 3400);
+  g_assert_cmpuint (mat_anim_block_get_period (block), ==, 3400);
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, 1);
 
   /* and back, shrinking the cycle */
   mat_timeline_test_drag (f.timeline, tx (&f, 1800), track_y (&f),
                           tx (&f, 1500) - tx (&f, 1800), 0, GDK_SHIFT_MASK);
   g_assert_cmpuint (mat_key_get_k1 (key_of (block, 1)), ==, 700);
-  g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, 3100);
+  g_assert_cmpuint (mat_anim_block_get_period (block), ==, 3100);
 
   /* the cycle end grip: only the last key's duration changes */
   mat_timeline_test_drag (f.timeline, tx (&f, 3100), mat_timeline_get_track_y (f.timeline) + 30,
                           tx (&f, 3300) - tx (&f, 3100), 0, 0);
   g_assert_cmpuint (mat_key_get_k1 (key_of (block, 3)), ==, 1000);
-  g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, 3300);
+  g_assert_cmpuint (mat_anim_block_get_period (block), ==, 3300);
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, 3);
 
   undo_all (&f);
@@ -328,7 +328,7 @@ test_delete_key (void)
   g_assert_cmpint (mat_timeline_get_selected_key (f.timeline), ==, 2);
   g_assert_true (mat_timeline_test_key (f.timeline, GDK_KEY_Delete, 0));
   assert_keys (block, after, 3);
-  g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, 3200);
+  g_assert_cmpuint (mat_anim_block_get_period (block), ==, 3200);
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, 1);
 
   /* two keys at once: still one step */
@@ -363,7 +363,7 @@ test_arrow_nudge_and_tab (void)
   g_assert_cmpuint (mat_key_get_k1 (key_of (block, 0)), ==, 851);
   g_assert_true (mat_timeline_test_key (f.timeline, GDK_KEY_Left, 0));
   g_assert_cmpuint (mat_key_get_k1 (key_of (block, 0)), ==, 801);
-  g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, 3200);
+  g_assert_cmpuint (mat_anim_block_get_period (block), ==, 3200);
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, 3);
 
   /* Tab walks the keys; at the last one the focus may leave */
@@ -687,7 +687,7 @@ test_bad_data (void)
 
   fixture_open (&f, "LINT_EXAMPLE", 0);
   block = block_of (&f, 0);
-  g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, 0);
+  g_assert_cmpuint (mat_anim_block_get_period (block), ==, 0);
   g_assert_nonnull (strstr (mat_timeline_get_details (f.timeline), "zero-length"));
   ui_screenshot (GTK_WIDGET (f.window), "timeline-zero-cycle.png");
 
@@ -695,9 +695,9 @@ test_bad_data (void)
    * key clamps; the cycle-end grip grows the last key */
   mat_timeline_test_click (f.timeline, tx (&f, 500), track_y (&f), 1, GDK_BUTTON_PRIMARY, 0);
   mat_timeline_test_drag (f.timeline, tx (&f, 0), track_y (&f), 40, 0, 0);
-  g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, 0);
+  g_assert_cmpuint (mat_anim_block_get_period (block), ==, 0);
   mat_timeline_test_drag (f.timeline, tx (&f, 0), track_y (&f) + 30, tx (&f, 600) - tx (&f, 0), 0, 0);
-  g_assert_cmpuint (mat_anim_block_get_cycle (block), ==, 600);
+  g_assert_cmpuint (mat_anim_block_get_period (block), ==, 600);
   g_assert_cmpuint (mat_key_get_k1 (key_of (block, 1)), ==, 600);
   mat_history_undo (history_of (&f));
 
