@@ -13,8 +13,7 @@ main (int   argc,
   g_autoptr(MatApplication) app = NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  mat_application_bind_text_domain ();
   textdomain (GETTEXT_PACKAGE);
 
   app = mat_application_new (APPLICATION_ID, G_APPLICATION_HANDLES_OPEN);

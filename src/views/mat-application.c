@@ -412,6 +412,25 @@ static const struct {
    * that Delete keeps working in text fields. */
 };
 
+const char *
+mat_application_bind_text_domain (void)
+{
+  const char *dir = LOCALEDIR;
+
+#ifdef BUILD_LOCALEDIR
+  {
+    g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+
+    if (exe != NULL && g_str_has_prefix (exe, BUILD_ROOT G_DIR_SEPARATOR_S))
+      dir = BUILD_LOCALEDIR;
+  }
+#endif
+
+  bindtextdomain (GETTEXT_PACKAGE, dir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  return dir;
+}
+
 static gsize application_named;
 
 static void

@@ -39,4 +39,9 @@ void            mat_application_open_file    (MatApplication    *self,
  * data, or %NULL when none exists. */
 GFile          *mat_application_find_demo    (void);
 
+/* Binds the editor's text domain (UTF-8): to the catalogues compiled in
+ * the build folder when the program runs from there, to the installed
+ * ones otherwise. Returns: (transfer none): the folder used. */
+const char     *mat_application_bind_text_domain (void);
+
 G_END_DECLS
