@@ -243,7 +243,7 @@ test_eval_random_agrees (void)
     { 1, 0, 700 },
     { 999, 0, 1234567 },
     { 5000, 4000, 1234567 },
-    { 123456, 77, 439 },
+    { 123456, 77, 1220 + 200 },
     { 4294967295u, 1, 4294967295u },
   };
   static const Mat0Key keys[] = { { 0, 90, 0 }, { 1, 130, 0 }, { 2, 290, 0 }, { 1, 320, 0 }, { 0, 610, 3 } };
@@ -255,6 +255,7 @@ test_eval_random_agrees (void)
   PhaseEvalInput input = { 0 };
   TestEntrySpec spec = { NRES_TYPE_MAT0, 0, 6, 0, "FLICKER", NULL, 0, 0 };
   g_autoptr(GError) error = NULL;
+  guint n_textured = 0, n_untextured = 0;
 
   test_put_u16 (payload, 3);
   test_put_u16 (payload, 1);
@@ -333,9 +334,17 @@ test_eval_random_agrees (void)
       g_assert_cmpfloat ((float) json_object_get_double_member (o, "power"), ==, want.value.power);
       g_assert_cmpint (json_object_get_int_member (o, "tex_slot"), ==, want.value.tex_slot);
       g_assert_cmpint (json_object_get_int_member (o, "i18"), ==, want.value.i18);
+      /* phases 0 and 1 are textured, phase 2 is not: "texture" is null */
       if (want.value.tex_slot >= 0)
         g_assert_cmpstr (json_object_get_string_member (o, "texture"), ==, "LAMP.0");
+      else
+        g_assert_true (json_object_get_null_member (o, "texture"));
+      n_untextured += want.value.tex_slot < 0;
+      n_textured += want.value.tex_slot >= 0;
     }
+  /* the six offsets land on both kinds of phase */
+  g_assert_cmpuint (n_textured, >, 0);
+  g_assert_cmpuint (n_untextured, >, 0);
 }
 
 /* The demo's tracks as the spec describes them, through the CLI */
