@@ -1,6 +1,8 @@
 /* make-textures.c - writes the demo Textures.lib: procedural textures, one
  * in each of the seven Texm formats, under the names the demo materials
- * use.
+ * use. Two carry a Page chunk of four cells: ATLAS.0 (framed, for people)
+ * and ATLAS4.0 (four flat colours, for tests); GLOW.0 and SMOKE.0 have
+ * graded alpha.
  *
  * Usage: make-textures OUTPUT.lib
  *
@@ -297,6 +299,28 @@ draw_atlas (guint size)
   return rgba;
 }
 
+/* Four cells of one flat colour each, for tests that read a cell back:
+ * 0 red, 1 green, 2 blue, 3 yellow (the Page rects of ATLAS4.0). */
+static guint8 *
+draw_atlas4 (guint size)
+{
+  static const int colours[4][3] = {
+    { 255, 0, 0 }, { 0, 255, 0 }, { 0, 0, 255 }, { 255, 255, 0 },
+  };
+  guint8 *rgba = g_malloc ((gsize) size * size * 4);
+  guint half = size / 2;
+
+  for (guint y = 0; y < size; y++)
+    for (guint x = 0; x < size; x++)
+      {
+        const int *col = colours[(y >= half ? 2 : 0) + (x >= half ? 1 : 0)];
+
+        put_px (rgba, size, x, y, col[0], col[1], col[2], 255);
+      }
+
+  return rgba;
+}
+
 /* Full mip chain: 1 + floor (log2 (size)). */
 static guint
 full_chain (guint size)
@@ -341,11 +365,15 @@ main (int argc, char *argv[])
   static const TexmRect atlas_rects[4] = {
     { 0, 64, 0, 64 }, { 64, 64, 0, 64 }, { 0, 64, 64, 64 }, { 64, 64, 64, 64 },
   };
+  /* {x, w, y, h}: cell 0 top left, 1 top right, 2 bottom left, 3 bottom right */
+  static const TexmRect atlas4_rects[4] = {
+    { 0, 32, 0, 32 }, { 32, 32, 0, 32 }, { 0, 32, 32, 32 }, { 32, 32, 32, 32 },
+  };
   guint8 palette[TEXM_PALETTE_SIZE];
   g_autoptr(GBytes) file = NULL;
   g_autoptr(GError) error = NULL;
   NresOutEntry *out;
-  struct { const char *name; GBytes *payload; } tex[8];
+  struct { const char *name; GBytes *payload; } tex[9];
   guint n = 0;
 
   if (argc != 2)
@@ -366,6 +394,8 @@ main (int argc, char *argv[])
   ADD ("SMOKE.0", make_texture ("SMOKE.0", 88, 32, draw_smoke (32), NULL, NULL, 0));
   ADD ("ATLAS.0", make_texture ("ATLAS.0", 8888, 128, draw_atlas (128), NULL,
                                 atlas_rects, G_N_ELEMENTS (atlas_rects)));
+  ADD ("ATLAS4.0", make_texture ("ATLAS4.0", 8888, 64, draw_atlas4 (64), NULL,
+                                 atlas4_rects, G_N_ELEMENTS (atlas4_rects)));
 #undef ADD
   g_assert (n == G_N_ELEMENTS (tex));
 

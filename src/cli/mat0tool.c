@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cp1251.h"
+#include "mat0-fields.h"
 #include "mat0-validate.h"
 #include "mat0tool.h"
 #include "texm.h"
@@ -18,7 +19,7 @@ static char *opt_output;
 static char *opt_block;
 static char *opt_time;
 static char *opt_start;
-static double opt_t = NAN;
+static char *opt_t;
 static char *opt_offset;
 static char *opt_png;
 
@@ -29,7 +30,7 @@ static const GOptionEntry option_entries[] = {
   { "block", 0, 0, G_OPTION_ARG_STRING, &opt_block, "eval: animation block", "B" },
   { "time", 0, 0, G_OPTION_ARG_STRING, &opt_time, "eval: game time in ms", "MS" },
   { "start", 0, 0, G_OPTION_ARG_STRING, &opt_start, "eval: instance start time in ms", "MS" },
-  { "t", 0, 0, G_OPTION_ARG_DOUBLE, &opt_t, "eval: normalized position 0..1", "T" },
+  { "t", 0, 0, G_OPTION_ARG_STRING, &opt_t, "eval: normalized position 0..1", "T" },
   { "offset", 0, 0, G_OPTION_ARG_STRING, &opt_offset, "eval: random offset R (mode 3)", "R" },
   { "png", 0, 0, G_OPTION_ARG_FILENAME, &opt_png, "textures: write each top mip as PNG", "DIR" },
   G_OPTION_ENTRY_NULL
@@ -227,6 +228,61 @@ print_json (JsonNode *node)
   printf ("%s\n", text);
 }
 
+/* ---- labels ----------------------------------------------------------- */
+
+/* Every name printed for a field comes from the table of meanings
+ * (mat0-fields.h); the CLI prints them untranslated, as scripts read them. */
+
+/* "loop", "ping-pong", "once", "random", or "unknown (n)" for 4..7.
+ * Returns: (transfer full). */
+static char *
+mode_text (guint mode)
+{
+  const Mat0ModeField *field = mat0_fields_mode (mode);
+
+  if (field->known)
+    return g_strdup (field->id);
+  return g_strdup_printf ("%s (%u)", field->id, field->mode);
+}
+
+/* The blend reading of attr1: "Additive", or "Unknown (index 7)".
+ * Returns: (transfer full). */
+static char *
+blend_text (guint32 attr1)
+{
+  const Mat0BlendField *field = mat0_fields_blend_of_attr1 (attr1);
+
+  if (field->mode >= 0)
+    return g_strdup (field->label);
+  return g_strdup_printf ("%s (index %u)", field->label, field->index);
+}
+
+/* The labels of the set interpMask bits, "Self-light RGB, Opacity", with
+ * unknown bits as hex; "none" for 0. Returns: (transfer full). */
+static char *
+interp_text (guint32 mask)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < MAT0_N_INTERP_BITS; i++)
+    {
+      const Mat0InterpField *field = mat0_fields_interp (i);
+
+      if (mask & field->mask)
+        {
+          if (text->len > 0)
+            g_string_append (text, ", ");
+          g_string_append (text, field->label);
+          mask &= ~field->mask;
+        }
+    }
+  if (mask != 0)
+    g_string_append_printf (text, "%sunknown bits 0x%X", text->len > 0 ? ", " : "", mask);
+  if (text->len == 0)
+    g_string_append (text, "none");
+  return g_string_free (text, FALSE);
+}
+
 /* ---- commands --------------------------------------------------------- */
 
 static int
@@ -248,6 +304,8 @@ cmd_info (char **args)
   g_autoptr(GList) keys = NULL;
   guint64 payload_bytes = 0, phases = 0, blocks = 0, key_count = 0;
   guint max_phases = 0, max_blocks = 0, animated = 0;
+  guint blend_count[16] = { 0 };
+  guint mode_count[8] = { 0 };
   int status = MT_EXIT_OK;
   gboolean errors;
 
@@ -276,8 +334,12 @@ cmd_info (char **args)
       max_blocks = MAX (max_blocks, m->n_blocks);
       if (m->n_blocks > 0)
         animated++;
+      blend_count[mat0_fields_blend_of_attr1 (e->attr1)->index]++;
       for (guint b = 0; b < m->n_blocks; b++)
-        key_count += m->blocks[b].n_keys;
+        {
+          key_count += m->blocks[b].n_keys;
+          mode_count[mat0_block_mode (&m->blocks[b])]++;
+        }
     }
 
   printf ("file: %s\n", lib->path);
@@ -303,6 +365,29 @@ cmd_info (char **args)
   printf ("animation blocks: %" G_GUINT64_FORMAT " (at most %u; %u animated materials)\n",
            blocks, max_blocks, animated);
   printf ("keys: %" G_GUINT64_FORMAT "\n", key_count);
+  {
+    g_autoptr(GString) modes = g_string_new (NULL);
+    g_autoptr(GString) blends = g_string_new (NULL);
+
+    for (guint i = 0; i < G_N_ELEMENTS (mode_count); i++)
+      if (mode_count[i] > 0)
+        {
+          g_autofree char *mode = mode_text (i);
+
+          g_string_append_printf (modes, "%s%s %u", modes->len > 0 ? ", " : " ",
+                                  mode, mode_count[i]);
+        }
+    for (guint i = 0; i < G_N_ELEMENTS (blend_count); i++)
+      if (blend_count[i] > 0)
+        {
+          g_autofree char *blend = blend_text (i << 2);
+
+          g_string_append_printf (blends, "%s%s %u", blends->len > 0 ? ", " : " ",
+                                  blend, blend_count[i]);
+        }
+    printf ("track modes:%s\n", modes->str);
+    printf ("blend (attr1 bits 2..5):%s\n", blends->str);
+  }
   printf ("sort index: %s\n",
            lib->archive->sort_index_canonical ? "canonical"
            : lib->archive->sort_index_valid ? "valid, not canonical"
@@ -362,9 +447,13 @@ cmd_list (char **args)
           json_builder_end_object (b);
         }
       else if (m != NULL)
-        printf ("%5u  %-35s  %s  attr1=0x%08X attr2=%u attr3=%u  size=%u  phases=%u blocks=%u\n",
-                 i, lib->names[i], type, e->attr1, e->attr2, e->attr3, e->size,
-                 m->n_phases, m->n_blocks);
+        {
+          g_autofree char *blend = blend_text (e->attr1);
+
+          printf ("%5u  %-35s  %s  attr1=0x%08X attr2=%u attr3=%u  size=%u  phases=%u blocks=%u  blend: %s\n",
+                  i, lib->names[i], type, e->attr1, e->attr2, e->attr3, e->size,
+                  m->n_phases, m->n_blocks, blend);
+        }
       else
         printf ("%5u  %-35s  %s  attr1=0x%08X attr2=%u attr3=%u  size=%u%s\n",
                  i, lib->names[i], type, e->attr1, e->attr2, e->attr3, e->size,
@@ -588,7 +677,8 @@ cmd_eval (char **args)
   PhaseEvalResult result;
   const Mat0Material *m;
   guint32 block = 0, now = 0, start = 0, offset = 0;
-  gboolean normalized = !isnan (opt_t);
+  gboolean normalized = opt_t != NULL;
+  float t = 0.0f;
   int status = MT_EXIT_OK;
   gint index;
 
@@ -598,6 +688,16 @@ cmd_eval (char **args)
     return usage_error ("eval takes either --time MS or --t T");
   if (opt_block != NULL && !parse_u32 (opt_block, &block))
     return usage_error ("--block: expected a block index, found %s", opt_block);
+  if (normalized)
+    {
+      /* any float the C library parses, nan and inf included */
+      char *end = NULL;
+      double value = g_ascii_strtod (opt_t, &end);
+
+      if (end == opt_t || *end != '\0')
+        return usage_error ("--t: expected a number, found %s", opt_t);
+      t = (float) value;
+    }
   if (opt_time != NULL && !parse_u32 (opt_time, &now))
     return usage_error ("--time: expected milliseconds 0..4294967295, found %s", opt_time);
   if (opt_start != NULL && !parse_u32 (opt_start, &start))
@@ -635,7 +735,12 @@ cmd_eval (char **args)
   input.n_phases = m->n_phases;
   input.block = m->n_blocks > 0 ? &m->blocks[block] : NULL;
   if (normalized)
-    phase_eval_at_t (&input, (float) opt_t, &result);
+    {
+      if (isnan (t) || t < 0.0f || t > 1.0f)
+        fprintf (stderr, "mat0tool: note: --t %s is outside [0, 1]: evaluated at 0.5, as the game does\n",
+                 opt_t);
+      phase_eval_at_t (&input, t, &result);
+    }
   else
     phase_eval_at_time (&input, now, start, offset, &result);
 
@@ -646,19 +751,27 @@ cmd_eval (char **args)
     }
   else
     {
-      static const char *labels[4] = { "diffuse ", "ambient ", "specular", "emissive" };
+      g_autofree char *mode = mode_text (result.mode);
+      g_autofree char *interp = interp_text (input.block != NULL ?
+                                             mat0_block_interp_mask (input.block) : 0);
 
       printf ("%s block %u (%s): period %u ms, r %u, key %d -> %d, alpha %.9g, phase %d -> %d%s%s%s\n",
-               lib->names[index], block, phase_eval_mode_name (result.mode), result.period,
+               lib->names[index], block, mode, result.period,
                result.r, result.segment, result.next, result.alpha, result.phase_a,
                result.phase_b, result.hold ? ", hold" : "",
                result.unknown_mode ? ", unknown mode evaluated as loop" : "",
                result.bad_key ? ", a key points past the phase table" : "");
+      printf ("  blends: %s\n", interp);
+      /* the four colour groups in runtime order: f0..f3, f4..f7, ... */
       for (guint g = 0; g < 4; g++)
-        printf ("  %s RGBA %.9g %.9g %.9g %.9g\n", labels[g], result.value.f[g * 4],
-                 result.value.f[g * 4 + 1], result.value.f[g * 4 + 2], result.value.f[g * 4 + 3]);
-      printf ("  power %.9g  texture slot %d  +72 %d\n", result.value.power,
-               result.value.tex_slot, result.value.i18);
+        printf ("  %-10s RGBA %.9g %.9g %.9g %.9g\n",
+                mat0_fields_group (mat0_fields_param_for_slot (g * 4)->group)->label,
+                result.value.f[g * 4], result.value.f[g * 4 + 1],
+                result.value.f[g * 4 + 2], result.value.f[g * 4 + 3]);
+      printf ("  %s %.9g  %s slot %d  %s (+72) %d\n",
+              mat0_fields_param (16)->label, result.value.power,
+              mat0_fields_texture_label (), result.value.tex_slot,
+              mat0_fields_param (MAT0_CELL_BYTE)->label, result.value.i18);
     }
   return MT_EXIT_OK;
 }

@@ -5,7 +5,11 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "mat0.h"
+#include "nres.h"
+#include "phase-eval.h"
 #include "test-support.h"
+#include "texm.h"
 
 typedef struct {
   int   status;
@@ -169,7 +173,284 @@ test_eval_worked_example (void)
 
   run_tool (&r3, "eval", lib, "WORKED", "--t", "0.75", NULL);
   g_assert_cmpint (r3.status, ==, 0);
-  g_assert_nonnull (strstr (r3.out, "r 750, key 1 -> 0, alpha 0.5, phase 1 -> 0"));
+  g_assert_true (g_str_has_prefix (r3.out, "WORKED block 0 (loop): period 1000 ms, r 750, "
+                                   "key 1 -> 0, alpha 0.5, phase 1 -> 0\n"
+                                   "  blends: Diffuse RGB\n"
+                                   "  Diffuse    RGBA 0.5 0.5 0.5 1\n"
+                                   "  Self-light RGBA 0 0 0 0\n"));
+  g_assert_nonnull (strstr (r3.out, "  Specular power 0  Texture slot -1  Texture cell (+72) -1\n"));
+}
+
+/* t = 1 and the ping-pong turnaround: r = period ends the last interval */
+static void
+test_eval_period_end (void)
+{
+  g_autofree char *lib = worked_library ();
+  g_auto(Run) r1 = { 0 }, r2 = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *o;
+  JsonArray *f;
+
+  run_tool (&r1, "eval", lib, "WORKED", "--t", "1", "--json", NULL);
+  g_assert_cmpint (r1.status, ==, 0);
+  root = parse_json (r1.out);
+  o = json_node_get_object (root);
+  g_assert_cmpint (json_object_get_int_member (o, "cycle"), ==, 1000);
+  g_assert_cmpint (json_object_get_int_member (o, "r"), ==, 1000);
+  g_assert_cmpint (json_object_get_int_member (o, "segment"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (o, "next"), ==, 0);
+  g_assert_cmpfloat (json_object_get_double_member (o, "alpha"), ==, 1.0);
+  f = json_object_get_array_member (o, "f");
+  /* phase 0 reached in RGB; diffuse A copied from phase 1 */
+  g_assert_cmpfloat (json_array_get_double_element (f, 0), ==, 0.0);
+  g_assert_cmpfloat (json_array_get_double_element (f, 3), ==, 1.0);
+
+  /* --t out of range: evaluated at 0.5 with a note */
+  run_tool (&r2, "eval", lib, "WORKED", "--t", "nan", NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  g_assert_nonnull (strstr (r2.out, "period 1000 ms, r 500, key 1 -> 0, alpha 0, phase 1 -> 0"));
+  g_assert_cmpstr (r2.err, ==, "mat0tool: note: --t nan is outside [0, 1]: evaluated at 0.5, as the game does\n");
+
+  /* inf and -1 too; a word is a usage error */
+  {
+    g_auto(Run) r3 = { 0 }, r4 = { 0 }, r5 = { 0 };
+
+    run_tool (&r3, "eval", lib, "WORKED", "--t", "inf", NULL);
+    g_assert_cmpint (r3.status, ==, 0);
+    g_assert_nonnull (strstr (r3.out, ", r 500, "));
+    run_tool (&r4, "eval", lib, "WORKED", "--t", "-1", NULL);
+    g_assert_cmpint (r4.status, ==, 0);
+    g_assert_nonnull (strstr (r4.out, ", r 500, "));
+    g_assert_nonnull (strstr (r4.err, "note: --t -1 is outside [0, 1]"));
+    run_tool (&r5, "eval", lib, "WORKED", "--t", "half", NULL);
+    g_assert_cmpint (r5.status, ==, 2);
+    g_assert_nonnull (strstr (r5.err, "--t: expected a number, found half"));
+  }
+}
+
+/* A mode-3 track at six times, each with its own --offset R: mat0tool
+ * gives what the core evaluator gives, field by field, and the position
+ * is R % period whatever the time. */
+static void
+test_eval_random_agrees (void)
+{
+  static const struct {
+    guint32 time;
+    guint32 start;
+    guint32 offset;
+  } calls[] = {
+    { 0, 0, 0 },
+    { 1, 0, 700 },
+    { 999, 0, 1234567 },
+    { 5000, 4000, 1234567 },
+    { 123456, 77, 1220 + 200 },
+    { 4294967295u, 1, 4294967295u },
+  };
+  static const Mat0Key keys[] = { { 0, 90, 0 }, { 1, 130, 0 }, { 2, 290, 0 }, { 1, 320, 0 }, { 0, 610, 3 } };
+  g_autoptr(GByteArray) payload = g_byte_array_new ();
+  g_autoptr(GBytes) archive = NULL;
+  g_autoptr(Mat0Material) m = NULL;
+  g_autofree char *lib = NULL;
+  PhaseRuntime rt[3];
+  PhaseEvalInput input = { 0 };
+  TestEntrySpec spec = { NRES_TYPE_MAT0, 0, 6, 0, "FLICKER", NULL, 0, 0 };
+  g_autoptr(GError) error = NULL;
+  guint n_textured = 0, n_untextured = 0;
+
+  test_put_u16 (payload, 3);
+  test_put_u16 (payload, 1);
+  test_put_u8 (payload, 255);
+  test_put_u8 (payload, 255);
+  test_put_u32 (payload, 0x3F800000);
+  test_put_u32 (payload, 0);
+  for (guint i = 0; i < 3; i++)
+    {
+      guint8 p[18];
+
+      for (guint j = 0; j < 18; j++)
+        p[j] = (guint8) (7 + 83 * i + 13 * j);
+      p[3] = (guint8) (40 + 30 * i);
+      p[17] = (guint8) i;
+      test_put_phase (payload, p, i == 2 ? "" : "LAMP.0");
+    }
+  test_put_u32 (payload, (0x1Fu << 3) | 3);
+  test_put_u16 (payload, G_N_ELEMENTS (keys));
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    {
+      test_put_u16 (payload, keys[k].k0);
+      test_put_u16 (payload, keys[k].k1);
+      test_put_u16 (payload, keys[k].k2);
+    }
+  spec.payload = payload->data;
+  spec.size = payload->len;
+  archive = test_build_archive (&spec, 1, TRUE);
+  lib = write_tmp ("random.lib", archive);
+
+  m = mat0_decode (payload->data, payload->len, 6, "FLICKER", 0, &error);
+  g_assert_no_error (error);
+  phase_eval_expand_material (m, rt);
+  input.phases = rt;
+  input.n_phases = m->n_phases;
+  input.block = &m->blocks[0];
+
+  for (guint c = 0; c < G_N_ELEMENTS (calls); c++)
+    {
+      g_autofree char *time = g_strdup_printf ("%u", calls[c].time);
+      g_autofree char *start = g_strdup_printf ("%u", calls[c].start);
+      g_autofree char *offset = g_strdup_printf ("%u", calls[c].offset);
+      g_auto(Run) r = { 0 };
+      g_autoptr(JsonNode) root = NULL;
+      PhaseEvalResult want;
+      JsonObject *o;
+      JsonArray *f;
+
+      phase_eval_at_time (&input, calls[c].time, calls[c].start, calls[c].offset, &want);
+      g_assert_cmpuint (want.mode, ==, 3);
+      g_assert_cmpuint (want.r, ==, calls[c].offset % 610);
+
+      run_tool (&r, "eval", lib, "FLICKER", "--block", "0", "--time", time,
+                "--start", start, "--offset", offset, "--json", NULL);
+      g_assert_cmpstr (r.err, ==, "");
+      g_assert_cmpint (r.status, ==, 0);
+      root = parse_json (r.out);
+      o = json_node_get_object (root);
+      g_assert_cmpstr (json_object_get_string_member (o, "material"), ==, "FLICKER");
+      g_assert_cmpint (json_object_get_int_member (o, "block"), ==, 0);
+      g_assert_cmpint (json_object_get_int_member (o, "mode"), ==, want.mode);
+      g_assert_cmpint (json_object_get_int_member (o, "cycle"), ==, want.period);
+      g_assert_cmpint (json_object_get_int_member (o, "r"), ==, want.r);
+      g_assert_cmpint (json_object_get_int_member (o, "segment"), ==, want.segment);
+      g_assert_cmpint (json_object_get_int_member (o, "next"), ==, want.next);
+      g_assert_cmpfloat ((float) json_object_get_double_member (o, "alpha"), ==, want.alpha);
+      g_assert_cmpint (json_object_get_int_member (o, "phase_a"), ==, want.phase_a);
+      g_assert_cmpint (json_object_get_int_member (o, "phase_b"), ==, want.phase_b);
+      g_assert_cmpint (json_object_get_boolean_member (o, "hold"), ==, want.hold);
+      g_assert_cmpint (json_object_get_boolean_member (o, "unknown_mode"), ==, want.unknown_mode);
+      g_assert_cmpint (json_object_get_boolean_member (o, "bad_key"), ==, want.bad_key);
+      f = json_object_get_array_member (o, "f");
+      g_assert_cmpuint (json_array_get_length (f), ==, 16);
+      for (guint i = 0; i < 16; i++)
+        g_assert_cmpfloat ((float) json_array_get_double_element (f, i), ==, want.value.f[i]);
+      g_assert_cmpfloat ((float) json_object_get_double_member (o, "power"), ==, want.value.power);
+      g_assert_cmpint (json_object_get_int_member (o, "tex_slot"), ==, want.value.tex_slot);
+      g_assert_cmpint (json_object_get_int_member (o, "i18"), ==, want.value.i18);
+      /* phases 0 and 1 are textured, phase 2 is not: "texture" is null */
+      if (want.value.tex_slot >= 0)
+        g_assert_cmpstr (json_object_get_string_member (o, "texture"), ==, "LAMP.0");
+      else
+        g_assert_true (json_object_get_null_member (o, "texture"));
+      n_untextured += want.value.tex_slot < 0;
+      n_textured += want.value.tex_slot >= 0;
+    }
+  /* the six offsets land on both kinds of phase */
+  g_assert_cmpuint (n_textured, >, 0);
+  g_assert_cmpuint (n_untextured, >, 0);
+}
+
+/* The demo's tracks as the spec describes them, through the CLI */
+static JsonObject *
+eval_demo (Run        *run,
+           JsonNode  **root,
+           const char *name,
+           const char *block,
+           const char *time)
+{
+  run_tool (run, "eval", g_getenv ("DEMO_LIB"), name, "--block", block, "--time", time,
+            "--json", NULL);
+  g_assert_cmpint (run->status, ==, 0);
+  *root = parse_json (run->out);
+  return json_node_get_object (*root);
+}
+
+static void
+test_eval_demo (void)
+{
+  static const char *const flip_times[] = { "0", "249", "250", "500", "999", "1000" };
+  static const gint flip_cells[] = { 0, 0, 1, 2, 3, 0 };
+  static const char *const fade_times[] = { "0", "75", "150", "740", "751", "100000" };
+  /* f7 = p3 * 0.01f, blended as A + (B - A) * alpha in float32 */
+  const float fade_alpha[] = {
+    0.0f,
+    0.0f + (60 * 0.01f - 0.0f) * 0.5f,
+    60 * 0.01f,
+    95 * 0.01f + (100 * 0.01f - 95 * 0.01f) * (140.0f / 150.0f),
+    1.0f,
+    1.0f,
+  };
+
+  /* HELPER_RAY: the HLP_RAY_R shape (0, 50) (1, 100) (2, 150) (1, 200) */
+  {
+    g_auto(Run) r = { 0 }, r2 = { 0 };
+    g_autoptr(JsonNode) root = NULL;
+    g_autoptr(JsonNode) root2 = NULL;
+    JsonObject *o = eval_demo (&r, &root, "HELPER_RAY", "0", "25");
+    JsonArray *f = json_object_get_array_member (o, "f");
+
+    g_assert_cmpint (json_object_get_int_member (o, "cycle"), ==, 200);
+    g_assert_cmpint (json_object_get_int_member (o, "segment"), ==, 0);
+    g_assert_cmpfloat (json_object_get_double_member (o, "alpha"), ==, 0.5);
+    /* the self-light halfway from phase 0 (0, 40, 200) to 1 (255, 120, 100) */
+    g_assert_cmpfloat ((float) json_array_get_double_element (f, 4), ==, 0.5f);
+    g_assert_cmpfloat ((float) json_array_get_double_element (f, 5), ==, 0.313725471f);
+    g_assert_cmpfloat ((float) json_array_get_double_element (f, 6), ==, 0.588235319f);
+    g_assert_cmpint (json_object_get_int_member (o, "i18"), ==, 0);
+    g_assert_cmpstr (json_object_get_string_member (o, "texture"), ==, "ATLAS4.0");
+
+    o = eval_demo (&r2, &root2, "HELPER_RAY", "0", "175");
+    g_assert_cmpint (json_object_get_int_member (o, "segment"), ==, 3);
+    g_assert_cmpint (json_object_get_int_member (o, "phase_a"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (o, "phase_b"), ==, 0);
+    g_assert_cmpint (json_object_get_int_member (o, "i18"), ==, 1);
+  }
+
+  /* FLIPBOOK: cells 0, 1, 2, 3 every 250 ms, nothing blends */
+  for (guint i = 0; i < G_N_ELEMENTS (flip_times); i++)
+    {
+      g_auto(Run) r = { 0 };
+      g_autoptr(JsonNode) root = NULL;
+      JsonObject *o = eval_demo (&r, &root, "FLIPBOOK", "0", flip_times[i]);
+
+      g_assert_cmpint (json_object_get_int_member (o, "cycle"), ==, 1000);
+      g_assert_cmpint (json_object_get_int_member (o, "i18"), ==, flip_cells[i]);
+      g_assert_cmpfloat (json_array_get_double_element (json_object_get_array_member (o, "f"), 0), ==, 1.0);
+    }
+
+  /* FADE_IN: the ambient alpha 0, 60, 80, 90, 95, 100 blended, then held */
+  for (guint i = 0; i < G_N_ELEMENTS (fade_times); i++)
+    {
+      g_auto(Run) r = { 0 };
+      g_autoptr(JsonNode) root = NULL;
+      JsonObject *o = eval_demo (&r, &root, "FADE_IN", "0", fade_times[i]);
+      JsonArray *f = json_object_get_array_member (o, "f");
+
+      g_assert_cmpint (json_object_get_int_member (o, "cycle"), ==, 751);
+      g_assert_cmpfloat ((float) json_array_get_double_element (f, 7), ==, fade_alpha[i]);
+      g_assert_cmpint (json_object_get_boolean_member (o, "hold"), ==, i >= 4);
+    }
+
+  /* INSIGNIA_TRACKS: two alternative tracks on one material */
+  {
+    g_auto(Run) r0 = { 0 }, r1 = { 0 };
+    g_autoptr(JsonNode) root0 = NULL;
+    g_autoptr(JsonNode) root1 = NULL;
+    JsonObject *o0 = eval_demo (&r0, &root0, "INSIGNIA_TRACKS", "0", "600");
+    JsonObject *o1 = eval_demo (&r1, &root1, "INSIGNIA_TRACKS", "1", "600");
+
+    g_assert_cmpint (json_object_get_int_member (o0, "i18"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (o1, "i18"), ==, 3);
+  }
+
+  /* the text output takes its names from the table of meanings */
+  {
+    g_auto(Run) r = { 0 };
+
+    run_tool (&r, "eval", g_getenv ("DEMO_LIB"), "UNKNOWN_MODE", "--time", "250", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_str_has_prefix (r.out, "UNKNOWN_MODE block 0 (unknown (5)): period 1000 ms, "
+                                     "r 250, key 0 -> 1, alpha 0.5, phase 0 -> 1, unknown mode "
+                                     "evaluated as loop\n"
+                                     "  blends: Diffuse RGB, unknown bits 0x20\n"));
+  }
 }
 
 static void
@@ -389,6 +670,8 @@ test_dump_demo_values (void)
   g_assert_cmpstr (json_object_get_string_member (e, "name"), ==, "FADE_OUT");
   keys = json_object_get_array_member (json_array_get_object_element (json_object_get_array_member (e, "blocks"), 0), "keys");
   g_assert_cmpint (json_array_get_int_element (json_array_get_array_element (keys, 0), 1), ==, 2000);
+  /* once: the last key's interval is 1 ms, then the hold */
+  g_assert_cmpint (json_array_get_int_element (json_array_get_array_element (keys, 1), 1), ==, 2001);
   g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (json_object_get_array_member (e, "blocks"), 0), "header_raw"), ==, (0x11 << 3) | 2);
 
   e = json_array_get_object_element (entries, 2);
@@ -403,20 +686,40 @@ test_check_demo (void)
 {
   g_auto(Run) r1 = { 0 }, r2 = { 0 }, r3 = { 0 };
   g_autoptr(JsonNode) root = NULL;
+  JsonObject *o;
+  JsonArray *diags;
+  /* LINT_EXAMPLE shows every lint of a material on purpose; nothing else
+   * in the demo has one */
+  static const char *const want[] = {
+    "texture-no-dot", "ambient-alpha", "palette-index", "zero-period",
+    "key-phase-range", "key-time-order",
+  };
 
-  /* the demo has one material that shows lints on purpose */
   run_tool (&r1, "check", g_getenv ("DEMO_LIB"), NULL);
   g_assert_cmpint (r1.status, ==, 0);
   g_assert_null (strstr (r1.out, "error:"));
   g_assert_nonnull (strstr (r1.out, "lint: "));
   g_assert_nonnull (strstr (r1.out, "LINT_EXAMPLE: offset "));
+  g_assert_nonnull (strstr (r1.out, "expected the time of key 2 of anim block 1 to be greater "
+                            "than 1000 ms (the previous key's time), found 1000 ms"));
+  g_assert_nonnull (strstr (r1.err, ": 0 errors, 6 lints\n"));
   run_tool (&r2, "check", g_getenv ("DEMO_LIB"), "--strict", NULL);
   g_assert_cmpint (r2.status, ==, 1);
   run_tool (&r3, "check", g_getenv ("DEMO_LIB"), "--json", NULL);
   g_assert_cmpint (r3.status, ==, 0);
   root = parse_json (r3.out);
-  g_assert_cmpint (json_object_get_int_member (json_node_get_object (root), "errors"), ==, 0);
-  g_assert_cmpint (json_object_get_int_member (json_node_get_object (root), "lints"), >=, 4);
+  o = json_node_get_object (root);
+  g_assert_cmpint (json_object_get_int_member (o, "errors"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (o, "lints"), ==, G_N_ELEMENTS (want));
+  diags = json_object_get_array_member (o, "diagnostics");
+  g_assert_cmpuint (json_array_get_length (diags), ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      JsonObject *d = json_array_get_object_element (diags, i);
+
+      g_assert_cmpstr (json_object_get_string_member (d, "name"), ==, "LINT_EXAMPLE");
+      g_assert_cmpstr (json_object_get_string_member (d, "check"), ==, want[i]);
+    }
 }
 
 static void
@@ -433,6 +736,10 @@ test_info_and_list (void)
   g_assert_nonnull (strstr (r1.out, "(at most 29 in one material)"));
   g_assert_nonnull (strstr (r1.out, "(at most 8;"));
   g_assert_nonnull (strstr (r1.out, "sort index: canonical\n"));
+  /* the retail mix of tracks and blend modes (formats.md 2.3, 2.4) */
+  g_assert_nonnull (strstr (r1.out, "animation blocks: 962 (at most 8; 905 animated materials)\n"));
+  g_assert_nonnull (strstr (r1.out, "track modes: loop 821, ping-pong 96, once 44, random 1\n"));
+  g_assert_nonnull (strstr (r1.out, "blend (attr1 bits 2..5): Opaque 471, See-through 220, Additive 214\n"));
 
   run_tool (&r2, "list", g_getenv ("DEMO_LIB"), "--json", NULL);
   g_assert_cmpint (r2.status, ==, 0);
@@ -440,6 +747,37 @@ test_info_and_list (void)
   list = json_node_get_array (root);
   g_assert_cmpuint (json_array_get_length (list), >=, 20);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (list, 0), "name"), ==, "DEFAULT");
+
+  /* the text list reads attr1's blend index */
+  {
+    g_auto(Run) r3 = { 0 };
+    g_auto(GStrv) lines = NULL;
+    guint seen = 0;
+
+    run_tool (&r3, "list", g_getenv ("DEMO_LIB"), NULL);
+    g_assert_cmpint (r3.status, ==, 0);
+    lines = g_strsplit (r3.out, "\n", -1);
+    for (guint i = 0; lines[i] != NULL; i++)
+      {
+        if (strstr (lines[i], " HALO_GLOW ") != NULL)
+          {
+            g_assert_true (g_str_has_suffix (lines[i], "attr1=0x00000008 attr2=6 attr3=0  size=100  "
+                                             "phases=2 blocks=1  blend: Additive"));
+            seen++;
+          }
+        if (strstr (lines[i], " SMOKE_VEIL ") != NULL)
+          {
+            g_assert_true (g_str_has_suffix (lines[i], "blend: See-through"));
+            seen++;
+          }
+        if (strstr (lines[i], " DEFAULT ") != NULL)
+          {
+            g_assert_true (g_str_has_suffix (lines[i], "blend: Opaque"));
+            seen++;
+          }
+      }
+    g_assert_cmpuint (seen, ==, 3);
+  }
 }
 
 static void
@@ -490,13 +828,94 @@ test_textures (void)
 {
   g_autofree char *dir = tmp_path ("png");
   g_autofree char *png = g_build_filename (dir, "ATLAS.0.png", NULL);
+  g_autofree char *png4 = g_build_filename (dir, "ATLAS4.0.png", NULL);
   g_auto(Run) r = { 0 };
 
   run_tool (&r, "textures", g_getenv ("DEMO_TEXTURES"), "--png", dir, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "ATLAS.0"));
   g_assert_nonnull (strstr (r.out, "page 4 rects"));
+  g_assert_nonnull (strstr (r.out, "    8  ATLAS4.0          format 8888  64x64  mips 7  page 4 rects\n"));
   g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (png4, G_FILE_TEST_IS_REGULAR));
+}
+
+/* The demo's test atlas: four flat cells, red, green, blue, yellow, in
+ * Page order; and a texture with graded alpha for the see-through demo. */
+static void
+test_demo_textures (void)
+{
+  g_autoptr(GBytes) file = test_load_file (g_getenv ("DEMO_TEXTURES"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NresArchive) archive = nres_archive_parse (file, &error);
+  static const guint8 colours[4][4] = {
+    { 255, 0, 0, 255 }, { 0, 255, 0, 255 }, { 0, 0, 255, 255 }, { 255, 255, 0, 255 },
+  };
+  static const TexmRect rects[4] = {
+    { 0, 32, 0, 32 }, { 32, 32, 0, 32 }, { 0, 32, 32, 32 }, { 32, 32, 32, 32 },
+  };
+
+  g_assert_no_error (error);
+
+  {
+    gint index = nres_archive_find (archive, "ATLAS4.0");
+    g_autoptr(GBytes) payload = NULL;
+    g_autoptr(TexmImage) image = NULL;
+    g_autofree guint8 *rgba = NULL;
+    guint w = 0, h = 0;
+
+    g_assert_cmpint (index, >=, 0);
+    payload = nres_archive_payload_bytes (archive, (guint) index);
+    image = texm_parse (payload, "ATLAS4.0", 0, &error);
+    g_assert_no_error (error);
+    g_assert_true (image->has_page);
+    g_assert_cmpuint (image->n_rects, ==, 4);
+    rgba = texm_decode_rgba (image, 0, &w, &h);
+    g_assert_cmpuint (w, ==, 64);
+    g_assert_cmpuint (h, ==, 64);
+    for (guint c = 0; c < 4; c++)
+      {
+        g_assert_cmpint (image->rects[c].x, ==, rects[c].x);
+        g_assert_cmpint (image->rects[c].w, ==, rects[c].w);
+        g_assert_cmpint (image->rects[c].y, ==, rects[c].y);
+        g_assert_cmpint (image->rects[c].h, ==, rects[c].h);
+        /* every texel of the cell has the cell's colour */
+        for (guint y = 0; y < (guint) rects[c].h; y++)
+          for (guint x = 0; x < (guint) rects[c].w; x++)
+            g_assert_cmpmem (rgba + ((gsize) (rects[c].y + y) * w + rects[c].x + x) * 4, 4,
+                             colours[c], 4);
+      }
+  }
+
+  /* SMOKE.0 (under SMOKE_VEIL): alpha 0 at the corner, more inside */
+  {
+    gint index = nres_archive_find (archive, "SMOKE.0");
+    g_autoptr(GBytes) payload = NULL;
+    g_autoptr(TexmImage) image = NULL;
+    g_autofree guint8 *rgba = NULL;
+    guint w = 0, h = 0;
+    guint8 lo = 255, hi = 0;
+    gboolean levels[256] = { FALSE };
+    guint n_levels = 0;
+
+    g_assert_cmpint (index, >=, 0);
+    payload = nres_archive_payload_bytes (archive, (guint) index);
+    image = texm_parse (payload, "SMOKE.0", 0, &error);
+    g_assert_no_error (error);
+    rgba = texm_decode_rgba (image, 0, &w, &h);
+    g_assert_cmpuint (rgba[3], ==, 0);
+    for (gsize i = 0; i < (gsize) w * h; i++)
+      {
+        lo = MIN (lo, rgba[i * 4 + 3]);
+        hi = MAX (hi, rgba[i * 4 + 3]);
+        n_levels += !levels[rgba[i * 4 + 3]];
+        levels[rgba[i * 4 + 3]] = TRUE;
+      }
+    /* graded: from 0 (dropped by the alpha test) through many levels */
+    g_assert_cmpuint (lo, ==, 0);
+    g_assert_cmpuint (hi, >=, 100);
+    g_assert_cmpuint (n_levels, >=, 64);
+  }
 }
 
 int
@@ -506,6 +925,9 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/cli/usage", test_usage);
   g_test_add_func ("/cli/eval/worked-example", test_eval_worked_example);
+  g_test_add_func ("/cli/eval/period-end", test_eval_period_end);
+  g_test_add_func ("/cli/eval/random-agrees", test_eval_random_agrees);
+  g_test_add_func ("/cli/eval/demo", test_eval_demo);
   g_test_add_func ("/cli/eval/errors", test_eval_errors);
   g_test_add_func ("/cli/resolve", test_resolve);
   g_test_add_func ("/cli/set/only-edited-bytes", test_set_changes_only_the_edited_bytes);
@@ -521,6 +943,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/repack", test_repack_canonical);
   g_test_add_func ("/cli/build/bad-json", test_build_rejects_bad_json);
   g_test_add_func ("/cli/textures", test_textures);
+  g_test_add_func ("/cli/textures/demo", test_demo_textures);
 
   return g_test_run ();
 }

@@ -46,7 +46,8 @@ put_key (GByteArray *a, guint16 k0, guint16 k1, guint16 k2)
   test_put_u16 (a, k2);
 }
 
-/* A clean attr2-6 material: one phase "ROCK.0", one block (0, 500), (0, 500). */
+/* A clean attr2-6 material: one phase "ROCK.0", one block (0, 500),
+ * (0, 1000): key times increase, the period is 1000. */
 static GBytes *
 clean_payload (void)
 {
@@ -57,7 +58,7 @@ clean_payload (void)
   test_put_u32 (a, 0x10);
   test_put_u16 (a, 2);
   put_key (a, 0, 500, 0);
-  put_key (a, 0, 500, 0);
+  put_key (a, 0, 1000, 0);
   return g_byte_array_free_to_bytes (g_steal_pointer (&a));
 }
 
@@ -237,12 +238,13 @@ test_lint_blocks (void)
   test_put_u32 (a, 0);
   test_put_u16 (a, 3);
   put_key (a, 0, 10, 0);
-  put_key (a, 2, 10, 0);
-  put_key (a, 0xFFFF, 10, 0);
+  put_key (a, 2, 20, 0);
+  put_key (a, 0xFFFF, 30, 0);
   /* block 2 at 118: no keys */
   test_put_u32 (a, 0x0A);
   test_put_u16 (a, 0);
-  /* block 3 at 124: keys, every duration 0, one bad k0 */
+  /* block 3 at 124: every time 0 (period 0: no time-order lint), one
+   * bad k0 */
   test_put_u32 (a, 0x0F);
   test_put_u16 (a, 2);
   put_key (a, 0, 0, 5);
@@ -269,11 +271,178 @@ test_lint_blocks (void)
   /* block 3: keys at 200 + 124 + 6 = 330 */
   assert_diag (out->pdata[3], MAT0_SEVERITY_LINT, MAT0_LINT_KEY_PHASE_RANGE,
                1, "ANIM", -1, 3, 1, 336, NULL);
-  /* zero cycle: the first key's duration, 330 + 2 */
+  /* period 0: the last key's k1, 336 + 2 */
   assert_diag (out->pdata[4], MAT0_SEVERITY_LINT, MAT0_LINT_ZERO_PERIOD,
-               1, "ANIM", -1, 3, -1, 332,
-               "expected a non-zero total duration in anim block 3, found 2 "
-               "keys all with duration 0 (a zero-length cycle)");
+               1, "ANIM", -1, 3, 1, 338,
+               "expected a non-zero time for the last key of anim block 3 "
+               "(the period), found 0 ms (the material never animates)");
+}
+
+/* Period 0 is the last key's time only: earlier times do not count */
+static void
+test_lint_zero_period (void)
+{
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autoptr(Mat0Material) m = NULL;
+  g_autoptr(GPtrArray) out = new_list ();
+
+  put_header (a, 1, 3);
+  put_named_phase (a, "ROCK.0");
+  /* block 0 at 48: one key at 0 */
+  test_put_u32 (a, 0);
+  test_put_u16 (a, 1);
+  put_key (a, 0, 0, 0);
+  /* block 1 at 60: times that fall, then a last key at 0: only the
+   * period is reported */
+  test_put_u32 (a, 0x08 | 1);
+  test_put_u16 (a, 3);
+  put_key (a, 0, 100, 0);
+  put_key (a, 0, 50, 0);
+  put_key (a, 0, 0, 9);
+  /* block 2 at 84: a last key with a time: fine */
+  test_put_u32 (a, 2);
+  test_put_u16 (a, 2);
+  put_key (a, 0, 1, 0);
+  put_key (a, 0, 65535, 0);
+  m = decode6 (a);
+  g_assert_cmpuint (a->len, ==, 102);
+
+  mat0_lint_material (m, 7, "STILL", 1000, out);
+  g_assert_cmpuint (out->len, ==, 2);
+  /* block 0's only key at 1000 + 48 + 6 = 1054, its k1 at 1056 */
+  assert_diag (out->pdata[0], MAT0_SEVERITY_LINT, MAT0_LINT_ZERO_PERIOD,
+               7, "STILL", -1, 0, 0, 1056,
+               "expected a non-zero time for the last key of anim block 0 "
+               "(the period), found 0 ms (the material never animates)");
+  /* block 1's keys at 1066; key 2's k1 at 1066 + 12 + 2 */
+  assert_diag (out->pdata[1], MAT0_SEVERITY_LINT, MAT0_LINT_ZERO_PERIOD,
+               7, "STILL", -1, 1, 2, 1080,
+               "expected a non-zero time for the last key of anim block 1 "
+               "(the period), found 0 ms (the material never animates)");
+  g_assert_cmpstr (mat0_check_name (MAT0_LINT_ZERO_PERIOD), ==, "zero-period");
+}
+
+static void
+test_lint_key_time_order (void)
+{
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autoptr(Mat0Material) m = NULL;
+  g_autoptr(GPtrArray) out = new_list ();
+
+  put_header (a, 2, 2);
+  put_named_phase (a, "ROCK.0");
+  put_named_phase (a, "ROCK.0");
+  /* block 0 at 82, keys at 88: fine, strictly increasing */
+  test_put_u32 (a, 0x08);
+  test_put_u16 (a, 3);
+  put_key (a, 0, 1, 0);
+  put_key (a, 1, 2, 0);
+  put_key (a, 0, 3, 0);
+  /* block 1 at 106, keys at 112: 0 before key 0, a repeat, a fall, then
+   * a rise above the fallen time (compared with the key before it) */
+  test_put_u32 (a, 0x08);
+  test_put_u16 (a, 5);
+  put_key (a, 0, 0, 0);
+  put_key (a, 1, 100, 0);
+  put_key (a, 0, 100, 0);
+  put_key (a, 1, 50, 0);
+  put_key (a, 5, 200, 0);
+  m = decode6 (a);
+  g_assert_cmpuint (a->len, ==, 142);
+
+  mat0_lint_material (m, 3, "ORDER", 64, out);
+  g_assert_cmpuint (out->len, ==, 4);
+  /* key 0's k1 at 64 + 112 + 2 */
+  assert_diag (out->pdata[0], MAT0_SEVERITY_LINT, MAT0_LINT_KEY_TIME_ORDER,
+               3, "ORDER", -1, 1, 0, 178,
+               "expected the time of key 0 of anim block 1 to be greater "
+               "than 0 ms (the previous key's time), found 0 ms (an empty "
+               "interval: the game never shows this blend)");
+  assert_diag (out->pdata[1], MAT0_SEVERITY_LINT, MAT0_LINT_KEY_TIME_ORDER,
+               3, "ORDER", -1, 1, 2, 178 + 12,
+               "expected the time of key 2 of anim block 1 to be greater "
+               "than 100 ms (the previous key's time), found 100 ms (an "
+               "empty interval: the game never shows this blend)");
+  assert_diag (out->pdata[2], MAT0_SEVERITY_LINT, MAT0_LINT_KEY_TIME_ORDER,
+               3, "ORDER", -1, 1, 3, 178 + 18,
+               "expected the time of key 3 of anim block 1 to be greater "
+               "than 100 ms (the previous key's time), found 50 ms (an "
+               "empty interval: the game never shows this blend)");
+  /* key 4: 200 > 50, in time; its k0 is out of range, at the key */
+  assert_diag (out->pdata[3], MAT0_SEVERITY_LINT, MAT0_LINT_KEY_PHASE_RANGE,
+               3, "ORDER", -1, 1, 4, 64 + 112 + 24, NULL);
+  g_assert_cmpstr (mat0_check_name (MAT0_LINT_KEY_TIME_ORDER), ==, "key-time-order");
+}
+
+static void
+test_lint_ambient_alpha (void)
+{
+  g_autoptr(GByteArray) a = g_byte_array_new ();
+  g_autoptr(Mat0Material) m = NULL;
+  g_autoptr(GPtrArray) out = new_list ();
+  static const guint8 alphas[] = { 100, 101, 0, 255 };
+
+  put_header (a, 5, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (alphas); i++)
+    {
+      guint8 p[18] = { 0 };
+
+      p[3] = alphas[i];
+      test_put_phase (a, p, "ROCK.0");
+    }
+  /* phase 4: both lints, the ambient alpha's first */
+  {
+    guint8 p[18] = { 0 };
+
+    p[3] = 200;
+    test_put_phase (a, p, "NODOT");
+  }
+  m = decode6 (a);
+
+  mat0_lint_material (m, 2, "GLOW", 500, out);
+  g_assert_cmpuint (out->len, ==, 4);
+  /* phase 1's p3 at 500 + 14 + 34 + 3 */
+  assert_diag (out->pdata[0], MAT0_SEVERITY_LINT, MAT0_LINT_AMBIENT_ALPHA,
+               2, "GLOW", 1, -1, -1, 551,
+               "expected an ambient alpha (p3, opacity in per cent) of at "
+               "most 100 in phase 1, found 101 (over 100 % opacity)");
+  assert_diag (out->pdata[1], MAT0_SEVERITY_LINT, MAT0_LINT_AMBIENT_ALPHA,
+               2, "GLOW", 3, -1, -1, 500 + 14 + 3 * 34 + 3,
+               "expected an ambient alpha (p3, opacity in per cent) of at "
+               "most 100 in phase 3, found 255 (over 100 % opacity)");
+  assert_diag (out->pdata[2], MAT0_SEVERITY_LINT, MAT0_LINT_AMBIENT_ALPHA,
+               2, "GLOW", 4, -1, -1, 500 + 14 + 4 * 34 + 3, NULL);
+  assert_diag (out->pdata[3], MAT0_SEVERITY_LINT, MAT0_LINT_TEXTURE_NO_DOT,
+               2, "GLOW", 4, -1, -1, 500 + 14 + 4 * 34 + 18, NULL);
+  g_assert_cmpstr (mat0_check_name (MAT0_LINT_AMBIENT_ALPHA), ==, "ambient-alpha");
+}
+
+static void
+test_check_names (void)
+{
+  static const struct {
+    Mat0Check   check;
+    const char *name;
+  } names[] = {
+    { MAT0_CHECK_DECODE_ERROR, "decode-error" },
+    { MAT0_LINT_TEXTURE_NO_NUL, "texture-no-nul" },
+    { MAT0_LINT_TEXTURE_NO_DOT, "texture-no-dot" },
+    { MAT0_LINT_PALETTE_INDEX, "palette-index" },
+    { MAT0_LINT_KEY_PHASE_RANGE, "key-phase-range" },
+    { MAT0_LINT_BLOCK_NO_KEYS, "block-no-keys" },
+    { MAT0_LINT_ZERO_PERIOD, "zero-period" },
+    { MAT0_LINT_KEY_TIME_ORDER, "key-time-order" },
+    { MAT0_LINT_AMBIENT_ALPHA, "ambient-alpha" },
+    { MAT0_LINT_NO_DEFAULT, "no-default" },
+    { MAT0_LINT_DUPLICATE_NAME, "duplicate-name" },
+    { MAT0_LINT_SORT_INDEX, "sort-index" },
+    { MAT0_LINT_UNALIGNED_PAYLOAD, "unaligned-payload" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpstr (mat0_check_name (names[i].check), ==, names[i].name);
+  g_assert_cmpstr (mat0_check_name (MAT0_LINT_UNALIGNED_PAYLOAD + 1), ==, "unknown");
+  g_assert_cmpstr (mat0_check_name ((Mat0Check) 1000), ==, "unknown");
 }
 
 static void
@@ -301,7 +470,7 @@ test_lint_versions (void)
   assert_diag (out->pdata[1], MAT0_SEVERITY_LINT, MAT0_LINT_KEY_PHASE_RANGE,
                0, "OLD", -1, 0, 0, 100 + 4 + 34 + 6, NULL);
   assert_diag (out->pdata[2], MAT0_SEVERITY_LINT, MAT0_LINT_ZERO_PERIOD,
-               0, "OLD", -1, 0, -1, 100 + 4 + 34 + 6 + 2, NULL);
+               0, "OLD", -1, 0, 0, 100 + 4 + 34 + 6 + 2, NULL);
 }
 
 static void
@@ -676,6 +845,47 @@ test_archive_order (void)
   g_assert_cmpuint (((Mat0Diagnostic *) diags->pdata[1])->offset, ==, 64);
 }
 
+/* The new lints in an archive: offsets are absolute in the file */
+static void
+test_archive_animation_lints (void)
+{
+  g_autoptr(GBytes) clean = clean_payload ();
+  g_autoptr(GByteArray) bad = g_byte_array_new ();
+  TestEntrySpec specs[2];
+  g_autoptr(GBytes) file = NULL;
+  g_autoptr(NresArchive) archive = NULL;
+  g_autoptr(GPtrArray) diags = NULL;
+  guint32 at;
+  guint8 p[18] = { 0 };
+
+  p[3] = 120;
+  put_header (bad, 1, 1);
+  test_put_phase (bad, p, "ROCK.0");
+  test_put_u32 (bad, 0);
+  test_put_u16 (bad, 2);
+  put_key (bad, 0, 300, 0);
+  put_key (bad, 0, 300, 0);
+
+  specs[0] = (TestEntrySpec) { NRES_TYPE_MAT0, 0, 6, 0, "DEFAULT", g_bytes_get_data (clean, NULL), g_bytes_get_size (clean), 0 };
+  specs[1] = (TestEntrySpec) { NRES_TYPE_MAT0, 0, 6, 0, "FADE", bad->data, bad->len, 0 };
+  file = test_build_archive (specs, 2, TRUE);
+  archive = parse (file);
+  at = archive->entries[1].data_offset;
+  g_assert_cmpuint (at, ==, 16 + 72);
+
+  diags = mat0_validate_archive (archive);
+  g_assert_cmpuint (diags->len, ==, 2);
+  assert_diag (diags->pdata[0], MAT0_SEVERITY_LINT, MAT0_LINT_AMBIENT_ALPHA,
+               1, "FADE", 0, -1, -1, at + 14 + 3,
+               "expected an ambient alpha (p3, opacity in per cent) of at "
+               "most 100 in phase 0, found 120 (over 100 % opacity)");
+  assert_diag (diags->pdata[1], MAT0_SEVERITY_LINT, MAT0_LINT_KEY_TIME_ORDER,
+               1, "FADE", -1, 0, 1, at + 48 + 6 + 6 + 2,
+               "expected the time of key 1 of anim block 0 to be greater "
+               "than 300 ms (the previous key's time), found 300 ms (an "
+               "empty interval: the game never shows this blend)");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -686,7 +896,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mat0-validate/lint/texture-no-dot", test_lint_texture_no_dot);
   g_test_add_func ("/core/mat0-validate/lint/palette-index", test_lint_palette_index);
   g_test_add_func ("/core/mat0-validate/lint/blocks", test_lint_blocks);
+  g_test_add_func ("/core/mat0-validate/lint/zero-period", test_lint_zero_period);
+  g_test_add_func ("/core/mat0-validate/lint/key-time-order", test_lint_key_time_order);
+  g_test_add_func ("/core/mat0-validate/lint/ambient-alpha", test_lint_ambient_alpha);
   g_test_add_func ("/core/mat0-validate/lint/versions", test_lint_versions);
+  g_test_add_func ("/core/mat0-validate/check-names", test_check_names);
   g_test_add_func ("/core/mat0-validate/severity-strings", test_severity_strings);
   g_test_add_func ("/core/mat0-validate/archive/clean", test_archive_clean);
   g_test_add_func ("/core/mat0-validate/archive/empty", test_archive_empty);
@@ -699,6 +913,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mat0-validate/archive/sort-index", test_archive_sort_index);
   g_test_add_func ("/core/mat0-validate/archive/unaligned", test_archive_unaligned);
   g_test_add_func ("/core/mat0-validate/archive/order", test_archive_order);
+  g_test_add_func ("/core/mat0-validate/archive/animation-lints", test_archive_animation_lints);
 
   return g_test_run ();
 }

@@ -800,20 +800,31 @@ test_palette_index (void)
   g_assert_cmpint (mat0_texture_palette_index (field, 16), ==, (0xC0 - 'A') * 11);
 }
 
+/* The period is the last key's time (formats.md 2.3), not a sum */
 static void
-test_block_cycle (void)
+test_block_period (void)
 {
-  Mat0Key keys[3] = { { 0, 65535, 0 }, { 1, 65535, 0 }, { 0, 0, 0 } };
+  Mat0Key keys[3] = { { 0, 50, 0 }, { 1, 100, 0 }, { 2, 200, 0 } };
+  Mat0Key falling[3] = { { 0, 65535, 0 }, { 1, 65535, 0 }, { 0, 7, 0 } };
+  Mat0Key last_zero[2] = { { 0, 500, 0 }, { 1, 0, 0 } };
   Mat0Block block = { 0, 3, keys };
   Mat0Block none = { 0, 0, NULL };
+  Mat0Block fall = { 0, 3, falling };
+  Mat0Block zero = { 0x1F, 2, last_zero };
   g_autofree Mat0Key *many = g_new0 (Mat0Key, 65535);
   Mat0Block big = { 0, 65535, many };
 
-  g_assert_cmpuint (mat0_block_period (&block), ==, 131070);
+  g_assert_cmpuint (mat0_block_period (&block), ==, 200);
   g_assert_cmpuint (mat0_block_period (&none), ==, 0);
+  g_assert_cmpuint (mat0_block_period (&fall), ==, 7);
+  g_assert_cmpuint (mat0_block_period (&zero), ==, 0);
+  block.n_keys = 1;
+  g_assert_cmpuint (mat0_block_period (&block), ==, 50);
   for (guint i = 0; i < 65535; i++)
-    many[i].k1 = 65535;
-  g_assert_cmpuint (mat0_block_period (&big), ==, 4294836225u);
+    many[i].k1 = (guint16) (i + 1);
+  g_assert_cmpuint (mat0_block_period (&big), ==, 65535);
+  many[65534].k1 = 3;
+  g_assert_cmpuint (mat0_block_period (&big), ==, 3);
 }
 
 int
@@ -848,7 +859,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mat0/texture/helpers", test_texture_helpers);
   g_test_add_func ("/core/mat0/texture/set", test_texture_set);
   g_test_add_func ("/core/mat0/texture/palette-index", test_palette_index);
-  g_test_add_func ("/core/mat0/block-cycle", test_block_cycle);
+  g_test_add_func ("/core/mat0/block-period", test_block_period);
 
   return g_test_run ();
 }

@@ -179,12 +179,16 @@ fixture_from_payload (Fixture *fx, GBytes *payload)
   fx->input.static_phase = 0;
 }
 
+/* evaluator.md's worked example: keys (0, 500) (1, 1000), mask 0x02 */
 static void
 fixture_worked (Fixture *fx, guint mode)
 {
   g_autoptr(GBytes) payload = test_worked_example_payload (mode);
 
   fixture_from_payload (fx, payload);
+  g_assert_cmpuint (fx->material->blocks[0].n_keys, ==, 2);
+  g_assert_cmpuint (fx->material->blocks[0].keys[0].k1, ==, 500);
+  g_assert_cmpuint (fx->material->blocks[0].keys[1].k1, ==, 1000);
 }
 
 static void
@@ -193,14 +197,15 @@ fixture_clear (Fixture *fx)
   g_clear_pointer (&fx->material, mat0_material_free);
 }
 
-/* A block over phases 0..n-1 whose p bytes are all distinct: phase i has
- * p[j] = 10 + 40 * i + j; phase 1 is textured (tex_slot 1, p[17] = 51). */
+/* One block over @n_phases phases given byte by byte. */
 static void
-fixture_keys (Fixture       *fx,
-              guint          n_phases,
-              guint32        header,
-              const Mat0Key *keys,
-              guint          n_keys)
+fixture_phases (Fixture       *fx,
+                guint          n_phases,
+                const guint8 (*p)[18],
+                const char   **textures,
+                guint32        header,
+                const Mat0Key *keys,
+                guint          n_keys)
 {
   g_autoptr(GByteArray) a = g_byte_array_new ();
 
@@ -211,13 +216,7 @@ fixture_keys (Fixture       *fx,
   test_put_u32 (a, 0x3F800000u);
   test_put_u32 (a, 0);
   for (guint i = 0; i < n_phases; i++)
-    {
-      guint8 p[18];
-
-      for (guint j = 0; j < 18; j++)
-        p[j] = (guint8) (10 + 40 * i + j);
-      test_put_phase (a, p, i == 1 ? "ROCK.0" : "");
-    }
+    test_put_phase (a, p[i], textures[i]);
   test_put_u32 (a, header);
   test_put_u16 (a, n_keys);
   for (guint k = 0; k < n_keys; k++)
@@ -232,6 +231,28 @@ fixture_keys (Fixture       *fx,
 
     fixture_from_payload (fx, bytes);
   }
+}
+
+/* A block over phases 0..n-1 whose p bytes are all distinct: phase i has
+ * p[j] = 10 + 40 * i + j; phase 1 is textured (tex_slot 1, p[17] = 67). */
+static void
+fixture_keys (Fixture       *fx,
+              guint          n_phases,
+              guint32        header,
+              const Mat0Key *keys,
+              guint          n_keys)
+{
+  guint8 p[8][18];
+  const char *textures[8];
+
+  g_assert_cmpuint (n_phases, <=, 8);
+  for (guint i = 0; i < n_phases; i++)
+    {
+      for (guint j = 0; j < 18; j++)
+        p[i][j] = (guint8) (10 + 40 * i + j);
+      textures[i] = i == 1 ? "ROCK.0" : "";
+    }
+  fixture_phases (fx, n_phases, (const guint8 (*)[18]) p, textures, header, keys, n_keys);
 }
 
 static void
@@ -253,7 +274,8 @@ assert_state (const PhaseEvalResult *res,
   g_assert_cmpint (res->hold, ==, hold);
 }
 
-/* The value blended by @mask from @a to @b, computed field by field. */
+/* The value blended by @mask from @a to @b, computed field by field from
+ * evaluator.md's table (not from the evaluator's select rows). */
 static void
 expected_blend (const PhaseRuntime *a,
                 const PhaseRuntime *b,
@@ -276,59 +298,82 @@ expected_blend (const PhaseRuntime *a,
     }
 }
 
-/* ---- the worked example of evaluator.md ---- */
+/* Two results of the same evaluation, field by field */
+static void
+assert_result_eq (const PhaseEvalResult *a,
+                  const PhaseEvalResult *b)
+{
+  assert_runtime_eq (&a->value, &b->value);
+  g_assert_cmpuint (a->mode, ==, b->mode);
+  g_assert_cmpuint (a->period, ==, b->period);
+  assert_state (a, b->r, b->segment, b->next, b->alpha, b->phase_a, b->phase_b, b->hold);
+  g_assert_cmpint (a->unknown_mode, ==, b->unknown_mode);
+  g_assert_cmpint (a->bad_key, ==, b->bad_key);
+}
+
+/* ---- the worked examples of evaluator.md ---- */
 
 static void
 test_worked_example (void)
 {
   Fixture fx = { 0 };
   PhaseEvalResult res;
+  PhaseEvalResult at250;
+  PhaseEvalResult at750;
 
   fixture_worked (&fx, 0);
   g_assert_cmpuint (fx.input.n_phases, ==, 2);
 
   /* delta 250: segment 0, alpha 0.5, phase 0 -> 1; f3 from phase 0 */
-  phase_eval_at_time (&fx.input, 250, 0, 0, &res);
-  assert_state (&res, 250, 0, 1, 0.5f, 0, 1, FALSE);
-  g_assert_cmpuint (res.period, ==, 1000);
-  g_assert_cmpuint (res.mode, ==, 0);
-  g_assert_false (res.unknown_mode);
-  g_assert_false (res.bad_key);
-  assert_float_eq (res.value.f[0], 0.5f);
-  assert_float_eq (res.value.f[1], 0.5f);
-  assert_float_eq (res.value.f[2], 0.5f);
-  assert_float_eq (res.value.f[3], 0.0f);
-  g_assert_cmpint (res.value.tex_slot, ==, -1);
-  g_assert_cmpint (res.value.i18, ==, -1);
+  phase_eval_at_time (&fx.input, 250, 0, 0, &at250);
+  assert_state (&at250, 250, 0, 1, 0.5f, 0, 1, FALSE);
+  g_assert_cmpuint (at250.period, ==, 1000);
+  g_assert_cmpuint (at250.mode, ==, 0);
+  g_assert_false (at250.unknown_mode);
+  g_assert_false (at250.bad_key);
+  assert_float_eq (at250.value.f[0], 0.5f);
+  assert_float_eq (at250.value.f[1], 0.5f);
+  assert_float_eq (at250.value.f[2], 0.5f);
+  assert_float_eq (at250.value.f[3], 0.0f);
+  for (guint i = 4; i < 16; i++)
+    assert_float_eq (at250.value.f[i], 0.0f);
+  assert_float_eq (at250.value.power, 0.0f);
+  g_assert_cmpint (at250.value.tex_slot, ==, -1);
+  g_assert_cmpint (at250.value.i18, ==, -1);
 
-  /* delta 750: segment 1, alpha 0.5, phase 1 -> 0 (the loop closes) */
-  phase_eval_at_time (&fx.input, 750, 0, 0, &res);
-  assert_state (&res, 750, 1, 0, 0.5f, 1, 0, FALSE);
-  assert_float_eq (res.value.f[0], 0.5f);
-  assert_float_eq (res.value.f[1], 0.5f);
-  assert_float_eq (res.value.f[2], 0.5f);
-  assert_float_eq (res.value.f[3], 1.0f);
+  /* delta 750: segment 1 (500 <= 750 < 1000), alpha 0.5, phase 1 -> 0
+   * (the loop closes): f0 = 0.5, f3 = 1.0 */
+  phase_eval_at_time (&fx.input, 750, 0, 0, &at750);
+  assert_state (&at750, 750, 1, 0, 0.5f, 1, 0, FALSE);
+  g_assert_cmpuint (at750.period, ==, 1000);
+  assert_float_eq (at750.value.f[0], 0.5f);
+  assert_float_eq (at750.value.f[1], 0.5f);
+  assert_float_eq (at750.value.f[2], 0.5f);
+  assert_float_eq (at750.value.f[3], 1.0f);
 
   /* delta 1250: the same as 250 */
-  {
-    PhaseEvalResult at250;
-
-    phase_eval_at_time (&fx.input, 250, 0, 0, &at250);
-    phase_eval_at_time (&fx.input, 1250, 0, 0, &res);
-    g_assert_cmpmem (&res, sizeof res, &at250, sizeof at250);
-  }
+  phase_eval_at_time (&fx.input, 1250, 0, 0, &res);
+  assert_result_eq (&res, &at250);
   fixture_clear (&fx);
 
-  /* mode 1 at 1250: q = 1 is odd, r = 750: as loop at 750 */
+  /* mode 1 at 1250: q = 1 is odd, r = 750: the same as loop at 750 */
   fixture_worked (&fx, 1);
   phase_eval_at_time (&fx.input, 1250, 0, 0, &res);
   g_assert_cmpuint (res.mode, ==, 1);
   assert_state (&res, 750, 1, 0, 0.5f, 1, 0, FALSE);
-  assert_float_eq (res.value.f[0], 0.5f);
+  assert_runtime_eq (&res.value, &at750.value);
+
+  /* mode 1 at 1000: r = period: segment 1, alpha 1: f0 = 0 (phase 0
+   * reached), f3 = 1.0 (copied from phase 1) */
+  phase_eval_at_time (&fx.input, 1000, 0, 0, &res);
+  assert_state (&res, 1000, 1, 0, 1.0f, 1, 0, FALSE);
+  assert_float_eq (res.value.f[0], 0.0f);
+  assert_float_eq (res.value.f[1], 0.0f);
+  assert_float_eq (res.value.f[2], 0.0f);
   assert_float_eq (res.value.f[3], 1.0f);
   fixture_clear (&fx);
 
-  /* mode 2 at 1250: held at the last key, phase 1, f0 = 1.0 */
+  /* mode 2 at 1250: held at the last key: phase 1, f0 = 1.0 */
   fixture_worked (&fx, 2);
   phase_eval_at_time (&fx.input, 1250, 0, 0, &res);
   g_assert_cmpuint (res.mode, ==, 2);
@@ -339,45 +384,265 @@ test_worked_example (void)
   fixture_clear (&fx);
 }
 
-/* ---- game time ---- */
+/* HLP_RAY_R: keys (0, 50) (1, 100) (2, 150) (1, 200), mode 0, mask 1.
+ * Phases: self-light (p0..p2) 0,40,200 / 255,120,100 / 10,250,0, cells
+ * 0, 1, 2 of one texture; the diffuse differs too but never blends. */
+static void
+fixture_hlp_ray (Fixture *fx)
+{
+  static const guint8 p[3][18] = {
+    { 0, 40, 200, 100, 255, 255, 255, 100, 0, 0, 0, 100, 0, 0, 0, 100, 3, 0 },
+    { 255, 120, 100, 100, 10, 20, 30, 100, 0, 0, 0, 100, 0, 0, 0, 100, 4, 1 },
+    { 10, 250, 0, 100, 40, 50, 60, 100, 0, 0, 0, 100, 0, 0, 0, 100, 5, 2 },
+  };
+  static const char *textures[3] = { "HLP_RAY.0", "HLP_RAY.0", "HLP_RAY.0" };
+  static const Mat0Key keys[] = { { 0, 50, 0 }, { 1, 100, 0 }, { 2, 150, 0 }, { 1, 200, 0 } };
+
+  fixture_phases (fx, 3, p, textures, (0x01u << 3) | 0, keys, G_N_ELEMENTS (keys));
+}
 
 static void
-test_time_boundaries (void)
+test_worked_hlp_ray (void)
 {
   Fixture fx = { 0 };
   PhaseEvalResult res;
+  PhaseEvalResult at0;
 
-  fixture_worked (&fx, 0);
+  fixture_hlp_ray (&fx);
+  g_assert_cmpuint (mat0_block_period (fx.input.block), ==, 200);
 
-  phase_eval_at_time (&fx.input, 0, 0, 0, &res);
-  assert_state (&res, 0, 0, 1, 0.0f, 0, 1, FALSE);
-  assert_runtime_eq (&res.value, &fx.rt[0]);
+  /* 0 ms: phase 0 exactly, heading for phase 1 */
+  phase_eval_at_time (&fx.input, 0, 0, 0, &at0);
+  assert_state (&at0, 0, 0, 1, 0.0f, 0, 1, FALSE);
+  g_assert_cmpuint (at0.period, ==, 200);
+  assert_runtime_eq (&at0.value, &fx.rt[0]);
 
-  phase_eval_at_time (&fx.input, 500, 0, 0, &res);
-  assert_state (&res, 500, 1, 0, 0.0f, 1, 0, FALSE);
+  /* 25 ms: the self-light halfway from phase 0 to phase 1, the cell and
+   * the (unblended) diffuse are phase 0's */
+  phase_eval_at_time (&fx.input, 25, 0, 0, &res);
+  assert_state (&res, 25, 0, 1, 0.5f, 0, 1, FALSE);
+  g_assert_cmphex (float_bits (res.value.f[4]), ==, 0x3F000000u);  /* 0 -> 1: 0.5 */
+  g_assert_cmphex (float_bits (res.value.f[5]), ==, 0x3EA0A0A0u);  /* 40 -> 120 */
+  g_assert_cmphex (float_bits (res.value.f[6]), ==, 0x3F169697u);  /* 200 -> 100 */
+  assert_float_eq (res.value.f[0], 1.0f);
+  assert_float_eq (res.value.f[1], 1.0f);
+  assert_float_eq (res.value.f[2], 1.0f);
+  assert_float_eq (res.value.f[7], 1.0f);
+  assert_float_eq (res.value.power, 3.0f);
+  g_assert_cmpint (res.value.tex_slot, ==, 0);
+  g_assert_cmpint (res.value.i18, ==, 0);
+
+  /* 50 ms: phase 1 has arrived */
+  phase_eval_at_time (&fx.input, 50, 0, 0, &res);
+  assert_state (&res, 50, 1, 2, 0.0f, 1, 2, FALSE);
   assert_runtime_eq (&res.value, &fx.rt[1]);
 
-  phase_eval_at_time (&fx.input, 999, 0, 0, &res);
-  assert_state (&res, 999, 1, 0, 499.0f / 500.0f, 1, 0, FALSE);
-  assert_float_eq (res.value.f[0], 1.0f + (0.0f - 1.0f) * (499.0f / 500.0f));
+  /* 100 ms: phase 2 has arrived (segment 2: 100 <= r < 150) */
+  phase_eval_at_time (&fx.input, 100, 0, 0, &res);
+  assert_state (&res, 100, 2, 3, 0.0f, 2, 1, FALSE);
+  assert_runtime_eq (&res.value, &fx.rt[2]);
+  g_assert_cmphex (float_bits (res.value.f[4]), ==, 0x3D20A0A1u);  /* 10 / 255 */
+  g_assert_cmpint (res.value.i18, ==, 2);
+  g_assert_cmpint (res.value.tex_slot, ==, 2);
 
-  /* loop: delta == cycle is r = 0 again */
-  phase_eval_at_time (&fx.input, 1000, 0, 0, &res);
-  assert_state (&res, 0, 0, 1, 0.0f, 0, 1, FALSE);
+  /* 175 ms: segment 3 (phase 1), halfway back to phase 0 (key 0) */
+  phase_eval_at_time (&fx.input, 175, 0, 0, &res);
+  assert_state (&res, 175, 3, 0, 0.5f, 1, 0, FALSE);
+  g_assert_cmphex (float_bits (res.value.f[4]), ==, 0x3F000000u);  /* 1 -> 0 */
+  g_assert_cmphex (float_bits (res.value.f[5]), ==, 0x3EA0A0A1u);  /* 120 -> 40 */
+  g_assert_cmphex (float_bits (res.value.f[6]), ==, 0x3F169697u);  /* 100 -> 200 */
+  assert_float_eq (res.value.f[0], 10.0f / 255.0f);   /* phase 1's diffuse */
+  assert_float_eq (res.value.power, 4.0f);
+  g_assert_cmpint (res.value.i18, ==, 1);
 
-  /* start is subtracted */
-  phase_eval_at_time (&fx.input, 5250, 5000, 0, &res);
-  assert_state (&res, 250, 0, 1, 0.5f, 0, 1, FALSE);
+  /* 200 ms equals 0 ms */
+  phase_eval_at_time (&fx.input, 200, 0, 0, &res);
+  assert_result_eq (&res, &at0);
+  /* and so does every period later */
+  phase_eval_at_time (&fx.input, 200 * 1000 + 7, 7, 0, &res);
+  assert_result_eq (&res, &at0);
+  fixture_clear (&fx);
+}
+
+/* ---- every mode at the period boundaries ---- */
+
+typedef struct {
+  guint32  delta;
+  guint32  r;
+  gint     segment;
+  gint     next;
+  float    alpha;
+  gint     phase_a;
+  gint     phase_b;
+  gboolean hold;
+} Expect;
+
+static void
+check_mode_table (guint         mode,
+                  guint32       random_offset,
+                  const Expect *want,
+                  guint         n_want)
+{
+  Fixture fx = { 0 };
+
+  fixture_worked (&fx, mode);
+  for (guint i = 0; i < n_want; i++)
+    {
+      PhaseEvalResult res;
+
+      /* start 1000000: the delta is what counts */
+      phase_eval_at_time (&fx.input, 1000000u + want[i].delta, 1000000u,
+                          random_offset, &res);
+      g_assert_cmpuint (res.mode, ==, mode);
+      g_assert_cmpuint (res.period, ==, 1000);
+      g_assert_cmpint (res.unknown_mode, ==, mode >= 4);
+      g_assert_false (res.bad_key);
+      assert_state (&res, want[i].r, want[i].segment, want[i].next,
+                    want[i].alpha, want[i].phase_a, want[i].phase_b,
+                    want[i].hold);
+      if (want[i].hold)
+        assert_runtime_eq (&res.value, &fx.rt[want[i].phase_a]);
+      else
+        {
+          PhaseRuntime expect;
+
+          expected_blend (&fx.rt[want[i].phase_a], &fx.rt[want[i].phase_b],
+                          0x02, want[i].alpha, &expect);
+          assert_runtime_eq (&res.value, &expect);
+        }
+    }
   fixture_clear (&fx);
 }
 
 static void
-test_time_wraparound (void)
+test_modes_loop (void)
+{
+  /* delta = 0, period - 1, period, period + 1, 2 * period */
+  static const Expect loop[] = {
+    { 0, 0, 0, 1, 0.0f, 0, 1, FALSE },
+    { 250, 250, 0, 1, 0.5f, 0, 1, FALSE },
+    { 499, 499, 0, 1, 499.0f / 500.0f, 0, 1, FALSE },
+    { 500, 500, 1, 0, 0.0f, 1, 0, FALSE },
+    { 999, 999, 1, 0, 499.0f / 500.0f, 1, 0, FALSE },
+    { 1000, 0, 0, 1, 0.0f, 0, 1, FALSE },
+    { 1001, 1, 0, 1, 1.0f / 500.0f, 0, 1, FALSE },
+    { 2000, 0, 0, 1, 0.0f, 0, 1, FALSE },
+  };
+
+  check_mode_table (0, 0, loop, G_N_ELEMENTS (loop));
+  /* R does not move a loop */
+  check_mode_table (0, 123, loop, G_N_ELEMENTS (loop));
+  /* 4..7: played as a loop, flagged unknown */
+  for (guint mode = 4; mode < 8; mode++)
+    check_mode_table (mode, 777, loop, G_N_ELEMENTS (loop));
+}
+
+static void
+test_modes_ping_pong (void)
+{
+  static const Expect ping_pong[] = {
+    { 0, 0, 0, 1, 0.0f, 0, 1, FALSE },
+    { 999, 999, 1, 0, 499.0f / 500.0f, 1, 0, FALSE },
+    /* q = 1, r = 0 -> period: the turnaround, segment n-1 at alpha 1 */
+    { 1000, 1000, 1, 0, 1.0f, 1, 0, FALSE },
+    { 1001, 999, 1, 0, 499.0f / 500.0f, 1, 0, FALSE },
+    { 1250, 750, 1, 0, 0.5f, 1, 0, FALSE },
+    { 1500, 500, 1, 0, 0.0f, 1, 0, FALSE },
+    { 1501, 499, 0, 1, 499.0f / 500.0f, 0, 1, FALSE },
+    { 1999, 1, 0, 1, 1.0f / 500.0f, 0, 1, FALSE },
+    /* q = 2: forwards again */
+    { 2000, 0, 0, 1, 0.0f, 0, 1, FALSE },
+    { 2001, 1, 0, 1, 1.0f / 500.0f, 0, 1, FALSE },
+    /* q = 3 */
+    { 3000, 1000, 1, 0, 1.0f, 1, 0, FALSE },
+  };
+
+  check_mode_table (1, 0, ping_pong, G_N_ELEMENTS (ping_pong));
+  check_mode_table (1, 999, ping_pong, G_N_ELEMENTS (ping_pong));
+}
+
+static void
+test_modes_once (void)
+{
+  static const Expect once[] = {
+    { 0, 0, 0, 1, 0.0f, 0, 1, FALSE },
+    { 250, 250, 0, 1, 0.5f, 0, 1, FALSE },
+    { 999, 999, 1, 0, 499.0f / 500.0f, 1, 0, FALSE },
+    /* q > 0 from delta == period on: the last key held, alpha 0 */
+    { 1000, 1000, 1, 1, 0.0f, 1, 1, TRUE },
+    { 1001, 1000, 1, 1, 0.0f, 1, 1, TRUE },
+    { 2000, 1000, 1, 1, 0.0f, 1, 1, TRUE },
+    { 0xFFFFFFFFu, 1000, 1, 1, 0.0f, 1, 1, TRUE },
+  };
+
+  check_mode_table (2, 0, once, G_N_ELEMENTS (once));
+}
+
+static void
+test_modes_random (void)
+{
+  /* r = R % period whatever the time */
+  static const struct {
+    guint32 random_offset;
+    Expect  want;
+  } cases[] = {
+    { 0, { 0, 0, 0, 1, 0.0f, 0, 1, FALSE } },
+    { 250, { 0, 250, 0, 1, 0.5f, 0, 1, FALSE } },
+    { 999, { 0, 999, 1, 0, 499.0f / 500.0f, 1, 0, FALSE } },
+    { 1000, { 0, 0, 0, 1, 0.0f, 0, 1, FALSE } },
+    { 1001, { 0, 1, 0, 1, 1.0f / 500.0f, 0, 1, FALSE } },
+    { 2750, { 0, 750, 1, 0, 0.5f, 1, 0, FALSE } },
+    /* 4294967295 % 1000 = 295 */
+    { 0xFFFFFFFFu, { 0, 295, 0, 1, 295.0f / 500.0f, 0, 1, FALSE } },
+  };
+  static const guint32 deltas[] = { 0, 1, 250, 999, 1000, 1001, 2000, 0xFFFFFFFFu };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (guint d = 0; d < G_N_ELEMENTS (deltas); d++)
+      {
+        Expect want = cases[c].want;
+
+        want.delta = deltas[d];
+        check_mode_table (3, cases[c].random_offset, &want, 1);
+      }
+}
+
+/* Mode 3 keeps no state: every call uses the R it is given. */
+static void
+test_random_per_call (void)
+{
+  Fixture fx = { 0 };
+  PhaseEvalResult first;
+  PhaseEvalResult other;
+  PhaseEvalResult again;
+
+  fixture_worked (&fx, 3);
+  phase_eval_at_time (&fx.input, 40, 0, 250, &first);
+  assert_state (&first, 250, 0, 1, 0.5f, 0, 1, FALSE);
+  phase_eval_at_time (&fx.input, 40, 0, 750, &other);
+  assert_state (&other, 750, 1, 0, 0.5f, 1, 0, FALSE);
+  phase_eval_at_time (&fx.input, 40, 0, 250, &again);
+  assert_result_eq (&again, &first);
+  /* a different time, the same R: the same result */
+  phase_eval_at_time (&fx.input, 987654, 321, 250, &again);
+  assert_result_eq (&again, &first);
+  /* start does not matter either */
+  phase_eval_at_time (&fx.input, 0, 0xFFFFFFFFu, 250, &again);
+  assert_result_eq (&again, &first);
+  fixture_clear (&fx);
+}
+
+static void
+test_time_start_and_wraparound (void)
 {
   Fixture fx = { 0 };
   PhaseEvalResult res;
 
   fixture_worked (&fx, 0);
+
+  /* start is subtracted */
+  phase_eval_at_time (&fx.input, 5250, 5000, 0, &res);
+  assert_state (&res, 250, 0, 1, 0.5f, 0, 1, FALSE);
 
   /* now < start: delta = 100 + 2^32 - 0xFFFFFF00 = 356 */
   phase_eval_at_time (&fx.input, 100, 0xFFFFFF00u, 0, &res);
@@ -395,127 +660,6 @@ test_time_wraparound (void)
   fixture_clear (&fx);
 }
 
-static void
-test_time_ping_pong (void)
-{
-  Fixture fx = { 0 };
-  PhaseEvalResult res;
-
-  fixture_worked (&fx, 1);
-
-  /* q = 0: forward */
-  phase_eval_at_time (&fx.input, 250, 0, 0, &res);
-  assert_state (&res, 250, 0, 1, 0.5f, 0, 1, FALSE);
-
-  /* delta == cycle: q = 1, r = 0 -> r = cycle: the last non-zero key at
-   * alpha 1, blending to key 0's phase */
-  phase_eval_at_time (&fx.input, 1000, 0, 0, &res);
-  assert_state (&res, 1000, 1, 0, 1.0f, 1, 0, FALSE);
-  assert_float_eq (res.value.f[0], 0.0f);
-  assert_float_eq (res.value.f[3], 1.0f);   /* diffuse A from phase 1 */
-
-  phase_eval_at_time (&fx.input, 1999, 0, 0, &res);
-  assert_state (&res, 1, 0, 1, 1.0f / 500.0f, 0, 1, FALSE);
-
-  /* q = 2: forward again */
-  phase_eval_at_time (&fx.input, 2000, 0, 0, &res);
-  assert_state (&res, 0, 0, 1, 0.0f, 0, 1, FALSE);
-  phase_eval_at_time (&fx.input, 2250, 0, 0, &res);
-  assert_state (&res, 250, 0, 1, 0.5f, 0, 1, FALSE);
-
-  /* q = 3 */
-  phase_eval_at_time (&fx.input, 3000, 0, 0, &res);
-  assert_state (&res, 1000, 1, 0, 1.0f, 1, 0, FALSE);
-  fixture_clear (&fx);
-}
-
-static void
-test_time_one_shot (void)
-{
-  Fixture fx = { 0 };
-  PhaseEvalResult res;
-
-  fixture_worked (&fx, 2);
-
-  phase_eval_at_time (&fx.input, 250, 0, 0, &res);
-  assert_state (&res, 250, 0, 1, 0.5f, 0, 1, FALSE);
-  phase_eval_at_time (&fx.input, 999, 0, 0, &res);
-  assert_state (&res, 999, 1, 0, 499.0f / 500.0f, 1, 0, FALSE);
-
-  /* q > 0 from delta == cycle on: hold the last key */
-  phase_eval_at_time (&fx.input, 1000, 0, 0, &res);
-  assert_state (&res, 1000, 1, 1, 0.0f, 1, 1, TRUE);
-  assert_runtime_eq (&res.value, &fx.rt[1]);
-  phase_eval_at_time (&fx.input, 0xFFFFFFFFu, 0, 0, &res);
-  assert_state (&res, 1000, 1, 1, 0.0f, 1, 1, TRUE);
-  fixture_clear (&fx);
-}
-
-static void
-test_time_random (void)
-{
-  Fixture fx = { 0 };
-  PhaseEvalResult res;
-
-  fixture_worked (&fx, 3);
-
-  /* r = (delta + R) % cycle */
-  phase_eval_at_time (&fx.input, 100, 0, 300, &res);
-  g_assert_cmpuint (res.mode, ==, 3);
-  assert_state (&res, 400, 0, 1, 400.0f / 500.0f, 0, 1, FALSE);
-
-  phase_eval_at_time (&fx.input, 100, 0, 650, &res);
-  assert_state (&res, 750, 1, 0, 0.5f, 1, 0, FALSE);
-
-  /* R = 0: as loop */
-  phase_eval_at_time (&fx.input, 1250, 0, 0, &res);
-  assert_state (&res, 250, 0, 1, 0.5f, 0, 1, FALSE);
-
-  /* delta + R wraps in 32 bits: (0xFFFFFFFF + 2) mod 2^32 = 1 */
-  phase_eval_at_time (&fx.input, 0xFFFFFFFFu, 0, 2, &res);
-  assert_state (&res, 1, 0, 1, 1.0f / 500.0f, 0, 1, FALSE);
-
-  /* R is ignored by the other modes */
-  fixture_clear (&fx);
-  fixture_worked (&fx, 0);
-  phase_eval_at_time (&fx.input, 100, 0, 300, &res);
-  assert_state (&res, 100, 0, 1, 100.0f / 500.0f, 0, 1, FALSE);
-  fixture_clear (&fx);
-}
-
-static void
-test_time_unknown_modes (void)
-{
-  for (guint mode = 4; mode < 8; mode++)
-    {
-      Fixture fx = { 0 };
-      PhaseEvalResult res;
-
-      fixture_worked (&fx, mode);
-      phase_eval_at_time (&fx.input, 1250, 0, 300, &res);
-      g_assert_cmpuint (res.mode, ==, mode);
-      g_assert_true (res.unknown_mode);
-      assert_state (&res, 250, 0, 1, 0.5f, 0, 1, FALSE);
-
-      phase_eval_at_t (&fx.input, 0.75f, &res);
-      g_assert_cmpuint (res.mode, ==, mode);
-      g_assert_true (res.unknown_mode);
-      assert_state (&res, 750, 1, 0, 0.5f, 1, 0, FALSE);
-      fixture_clear (&fx);
-    }
-
-  for (guint mode = 0; mode < 4; mode++)
-    {
-      Fixture fx = { 0 };
-      PhaseEvalResult res;
-
-      fixture_worked (&fx, mode);
-      phase_eval_at_time (&fx.input, 10, 0, 0, &res);
-      g_assert_false (res.unknown_mode);
-      fixture_clear (&fx);
-    }
-}
-
 /* ---- normalized ---- */
 
 static void
@@ -524,12 +668,17 @@ test_normalized (void)
   Fixture fx = { 0 };
   PhaseEvalResult res;
   PhaseEvalResult half;
+  static const float outside[] = {
+    NAN, -NAN, -1.0f, -0x1p-149f, 2.0f, INFINITY, -INFINITY, 1.00000012f,
+  };
 
   fixture_worked (&fx, 2);   /* the mode is ignored: no hold */
 
   phase_eval_at_t (&fx.input, 0.0f, &res);
   g_assert_cmpuint (res.mode, ==, 2);
+  g_assert_cmpuint (res.period, ==, 1000);
   assert_state (&res, 0, 0, 1, 0.0f, 0, 1, FALSE);
+  assert_runtime_eq (&res.value, &fx.rt[0]);
 
   phase_eval_at_t (&fx.input, -0.0f, &res);
   assert_state (&res, 0, 0, 1, 0.0f, 0, 1, FALSE);
@@ -538,85 +687,263 @@ test_normalized (void)
   assert_state (&res, 250, 0, 1, 0.5f, 0, 1, FALSE);
   assert_float_eq (res.value.f[0], 0.5f);
 
-  /* t = 1: r = cycle, the last non-zero key at alpha 1 */
+  phase_eval_at_t (&fx.input, 0.75f, &res);
+  assert_state (&res, 750, 1, 0, 0.5f, 1, 0, FALSE);
+
+  /* t = 1: r = period, the last key at alpha 1 */
   phase_eval_at_t (&fx.input, 1.0f, &res);
   assert_state (&res, 1000, 1, 0, 1.0f, 1, 0, FALSE);
   assert_float_eq (res.value.f[0], 0.0f);
   assert_float_eq (res.value.f[3], 1.0f);
 
-  /* out of range: 0.5 */
-  phase_eval_at_t (&fx.input, 0.5f, &half);
-  assert_state (&half, 500, 1, 0, 0.0f, 1, 0, FALSE);
-  phase_eval_at_t (&fx.input, NAN, &res);
-  g_assert_cmpmem (&res, sizeof res, &half, sizeof half);
-  phase_eval_at_t (&fx.input, -1.0f, &res);
-  g_assert_cmpmem (&res, sizeof res, &half, sizeof half);
-  phase_eval_at_t (&fx.input, 2.0f, &res);
-  g_assert_cmpmem (&res, sizeof res, &half, sizeof half);
-  phase_eval_at_t (&fx.input, INFINITY, &res);
-  g_assert_cmpmem (&res, sizeof res, &half, sizeof half);
-  phase_eval_at_t (&fx.input, -INFINITY, &res);
-  g_assert_cmpmem (&res, sizeof res, &half, sizeof half);
-  phase_eval_at_t (&fx.input, nextafterf (1.0f, 2.0f), &res);
-  g_assert_cmpmem (&res, sizeof res, &half, sizeof half);
-
   /* just below 1: r = (uint32) (0.99999994f * 1000) = 999 */
   phase_eval_at_t (&fx.input, nextafterf (1.0f, 0.0f), &res);
   assert_state (&res, 999, 1, 0, 499.0f / 500.0f, 1, 0, FALSE);
+
+  /* out of range or NaN: 0.5, r = 500, segment 1 at alpha 0 */
+  phase_eval_at_t (&fx.input, 0.5f, &half);
+  assert_state (&half, 500, 1, 0, 0.0f, 1, 0, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (outside); i++)
+    {
+      phase_eval_at_t (&fx.input, outside[i], &res);
+      assert_result_eq (&res, &half);
+    }
   fixture_clear (&fx);
 
-  /* ping-pong is ignored too */
-  fixture_worked (&fx, 1);
-  phase_eval_at_t (&fx.input, 0.25f, &res);
-  assert_state (&res, 250, 0, 1, 0.5f, 0, 1, FALSE);
+  /* ping-pong and random are ignored too: t is a position in one period */
+  for (guint mode = 0; mode < 8; mode++)
+    {
+      fixture_worked (&fx, mode);
+      phase_eval_at_t (&fx.input, 0.25f, &res);
+      g_assert_cmpuint (res.mode, ==, mode);
+      g_assert_cmpint (res.unknown_mode, ==, mode >= 4);
+      assert_state (&res, 250, 0, 1, 0.5f, 0, 1, FALSE);
+      phase_eval_at_t (&fx.input, 1.0f, &res);
+      assert_state (&res, 1000, 1, 0, 1.0f, 1, 0, FALSE);
+      fixture_clear (&fx);
+    }
+
+  /* the HLP_RAY_R track: t = 1 ends the last interval, phase 1 -> 0 */
+  fixture_hlp_ray (&fx);
+  phase_eval_at_t (&fx.input, 1.0f, &res);
+  assert_state (&res, 200, 3, 0, 1.0f, 1, 0, FALSE);
+  assert_float_eq (res.value.f[4], fx.rt[0].f[4]);
+  g_assert_cmpint (res.value.i18, ==, 1);
+  phase_eval_at_t (&fx.input, 0.5f, &res);
+  assert_state (&res, 100, 2, 3, 0.0f, 2, 1, FALSE);
   fixture_clear (&fx);
 }
 
-/* ---- keys ---- */
+/* ---- key times that do not increase ---- */
 
 static void
-test_zero_duration_keys (void)
+test_keys_not_increasing (void)
 {
   Fixture fx = { 0 };
   PhaseEvalResult res;
-  /* a zero-duration key in the middle and at the end: cycle 200 */
-  static const Mat0Key keys[] = { { 0, 100, 0 }, { 1, 0, 0 }, { 2, 100, 0 }, { 3, 0, 0 } };
-  static const Mat0Key first[] = { { 1, 0, 0 }, { 0, 100, 0 }, { 2, 100, 0 } };
+  /* intervals: k0 [0, 100), k1 [100, 50) empty, k2 [50, 300),
+   * k3 [300, 300) empty, k4 [300, 400); period 400 */
+  static const Mat0Key keys[] = {
+    { 0, 100, 0 }, { 1, 50, 0 }, { 2, 300, 0 }, { 3, 300, 0 }, { 4, 400, 0 },
+  };
 
-  fixture_keys (&fx, 4, 0x1Fu << 3, keys, G_N_ELEMENTS (keys));
+  fixture_keys (&fx, 5, 0x1Fu << 3, keys, G_N_ELEMENTS (keys));
 
   phase_eval_at_time (&fx.input, 0, 0, 0, &res);
-  g_assert_cmpuint (res.period, ==, 200);
-  /* segment 0 blends into the zero-duration key 1 */
+  g_assert_cmpuint (res.period, ==, 400);
   assert_state (&res, 0, 0, 1, 0.0f, 0, 1, FALSE);
+  phase_eval_at_time (&fx.input, 49, 0, 0, &res);
+  assert_state (&res, 49, 0, 1, 49.0f / 100.0f, 0, 1, FALSE);
+  /* 50..99 lie in k0 and k2: the largest k wins */
   phase_eval_at_time (&fx.input, 50, 0, 0, &res);
-  assert_state (&res, 50, 0, 1, 0.5f, 0, 1, FALSE);
-  /* key 1 is never selected */
-  phase_eval_at_time (&fx.input, 100, 0, 0, &res);
-  assert_state (&res, 100, 2, 3, 0.0f, 2, 3, FALSE);
-  phase_eval_at_time (&fx.input, 199, 0, 0, &res);
-  assert_state (&res, 199, 2, 3, 99.0f / 100.0f, 2, 3, FALSE);
-  /* r == cycle: the last key with a duration (2), not 3 */
-  phase_eval_at_t (&fx.input, 1.0f, &res);
-  assert_state (&res, 200, 2, 3, 1.0f, 2, 3, FALSE);
+  assert_state (&res, 50, 2, 3, 0.0f, 2, 3, FALSE);
+  phase_eval_at_time (&fx.input, 60, 0, 0, &res);
+  assert_state (&res, 60, 2, 3, 10.0f / 250.0f, 2, 3, FALSE);
   {
     PhaseRuntime want;
 
-    expected_blend (&fx.rt[2], &fx.rt[3], 0x1F, 1.0f, &want);
+    expected_blend (&fx.rt[2], &fx.rt[3], 0x1F, 10.0f / 250.0f, &want);
     assert_runtime_eq (&res.value, &want);
   }
-  /* loop: 200 is 0 again */
-  phase_eval_at_time (&fx.input, 200, 0, 0, &res);
+  phase_eval_at_time (&fx.input, 100, 0, 0, &res);
+  assert_state (&res, 100, 2, 3, 50.0f / 250.0f, 2, 3, FALSE);
+  phase_eval_at_time (&fx.input, 299, 0, 0, &res);
+  assert_state (&res, 299, 2, 3, 249.0f / 250.0f, 2, 3, FALSE);
+  /* k3 is empty: 300 is k4's first moment */
+  phase_eval_at_time (&fx.input, 300, 0, 0, &res);
+  assert_state (&res, 300, 4, 0, 0.0f, 4, 0, FALSE);
+  phase_eval_at_time (&fx.input, 399, 0, 0, &res);
+  assert_state (&res, 399, 4, 0, 99.0f / 100.0f, 4, 0, FALSE);
+  phase_eval_at_t (&fx.input, 1.0f, &res);
+  assert_state (&res, 400, 4, 0, 1.0f, 4, 0, FALSE);
+  phase_eval_at_time (&fx.input, 400, 0, 0, &res);
   assert_state (&res, 0, 0, 1, 0.0f, 0, 1, FALSE);
   fixture_clear (&fx);
+}
 
-  /* a zero-duration first key */
-  fixture_keys (&fx, 3, 0, first, G_N_ELEMENTS (first));
+static void
+test_keys_zero_times (void)
+{
+  Fixture fx = { 0 };
+  PhaseEvalResult res;
+  /* key 0 at time 0: its interval [0, 0) is empty */
+  static const Mat0Key first[] = { { 1, 0, 0 }, { 0, 100, 0 }, { 2, 200, 0 } };
+  /* a time 0 in the middle: k1 [100, 0) empty, k2 [0, 200) covers k0 */
+  static const Mat0Key middle[] = { { 0, 100, 0 }, { 1, 0, 0 }, { 2, 200, 0 } };
+  /* a last interval that is empty: r == period ends key n-1 all the same */
+  static const Mat0Key last[] = { { 0, 100, 0 }, { 1, 200, 0 }, { 2, 200, 0 } };
+
+  fixture_keys (&fx, 3, 0x1Fu << 3, first, G_N_ELEMENTS (first));
   phase_eval_at_time (&fx.input, 0, 0, 0, &res);
+  g_assert_cmpuint (res.period, ==, 200);
   assert_state (&res, 0, 1, 2, 0.0f, 0, 2, FALSE);
+  phase_eval_at_time (&fx.input, 50, 0, 0, &res);
+  assert_state (&res, 50, 1, 2, 0.5f, 0, 2, FALSE);
   phase_eval_at_time (&fx.input, 150, 0, 0, &res);
   assert_state (&res, 150, 2, 0, 0.5f, 2, 1, FALSE);
+  phase_eval_at_t (&fx.input, 1.0f, &res);
+  assert_state (&res, 200, 2, 0, 1.0f, 2, 1, FALSE);
   fixture_clear (&fx);
+
+  fixture_keys (&fx, 3, 0x1Fu << 3, middle, G_N_ELEMENTS (middle));
+  for (guint32 r = 0; r < 200; r += 25)
+    {
+      phase_eval_at_time (&fx.input, r, 0, 0, &res);
+      assert_state (&res, r, 2, 0, (float) r / 200.0f, 2, 0, FALSE);
+    }
+  fixture_clear (&fx);
+
+  fixture_keys (&fx, 3, 0x1Fu << 3, last, G_N_ELEMENTS (last));
+  phase_eval_at_time (&fx.input, 199, 0, 0, &res);
+  assert_state (&res, 199, 1, 2, 99.0f / 100.0f, 1, 2, FALSE);
+  phase_eval_at_t (&fx.input, 1.0f, &res);
+  assert_state (&res, 200, 2, 0, 1.0f, 2, 0, FALSE);
+  {
+    PhaseRuntime want;
+
+    expected_blend (&fx.rt[2], &fx.rt[0], 0x1F, 1.0f, &want);
+    assert_runtime_eq (&res.value, &want);
+  }
+  fixture_clear (&fx);
+
+  /* ping-pong turnaround over the empty last interval: the same */
+  fixture_keys (&fx, 3, (0x1Fu << 3) | 1, last, G_N_ELEMENTS (last));
+  phase_eval_at_time (&fx.input, 200, 0, 0, &res);
+  assert_state (&res, 200, 2, 0, 1.0f, 2, 0, FALSE);
+  fixture_clear (&fx);
+}
+
+/* The segment as evaluator.md defines it, found the other way round
+ * (scanning up, keeping the last match). */
+static gint
+reference_segment (const Mat0Key *keys,
+                   guint          n,
+                   guint32        r,
+                   float         *alpha)
+{
+  gint segment = -1;
+
+  for (guint k = 0; k < n; k++)
+    {
+      guint32 begin = k > 0 ? keys[k - 1].k1 : 0;
+      guint32 end = keys[k].k1;
+
+      if (begin <= r && r < end)
+        {
+          segment = (gint) k;
+          *alpha = (float) (r - begin) / (float) (end - begin);
+        }
+    }
+  if (segment < 0 && r == keys[n - 1].k1)
+    {
+      segment = (gint) n - 1;
+      *alpha = 1.0f;
+    }
+  return segment;
+}
+
+/* Random tracks with repeated, falling and zero times: every mode at
+ * every delta of two periods agrees with the definition. */
+static void
+test_keys_random_tracks (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20240611);
+
+  for (guint round = 0; round < 400; round++)
+    {
+      Fixture fx = { 0 };
+      Mat0Key keys[6];
+      guint n = (guint) g_rand_int_range (rand, 1, 7);
+      guint mode = (guint) g_rand_int_range (rand, 0, 8);
+      guint32 mask = (guint32) g_rand_int_range (rand, 0, 32);
+      guint32 period;
+
+      for (guint k = 0; k < n; k++)
+        {
+          keys[k].k0 = (guint16) g_rand_int_range (rand, 0, 4);  /* 3 is past the table */
+          keys[k].k1 = (guint16) g_rand_int_range (rand, 0, 40);
+          keys[k].k2 = 0;
+        }
+      fixture_keys (&fx, 3, (mask << 3) | mode, keys, n);
+      period = keys[n - 1].k1;
+
+      for (guint32 delta = 0; delta <= 2 * period + 1; delta++)
+        {
+          PhaseEvalResult res;
+          guint32 random_offset = delta * 7919u + round;
+          guint32 q = period > 0 ? delta / period : 0;
+          guint32 r = period > 0 ? delta % period : 0;
+          gboolean bad = FALSE;
+          float alpha = 0.0f;
+          gint segment;
+          gint next;
+          guint a;
+          guint b;
+          PhaseRuntime want;
+
+          phase_eval_at_time (&fx.input, delta, 0, random_offset, &res);
+          g_assert_cmpuint (res.period, ==, period);
+          g_assert_cmpuint (res.mode, ==, mode);
+
+          if (period == 0)
+            {
+              a = keys[0].k0 < 3 ? keys[0].k0 : 2;
+              assert_state (&res, 0, 0, 0, 0.0f, (gint) a, (gint) a, TRUE);
+              g_assert_cmpint (res.bad_key, ==, keys[0].k0 >= 3);
+              assert_runtime_eq (&res.value, &fx.rt[a]);
+              continue;
+            }
+
+          if (mode == 1 && (q & 1))
+            r = period - r;
+          else if (mode == 3)
+            r = random_offset % period;
+          else if (mode == 2 && q > 0)
+            {
+              a = keys[n - 1].k0 < 3 ? keys[n - 1].k0 : 2;
+              assert_state (&res, period, (gint) n - 1, (gint) n - 1, 0.0f,
+                            (gint) a, (gint) a, TRUE);
+              assert_runtime_eq (&res.value, &fx.rt[a]);
+              continue;
+            }
+
+          segment = reference_segment (keys, n, r, &alpha);
+          g_assert_cmpint (segment, >=, 0);
+          next = segment + 1 < (gint) n ? segment + 1 : 0;
+          a = keys[segment].k0;
+          b = keys[next].k0;
+          if (a >= 3 || b >= 3)
+            bad = TRUE;
+          a = MIN (a, 2u);
+          b = MIN (b, 2u);
+          assert_state (&res, r, segment, next, alpha, (gint) a, (gint) b, FALSE);
+          g_assert_cmpint (res.bad_key, ==, bad);
+          g_assert_cmpuint (res.r, <=, period);
+          expected_blend (&fx.rt[a], &fx.rt[b], mask, alpha, &want);
+          assert_runtime_eq (&res.value, &want);
+        }
+      fixture_clear (&fx);
+    }
 }
 
 static void
@@ -629,6 +956,7 @@ test_single_key (void)
 
   fixture_keys (&fx, 2, 0x1Fu << 3, one, 1);
   phase_eval_at_time (&fx.input, 150, 0, 0, &res);
+  g_assert_cmpuint (res.period, ==, 300);
   assert_state (&res, 150, 0, 0, 0.5f, 1, 1, FALSE);
   assert_runtime_eq (&res.value, &fx.rt[1]);   /* A + (A - A) * a = A */
   phase_eval_at_t (&fx.input, 1.0f, &res);
@@ -636,7 +964,7 @@ test_single_key (void)
   assert_runtime_eq (&res.value, &fx.rt[1]);
   fixture_clear (&fx);
 
-  /* a single key of duration 0: a zero cycle, held */
+  /* a single key at time 0: period 0, held */
   fixture_keys (&fx, 2, 0x1Fu << 3, zero, 1);
   phase_eval_at_time (&fx.input, 150, 0, 0, &res);
   g_assert_cmpuint (res.period, ==, 0);
@@ -645,22 +973,38 @@ test_single_key (void)
   fixture_clear (&fx);
 }
 
+/* Period 0 (the last key's time is 0): key 0's phase, alpha 0, held */
 static void
-test_zero_cycle (void)
+test_zero_period (void)
 {
   Fixture fx = { 0 };
   PhaseEvalResult res;
-  static const Mat0Key keys[] = { { 2, 0, 0 }, { 0, 0, 0 } };
+  static const Mat0Key zeros[] = { { 2, 0, 0 }, { 0, 0, 0 } };
+  /* earlier keys have times; the last has none: still period 0 */
+  static const Mat0Key last_zero[] = { { 2, 100, 0 }, { 1, 200, 0 }, { 0, 0, 0 } };
 
-  fixture_keys (&fx, 3, (0x1Fu << 3) | 1, keys, 2);
-  phase_eval_at_time (&fx.input, 12345, 0, 7, &res);
-  g_assert_cmpuint (res.mode, ==, 1);
+  for (guint mode = 0; mode < 8; mode++)
+    {
+      fixture_keys (&fx, 3, (0x1Fu << 3) | mode, zeros, 2);
+      phase_eval_at_time (&fx.input, 12345, 0, 7, &res);
+      g_assert_cmpuint (res.mode, ==, mode);
+      g_assert_cmpuint (res.period, ==, 0);
+      g_assert_cmpint (res.unknown_mode, ==, mode >= 4);
+      assert_state (&res, 0, 0, 0, 0.0f, 2, 2, TRUE);
+      assert_runtime_eq (&res.value, &fx.rt[2]);
+      g_assert_false (res.bad_key);
+
+      phase_eval_at_t (&fx.input, 0.3f, &res);
+      assert_state (&res, 0, 0, 0, 0.0f, 2, 2, TRUE);
+      assert_runtime_eq (&res.value, &fx.rt[2]);
+      phase_eval_at_t (&fx.input, 1.0f, &res);
+      assert_state (&res, 0, 0, 0, 0.0f, 2, 2, TRUE);
+      fixture_clear (&fx);
+    }
+
+  fixture_keys (&fx, 3, 0x1Fu << 3, last_zero, 3);
+  phase_eval_at_time (&fx.input, 150, 0, 0, &res);
   g_assert_cmpuint (res.period, ==, 0);
-  assert_state (&res, 0, 0, 0, 0.0f, 2, 2, TRUE);
-  assert_runtime_eq (&res.value, &fx.rt[2]);
-  g_assert_false (res.bad_key);
-
-  phase_eval_at_t (&fx.input, 0.3f, &res);
   assert_state (&res, 0, 0, 0, 0.0f, 2, 2, TRUE);
   assert_runtime_eq (&res.value, &fx.rt[2]);
   fixture_clear (&fx);
@@ -671,8 +1015,10 @@ test_bad_key (void)
 {
   Fixture fx = { 0 };
   PhaseEvalResult res;
-  static const Mat0Key keys[] = { { 5, 100, 0 }, { 0, 100, 0 }, { 0xFFFF, 100, 0 } };
+  static const Mat0Key keys[] = { { 5, 100, 0 }, { 0, 200, 0 }, { 0xFFFF, 300, 0 } };
   static const Mat0Key zero[] = { { 9, 0, 0 } };
+  static const Mat0Key good[] = { { 0, 100, 0 }, { 1, 200, 0 } };
+  static const Mat0Key last_bad[] = { { 0, 100, 0 }, { 2, 200, 0 } };
 
   fixture_keys (&fx, 2, 0x02u << 3, keys, 3);
 
@@ -694,20 +1040,28 @@ test_bad_key (void)
   fixture_clear (&fx);
 
   /* good keys: no flag */
-  {
-    static const Mat0Key good[] = { { 0, 100, 0 }, { 1, 100, 0 } };
+  fixture_keys (&fx, 2, 0, good, 2);
+  phase_eval_at_time (&fx.input, 150, 0, 0, &res);
+  g_assert_false (res.bad_key);
+  fixture_clear (&fx);
 
-    fixture_keys (&fx, 2, 0, good, 2);
-    phase_eval_at_time (&fx.input, 150, 0, 0, &res);
-    g_assert_false (res.bad_key);
-    fixture_clear (&fx);
-  }
+  /* once, held at a bad last key: the last phase */
+  fixture_keys (&fx, 2, 2, last_bad, 2);
+  phase_eval_at_time (&fx.input, 50, 0, 0, &res);
+  assert_state (&res, 50, 0, 1, 0.5f, 0, 1, FALSE);
+  g_assert_true (res.bad_key);
+  phase_eval_at_time (&fx.input, 5000, 0, 0, &res);
+  assert_state (&res, 200, 1, 1, 0.0f, 1, 1, TRUE);
+  g_assert_true (res.bad_key);
+  assert_runtime_eq (&res.value, &fx.rt[1]);
+  fixture_clear (&fx);
 
-  /* a zero cycle with a bad key */
+  /* a zero period with a bad key */
   fixture_keys (&fx, 2, 0, zero, 1);
   phase_eval_at_time (&fx.input, 0, 0, 0, &res);
   assert_state (&res, 0, 0, 0, 0.0f, 1, 1, TRUE);
   g_assert_true (res.bad_key);
+  assert_runtime_eq (&res.value, &fx.rt[1]);
   fixture_clear (&fx);
 }
 
@@ -779,6 +1133,7 @@ test_static_phase (void)
   phase_eval_at_time (&fx.input, 777, 0, 0, &res);
   assert_state (&res, 0, -1, -1, 0.0f, 2, 2, TRUE);
   g_assert_cmpuint (res.mode, ==, 6);
+  g_assert_cmpuint (res.period, ==, 0);
   g_assert_true (res.unknown_mode);
   assert_runtime_eq (&res.value, &fx.rt[2]);
 
@@ -801,7 +1156,7 @@ test_interp_bits (void)
     0x1FFFFFFF,     /* every bit, unknown ones included */
     0x1FFFFFE0,     /* only unknown bits: nothing blends */
   };
-  static const Mat0Key keys[] = { { 1, 400, 0 }, { 0, 400, 0 } };
+  static const Mat0Key keys[] = { { 1, 400, 0 }, { 0, 800, 0 } };
 
   for (guint m = 0; m < G_N_ELEMENTS (masks); m++)
     {
@@ -848,11 +1203,12 @@ test_interp_exact_values (void)
 {
   Fixture fx = { 0 };
   PhaseEvalResult res;
-  static const Mat0Key keys[] = { { 0, 400, 0 }, { 1, 400, 0 } };
+  static const Mat0Key keys[] = { { 0, 400, 0 }, { 1, 800, 0 } };
 
   /* phase 0 p[j] = 10 + j, phase 1 p[j] = 50 + j; alpha 0.25 */
   fixture_keys (&fx, 2, 0x1Fu << 3, keys, 2);
   phase_eval_at_time (&fx.input, 100, 0, 0, &res);
+  assert_state (&res, 100, 0, 1, 0.25f, 0, 1, FALSE);
 
   /* diffuse R: p[4] 14 -> 54 */
   assert_float_eq (res.value.f[0], 14.0f / 255.0f + (54.0f / 255.0f - 14.0f / 255.0f) * 0.25f);
@@ -865,10 +1221,53 @@ test_interp_exact_values (void)
   fixture_clear (&fx);
 }
 
-/* ---- huge cycles ---- */
+/* ---- the largest period a u16 time allows ---- */
 
 static void
-test_huge_cycle (void)
+test_max_period (void)
+{
+  Fixture fx = { 0 };
+  PhaseEvalResult res;
+  static const Mat0Key keys[] = { { 0, 65534, 0 }, { 1, 65535, 0 } };
+
+  fixture_keys (&fx, 2, 0x02u << 3, keys, 2);
+
+  phase_eval_at_t (&fx.input, 1.0f, &res);
+  g_assert_cmpuint (res.period, ==, 65535);
+  assert_state (&res, 65535, 1, 0, 1.0f, 1, 0, FALSE);
+
+  /* 0.5 * 65535 = 32767.5: r = 32767 */
+  phase_eval_at_t (&fx.input, 0.5f, &res);
+  assert_state (&res, 32767, 0, 1, 32767.0f / 65534.0f, 0, 1, FALSE);
+
+  /* just below 1: 65534.996: r = 65534, the last key at alpha 0 */
+  phase_eval_at_t (&fx.input, nextafterf (1.0f, 0.0f), &res);
+  assert_state (&res, 65534, 1, 0, 0.0f, 1, 0, FALSE);
+
+  /* 2^32 - 1 = 65535 * 65537: r = 0, q = 65537 */
+  phase_eval_at_time (&fx.input, 0xFFFFFFFFu, 0, 0, &res);
+  assert_state (&res, 0, 0, 1, 0.0f, 0, 1, FALSE);
+  phase_eval_at_time (&fx.input, 0xFFFFFFFEu, 0, 0, &res);
+  assert_state (&res, 65534, 1, 0, 0.0f, 1, 0, FALSE);
+  fixture_clear (&fx);
+
+  /* ping-pong: q = 65537 is odd, r = period */
+  fixture_keys (&fx, 2, (0x02u << 3) | 1, keys, 2);
+  phase_eval_at_time (&fx.input, 0xFFFFFFFFu, 0, 0, &res);
+  assert_state (&res, 65535, 1, 0, 1.0f, 1, 0, FALSE);
+  fixture_clear (&fx);
+
+  /* random: R = 2^32 - 2 gives 65534 */
+  fixture_keys (&fx, 2, (0x02u << 3) | 3, keys, 2);
+  phase_eval_at_time (&fx.input, 5, 0, 0xFFFFFFFEu, &res);
+  assert_state (&res, 65534, 1, 0, 0.0f, 1, 0, FALSE);
+  fixture_clear (&fx);
+}
+
+/* 65535 keys of 65535 ms: every r lands in the last key, the others are
+ * empty intervals */
+static void
+test_many_keys (void)
 {
   g_autofree Mat0Key *keys = g_new0 (Mat0Key, 65535);
   PhaseRuntime rt[2];
@@ -880,62 +1279,25 @@ test_huge_cycle (void)
   for (guint k = 0; k < 65535; k++)
     {
       keys[k].k0 = k & 1;
-      keys[k].k1 = 65535;
+      keys[k].k1 = (guint16) (k + 1);
     }
   phases[1].p[4] = 255;
   phase_eval_expand (&phases[0], 0, &rt[0]);
   phase_eval_expand (&phases[1], 1, &rt[1]);
+  g_assert_cmpuint (mat0_block_period (&block), ==, 65535);
 
-  g_assert_cmpuint (mat0_block_period (&block), ==, 4294836225u);
-
-  /* t = 1: (float) cycle rounds to 4294836224 < cycle; r is clamped to
-   * cycle and never overflows */
+  /* r = 40000: key 40000 ([40000, 40001)) at alpha 0 */
+  phase_eval_at_time (&input, 40000, 0, 0, &res);
+  assert_state (&res, 40000, 40000, 40001, 0.0f, 0, 1, FALSE);
   phase_eval_at_t (&input, 1.0f, &res);
-  g_assert_cmpuint (res.period, ==, 4294836225u);
-  assert_state (&res, 4294836225u, 65534, 0, 1.0f, 0, 0, FALSE);
+  assert_state (&res, 65535, 65534, 0, 1.0f, 0, 0, FALSE);
 
-  /* t = 0.5: x = 2147418112.0f; segment 32767, alpha 32767 / 65535 */
-  phase_eval_at_t (&input, 0.5f, &res);
-  assert_state (&res, 2147418112u, 32767, 32768, 32767.0f / 65535.0f, 1, 0, FALSE);
-
-  /* game time, delta = 2^32 - 1: q = 1, r = 131070: key 2 at alpha 0 */
-  phase_eval_at_time (&input, 0xFFFFFFFFu, 0, 0, &res);
-  assert_state (&res, 131070, 2, 3, 0.0f, 0, 1, FALSE);
-  phase_eval_at_time (&input, 4294836224u, 0, 0, &res);
-  assert_state (&res, 4294836224u, 65534, 0, 65534.0f / 65535.0f, 0, 0, FALSE);
-
-  /* ping-pong at delta = cycle: r = cycle */
-  block.header_raw = (0x02u << 3) | 1;
-  phase_eval_at_time (&input, 4294836225u, 0, 0, &res);
-  assert_state (&res, 4294836225u, 65534, 0, 1.0f, 0, 0, FALSE);
-
-  /* random with a huge R wraps in 32 bits */
-  block.header_raw = (0x02u << 3) | 3;
-  phase_eval_at_time (&input, 4294836225u, 0, 4294836225u, &res);
-  /* (2 * 4294836225) mod 2^32 = 4294705154; mod cycle = 4294705154 */
-  assert_state (&res, 4294705154u, 65532, 65533, 65534.0f / 65535.0f, 0, 1, FALSE);
-}
-
-/* (float) cycle rounds up above cycle: t = 1 still gives r == cycle */
-static void
-test_cycle_rounding_up (void)
-{
-  g_autofree Mat0Key *keys = g_new0 (Mat0Key, 257);
-  PhaseRuntime rt[1];
-  Mat0Phase phase = { 0 };
-  Mat0Block block = { 0, 257, keys };
-  PhaseEvalInput input = { rt, 1, &block, 0 };
-  PhaseEvalResult res;
-
-  for (guint k = 0; k < 256; k++)
+  for (guint k = 0; k < 65535; k++)
     keys[k].k1 = 65535;
-  keys[256].k1 = 259;   /* cycle 16777219: (float) gives 16777220 */
-  phase_eval_expand (&phase, 0, &rt[0]);
-
-  g_assert_cmpuint (float_bits ((float) 16777219u), ==, float_bits (16777220.0f));
+  phase_eval_at_time (&input, 40000, 0, 0, &res);
+  assert_state (&res, 40000, 0, 1, 40000.0f / 65535.0f, 0, 1, FALSE);
   phase_eval_at_t (&input, 1.0f, &res);
-  g_assert_cmpuint (res.period, ==, 16777219u);
-  assert_state (&res, 16777219u, 256, 0, 1.0f, 0, 0, FALSE);
+  assert_state (&res, 65535, 65534, 0, 1.0f, 0, 0, FALSE);
 }
 
 static void
@@ -943,11 +1305,13 @@ test_mode_names (void)
 {
   g_assert_cmpstr (phase_eval_mode_name (0), ==, "loop");
   g_assert_cmpstr (phase_eval_mode_name (1), ==, "ping-pong");
-  g_assert_cmpstr (phase_eval_mode_name (2), ==, "one-shot");
+  g_assert_cmpstr (phase_eval_mode_name (2), ==, "once");
   g_assert_cmpstr (phase_eval_mode_name (3), ==, "random");
   for (guint m = 4; m < 8; m++)
     g_assert_cmpstr (phase_eval_mode_name (m), ==, "unknown");
-  g_assert_cmpstr (phase_eval_mode_name (1000), ==, "unknown");
+  /* the mode is headerRaw & 7 */
+  g_assert_cmpstr (phase_eval_mode_name (8), ==, "loop");
+  g_assert_cmpstr (phase_eval_mode_name (1001), ==, "ping-pong");
 }
 
 int
@@ -960,23 +1324,26 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/phase-eval/expand/texture", test_expand_texture);
   g_test_add_func ("/core/phase-eval/expand/material", test_expand_material);
   g_test_add_func ("/core/phase-eval/worked-example", test_worked_example);
-  g_test_add_func ("/core/phase-eval/time/boundaries", test_time_boundaries);
-  g_test_add_func ("/core/phase-eval/time/wraparound", test_time_wraparound);
-  g_test_add_func ("/core/phase-eval/time/ping-pong", test_time_ping_pong);
-  g_test_add_func ("/core/phase-eval/time/one-shot", test_time_one_shot);
-  g_test_add_func ("/core/phase-eval/time/random", test_time_random);
-  g_test_add_func ("/core/phase-eval/time/unknown-modes", test_time_unknown_modes);
+  g_test_add_func ("/core/phase-eval/worked-hlp-ray", test_worked_hlp_ray);
+  g_test_add_func ("/core/phase-eval/modes/loop", test_modes_loop);
+  g_test_add_func ("/core/phase-eval/modes/ping-pong", test_modes_ping_pong);
+  g_test_add_func ("/core/phase-eval/modes/once", test_modes_once);
+  g_test_add_func ("/core/phase-eval/modes/random", test_modes_random);
+  g_test_add_func ("/core/phase-eval/modes/random-per-call", test_random_per_call);
+  g_test_add_func ("/core/phase-eval/time/start-and-wraparound", test_time_start_and_wraparound);
   g_test_add_func ("/core/phase-eval/normalized", test_normalized);
-  g_test_add_func ("/core/phase-eval/keys/zero-duration", test_zero_duration_keys);
+  g_test_add_func ("/core/phase-eval/keys/not-increasing", test_keys_not_increasing);
+  g_test_add_func ("/core/phase-eval/keys/zero-times", test_keys_zero_times);
+  g_test_add_func ("/core/phase-eval/keys/random-tracks", test_keys_random_tracks);
   g_test_add_func ("/core/phase-eval/keys/single", test_single_key);
-  g_test_add_func ("/core/phase-eval/keys/zero-cycle", test_zero_cycle);
+  g_test_add_func ("/core/phase-eval/keys/zero-period", test_zero_period);
   g_test_add_func ("/core/phase-eval/keys/bad-k0", test_bad_key);
   g_test_add_func ("/core/phase-eval/no-phases", test_no_phases);
   g_test_add_func ("/core/phase-eval/static-phase", test_static_phase);
   g_test_add_func ("/core/phase-eval/interp/bits", test_interp_bits);
   g_test_add_func ("/core/phase-eval/interp/exact-values", test_interp_exact_values);
-  g_test_add_func ("/core/phase-eval/huge-cycle", test_huge_cycle);
-  g_test_add_func ("/core/phase-eval/cycle-rounding-up", test_cycle_rounding_up);
+  g_test_add_func ("/core/phase-eval/max-period", test_max_period);
+  g_test_add_func ("/core/phase-eval/many-keys", test_many_keys);
   g_test_add_func ("/core/phase-eval/mode-names", test_mode_names);
 
   return g_test_run ();

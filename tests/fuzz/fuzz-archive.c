@@ -17,6 +17,70 @@
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
+/* What every evaluation must satisfy (evaluator.md, k1 = the time an
+ * interval ends): the period is the last key's time; r <= period; the
+ * segment is a key whose interval [T[k-1], T[k]) holds r, or the last key
+ * at alpha 1 when r == period; alpha in [0, 1]; the phases are in the
+ * table. */
+static void
+check_result (const PhaseEvalInput  *input,
+              const PhaseEvalResult *result)
+{
+  const Mat0Block *block = input->block;
+
+  if (input->n_phases > 0 &&
+      (result->phase_a < 0 || result->phase_a >= (gint) input->n_phases ||
+       result->phase_b < 0 || result->phase_b >= (gint) input->n_phases))
+    abort ();
+  if (!(result->alpha >= 0.0f && result->alpha <= 1.0f))
+    abort ();
+  if (block == NULL || block->n_keys == 0)
+    {
+      if (result->period != 0 || result->segment != -1 || !result->hold)
+        abort ();
+      return;
+    }
+  if (result->period != mat0_block_period (block) ||
+      result->period != block->keys[block->n_keys - 1].k1)
+    abort ();
+  if (result->r > result->period)
+    abort ();
+  if (result->period == 0 || input->n_phases == 0)
+    {
+      if (!result->hold || result->alpha != 0.0f)
+        abort ();
+      return;
+    }
+  if (result->segment < 0 || result->segment >= (gint) block->n_keys)
+    abort ();
+  if (result->hold)
+    {
+      /* once, after the first period: the last key, held */
+      if (result->segment != (gint) block->n_keys - 1 || result->next != result->segment ||
+          result->alpha != 0.0f || result->r != result->period)
+        abort ();
+      return;
+    }
+  if (result->next != (result->segment + 1) % (gint) block->n_keys)
+    abort ();
+  {
+    guint k = (guint) result->segment;
+    guint32 begin = k > 0 ? block->keys[k - 1].k1 : 0;
+    guint32 end = block->keys[k].k1;
+
+    if (begin <= result->r && result->r < end)
+      {
+        /* the largest such k: no later key's interval holds r */
+        for (guint j = k + 1; j < block->n_keys; j++)
+          if (block->keys[j - 1].k1 <= result->r && result->r < block->keys[j].k1)
+            abort ();
+      }
+    else if (!(result->r == result->period && k == block->n_keys - 1u &&
+               result->alpha == 1.0f))
+      abort ();
+  }
+}
+
 static void
 check_material (const Mat0Material *m, const guint8 *payload, gsize size, guint32 seed)
 {
@@ -46,13 +110,25 @@ check_material (const Mat0Material *m, const guint8 *payload, gsize size, guint3
 
       for (guint t = 0; t < G_N_ELEMENTS (times); t++)
         {
+          PhaseEvalResult other;
+
           phase_eval_at_time (&input, times[t], seed, seed >> 3, &result);
-          if (result.phase_a >= (gint) m->n_phases || result.phase_b >= (gint) m->n_phases)
-            abort ();
+          check_result (&input, &result);
+          /* mode 3 sits at R % period whatever the time */
+          if (result.mode == PHASE_EVAL_MODE_RANDOM && result.period > 0 && m->n_phases > 0)
+            {
+              phase_eval_at_time (&input, times[t] + 12345u, 0, seed >> 3, &other);
+              if (other.r != result.r || other.r != (seed >> 3) % result.period)
+                abort ();
+            }
           phase_eval_at_t (&input, (float) t / 6.0f, &result);
-          if (result.period > 0 && result.r > result.period)
-            abort ();
+          check_result (&input, &result);
         }
+      /* t = 1 ends the last interval */
+      phase_eval_at_t (&input, 1.0f, &result);
+      check_result (&input, &result);
+      if (result.period > 0 && m->n_phases > 0 && result.r != result.period)
+        abort ();
     }
 }
 

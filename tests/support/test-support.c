@@ -150,7 +150,7 @@ test_worked_example_payload (guint mode)
   test_put_u32 (out, (0x02u << 3) | mode);
   test_put_u16 (out, 2);
   test_put_u16 (out, 0); test_put_u16 (out, 500); test_put_u16 (out, 0);
-  test_put_u16 (out, 1); test_put_u16 (out, 500); test_put_u16 (out, 0);
+  test_put_u16 (out, 1); test_put_u16 (out, 1000); test_put_u16 (out, 0);
 
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));
 }

@@ -37,7 +37,8 @@ guint16  test_get_u16       (const guint8 *data);
 
 /* The worked example material of evaluator.md (attr2 6): phase 0 with
  * p[4..7] = 0, phase 1 with p[4..7] = 255, one block (mode @mode, interp
- * 0x02) with keys (0, 500, 0) and (1, 500, 0). Returns: (transfer full). */
+ * 0x02) with keys (0, 500, 0) and (1, 1000, 0): key times are the ends of
+ * the intervals, the period is 1000. Returns: (transfer full). */
 GBytes  *test_worked_example_payload (guint mode);
 
 /* Path of a file built into the test build directory (G_TEST_BUILDDIR)

@@ -23,6 +23,9 @@
 #include "test-support.h"
 #include "ui-support.h"
 
+/* The textures of the demo Textures.lib (data/samples/make-textures.c) */
+#define N_DEMO_TEXTURES 9
+
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
 
@@ -56,7 +59,7 @@ load_demo_textures (void)
   file = g_file_new_for_path (path);
   mat_texture_library_load_async (file, NULL, loaded_cb, &textures);
   g_assert_true (ui_wait_for (pointer_set, &textures, 5));
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (textures)), ==, 8);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (textures)), ==, N_DEMO_TEXTURES);
   return textures;
 }
 
@@ -138,6 +141,7 @@ static const struct {
   { "GRASS.0", "888 · 64×64",         0 },
   { "SMOKE.0", "88 · 32×32",          0 },
   { "ATLAS.0", "8888 · 128×128",      4 },
+  { "ATLAS4.0", "8888 · 64×64",       4 },
 };
 
 static MatTexturePicker *
@@ -219,13 +223,14 @@ test_search (void)
   GtkStack *stack = GTK_STACK (ui_find_by_type (GTK_WIDGET (picker), GTK_TYPE_STACK));
   g_autofree char *chosen = NULL;
 
-  wait_tiles (picker, 8);
+  wait_tiles (picker, N_DEMO_TEXTURES);
   g_assert_nonnull (search);
 
   gtk_editable_set_text (GTK_EDITABLE (search), "la");
-  wait_tiles (picker, 2);
+  wait_tiles (picker, 3);
   g_assert_nonnull (tile_named (picker, "LAVA.A"));
   g_assert_nonnull (tile_named (picker, "ATLAS.0"));
+  g_assert_nonnull (tile_named (picker, "ATLAS4.0"));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "grid");
   ui_screenshot (GTK_WIDGET (picker), "texture-picker-search.png");
 
@@ -239,7 +244,7 @@ test_search (void)
   g_assert_false (mat_texture_picker_choose_for_test (picker, "LAVA.A"));
 
   gtk_editable_set_text (GTK_EDITABLE (search), "");
-  wait_tiles (picker, 8);
+  wait_tiles (picker, N_DEMO_TEXTURES);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "grid");
 
   /* Enter in the search entry picks the only match. */
@@ -458,7 +463,7 @@ test_choose (void)
 
   /* Cancel (Escape) changes nothing. */
   picker = click_texture_button (&f, 0);
-  wait_tiles (picker, 8);
+  wait_tiles (picker, N_DEMO_TEXTURES);
   g_object_add_weak_pointer (G_OBJECT (picker), (gpointer *) &picker);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (picker), "window.close", NULL));
   g_assert_true (ui_wait_for (picker_gone, NULL, 5));
@@ -469,7 +474,7 @@ test_choose (void)
 
   /* Choosing writes the name: one field, one undo step. */
   picker = click_texture_button (&f, 0);
-  wait_tiles (picker, 8);
+  wait_tiles (picker, N_DEMO_TEXTURES);
   g_assert_true (mat_texture_picker_choose_for_test (picker, "LAVA.A"));
   g_assert_true (ui_wait_for (picker_gone, NULL, 5));
   g_assert_cmpstr (mat_phase_get_texture (phase), ==, "LAVA.A");
@@ -484,7 +489,7 @@ test_choose (void)
 
   /* Choosing the same name again is no step. */
   picker = click_texture_button (&f, 0);
-  wait_tiles (picker, 8);
+  wait_tiles (picker, N_DEMO_TEXTURES);
   g_assert_true (mat_texture_picker_choose_for_test (picker, "LAVA.A"));
   g_assert_true (ui_wait_for (picker_gone, NULL, 5));
   g_assert_cmpuint (mat_history_get_n_undo (history), ==, undo0 + 1);
@@ -502,7 +507,7 @@ test_choose (void)
 
   /* "Untextured" clears the name, one step. */
   picker = click_texture_button (&f, 0);
-  wait_tiles (picker, 8);
+  wait_tiles (picker, N_DEMO_TEXTURES);
   g_assert_true (mat_texture_picker_choose_for_test (picker, ""));
   g_assert_true (ui_wait_for (picker_gone, NULL, 5));
   g_assert_cmpstr (mat_phase_get_texture (phase), ==, "");
@@ -628,7 +633,7 @@ test_no_library (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (picker), "picker.open-textures", NULL));
   ui_spin_ms (100);
   mat_texture_picker_set_textures (picker, textures);
-  wait_tiles (picker, 8);
+  wait_tiles (picker, N_DEMO_TEXTURES);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "grid");
   gtk_window_destroy (GTK_WINDOW (picker));
   ui_spin_ms (20);
