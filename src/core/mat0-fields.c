@@ -127,6 +127,45 @@ mat0_fields_texture_meaning (void)
   return N_("The texture name: at most 15 bytes in the game’s code page (CP1251) with a “.”; the letter and digit after the dot pick the palette of an indexed texture. Empty for an untextured phase (texture slot −1). The texture and the cell never blend: they step with the key.");
 }
 
+const char *
+mat0_fields_not_drawn_note (void)
+{
+  return N_("stored, not drawn by the game");
+}
+
+const char *
+mat0_fields_other_label (void)
+{
+  return N_("Power, cell and texture");
+}
+
+char *
+mat0_fields_dup_opacity_reading (guint8 p3)
+{
+  if (p3 > 100)
+    /* Translators: the opacity p3 in per cent above 100, a lint */
+    return g_strdup_printf (_("%u %% (over 100 %%)"), p3);
+  /* Translators: the opacity p3 in per cent */
+  return g_strdup_printf (_("%u %%"), p3);
+}
+
+char *
+mat0_fields_dup_cell_reading (guint8   byte,
+                              gboolean textured)
+{
+  gint cell = (gint8) byte;
+
+  if (!textured)
+    return g_strdup (_("−1 untextured"));
+  if (cell == -1)
+    return g_strdup (_("−1 whole texture"));
+  if (cell >= 0)
+    /* Translators: a rectangle of the texture's Page table */
+    return g_strdup_printf (_("cell %d"), cell);
+  /* Translators: a negative cell other than -1; "−" is a minus sign */
+  return g_strdup_printf (_("−%d unknown"), -cell);
+}
+
 static const Mat0ModeField modes[8] = {
   { 0, "loop", N_("Loop"),
     N_("Loop: plays the period over and over"), TRUE },
@@ -211,13 +250,41 @@ mat0_fields_blend_of_attr1 (guint32 attr1)
   return mat0_fields_blend ((attr1 >> 2) & 0xFu);
 }
 
+char *
+mat0_fields_blend_dup_reading (guint index)
+{
+  const Mat0BlendField *blend = mat0_fields_blend (index);
+
+  if (blend->mode < 0)
+    /* Translators: a blend index past the engine's table of five */
+    return g_strdup_printf (_("Unknown (%u) — past the engine’s table, drawn as opaque"),
+                            blend->index);
+  /* Translators: a blend index's name, the render mode it maps to and
+   * that mode's Direct3D source and destination blend factors:
+   * "See-through — mode 4: SRCALPHA / INVSRCALPHA" */
+  return g_strdup_printf (_("%s — mode %d: %s / %s"), _(blend->label), blend->mode,
+                          blend->src_blend, blend->dst_blend);
+}
+
 static const Mat0FlagField flags[MAT0_N_FLAG_FIELDS] = {
-  { 0x01, N_("Extended texture load"),
-    N_("Bit 0: the phase textures are loaded with extended load flags (retail: only ENV_STARS)") },
-  { 0x02, N_("Hardware profile"),
-    N_("Bit 1: stored into one field of the loaded material (a hardware-profile flag); set on the ordinary lit skins") },
-  { 0x40, N_("Bit 6"),
-    N_("Bit 6: stored into another field of the loaded material; no retail material sets it") },
+  /* Translators: the short names are written under single cells of a
+   * bit grid: keep them to three or four letters */
+  { 0x01, N_("tex"), N_("Extended texture load"),
+    N_("Bit 0 (0x01): the phase textures are loaded with extended load flags (0x200000 added); retail: only ENV_STARS") },
+  { 0x02, N_("hw"), N_("Hardware profile"),
+    N_("Bit 1 (0x02): stored into one field of the loaded material (a hardware-profile flag); set on the ordinary lit skins") },
+  { 0x40, N_("b6"), N_("Bit 6"),
+    N_("Bit 6 (0x40): stored into another field of the loaded material; no retail material sets it") },
+};
+
+static const Mat0FlagField blend_index_field = {
+  0x3C, N_("blend"), N_("Blend index"),
+  N_("Bits 2–5 (0x3C): the blend index b = (attr1 >> 2) & 0xF; the engine maps 0–4 through its table [0, 4, 2, 3, 5] to the render mode that blends the material over what is behind it"),
+};
+
+static const Mat0FlagField unknown_bits_field = {
+  0xFFFFFF80u, NULL, N_("Unknown bits"),
+  N_("Bits 7–31 (0xFFFFFF80): no code is known to read them; kept exactly as stored"),
 };
 
 const Mat0FlagField *
@@ -226,6 +293,18 @@ mat0_fields_flag (guint index)
   g_return_val_if_fail (index < MAT0_N_FLAG_FIELDS, NULL);
 
   return &flags[index];
+}
+
+const Mat0FlagField *
+mat0_fields_blend_index (void)
+{
+  return &blend_index_field;
+}
+
+const Mat0FlagField *
+mat0_fields_unknown_bits (void)
+{
+  return &unknown_bits_field;
 }
 
 static const Mat0MetaField metas[MAT0_N_META] = {
@@ -267,4 +346,16 @@ mat0_fields_ground_class (guint value)
   if (value == 255)
     return N_("not set");
   return NULL;
+}
+
+char *
+mat0_fields_dup_ground_reading (guint value)
+{
+  const char *ground = mat0_fields_ground_class (value);
+
+  if (ground == NULL)
+    /* Translators: a metaA value that names no known ground class */
+    return g_strdup_printf (_("%u — no known class"), value);
+  /* Translators: a metaA value and its ground class: "7 — water" */
+  return g_strdup_printf (_("%u — %s"), value, _(ground));
 }

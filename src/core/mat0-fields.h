@@ -3,8 +3,9 @@
  *
  * The one table the phase table, the block editor, the timeline, the
  * compare view, the preview and mat0tool take their labels from. Texts
- * are marked with N_() and are English; callers that show them to people
- * translate them with _() (the strings live in the project's domain).
+ * are English and only marked for translation; callers that show them to
+ * people translate them with gettext (the strings live in the project's
+ * domain). The mat0_fields_dup_*() readings are translated already.
  */
 #pragma once
 
@@ -68,6 +69,22 @@ const Mat0ParamField *mat0_fields_param_for_slot (guint slot);
 const char *mat0_fields_texture_label   (void);
 const char *mat0_fields_texture_meaning (void);
 
+/* The note beside every field that never reaches the screen (a
+ * Mat0ParamField with drawn = FALSE): "stored, not drawn by the game". */
+const char *mat0_fields_not_drawn_note  (void);
+/* The fields after the colour groups (p16, p17 and the texture) as one
+ * heading: "Power, cell and texture". */
+const char *mat0_fields_other_label     (void);
+
+/* Returns: (transfer full): the opacity p3 reads as, translated: "100 %";
+ * above 100 (the ambient-alpha lint) "150 % (over 100 %)". */
+char       *mat0_fields_dup_opacity_reading (guint8   p3);
+/* Returns: (transfer full): how the engine reads cell byte @byte (p17),
+ * translated: "−1 untextured" when @textured is FALSE, else "−1 whole
+ * texture", "cell 2", or "−5 unknown" for another negative value. */
+char       *mat0_fields_dup_cell_reading    (guint8   byte,
+                                             gboolean textured);
+
 /* ---- animation: modes and interpolation bits ------------------------- */
 
 typedef struct {
@@ -113,9 +130,14 @@ typedef struct {
 const Mat0BlendField *mat0_fields_blend (guint index);
 /* The blend field of @attr1. */
 const Mat0BlendField *mat0_fields_blend_of_attr1 (guint32 attr1);
+/* Returns: (transfer full): blend index @index (0..15) as a choice reads,
+ * translated: "See-through — mode 4: SRCALPHA / INVSRCALPHA"; past the
+ * engine's table "Unknown (7) — past the engine's table, drawn as opaque". */
+char                 *mat0_fields_blend_dup_reading (guint index);
 
 typedef struct {
   guint32     mask;
+  const char *short_label; /* under the cells of a bit grid: "tex", "hw", "b6" */
   const char *label;
   const char *meaning;
 } Mat0FlagField;
@@ -123,7 +145,13 @@ typedef struct {
 #define MAT0_N_FLAG_FIELDS 3    /* bit 0, bit 1, bit 6: the blend index has its own table */
 
 /* Returns: (transfer none): one of the single-bit attr1 flags (0..2). */
-const Mat0FlagField *mat0_fields_flag (guint index);
+const Mat0FlagField *mat0_fields_flag         (guint index);
+/* Returns: (transfer none): bits 2..5 as one field, the blend index
+ * (mask 0x3C; its values are mat0_fields_blend()). */
+const Mat0FlagField *mat0_fields_blend_index  (void);
+/* Returns: (transfer none): bits 7..31, which no code is known to read
+ * (mask 0xFFFFFF80): kept exactly as stored. */
+const Mat0FlagField *mat0_fields_unknown_bits (void);
 
 /* ---- metadata -------------------------------------------------------- */
 
@@ -146,7 +174,11 @@ typedef struct {
 /* Returns: (transfer none): metadata field @id. */
 const Mat0MetaField *mat0_fields_meta (Mat0MetaId id);
 /* A reading of a metaA value: "ground", "object skins", "foliage",
- * "water", "smaller families", "not set" (N_() strings), or %NULL. */
+ * "water", "smaller families", "not set" (marked for translation, not
+ * translated), or %NULL for a value with no known class. */
 const char *mat0_fields_ground_class (guint value);
+/* Returns: (transfer full): metaA @value with its class, translated:
+ * "7 — water", "255 — not set", "12 — no known class". */
+char       *mat0_fields_dup_ground_reading (guint value);
 
 G_END_DECLS

@@ -11,10 +11,12 @@
  * play on their own), so they stay in step frame by frame.
  *
  * The table is a GtkGrid: a header row, then per colour group a title
- * row with the two colours as swatches and one row per byte. Every cell
- * of a row that differs gets the "differs" style class. Copying a field
- * across is one model call (mat_phase_set_param / mat_phase_set_texture)
- * inside a labelled history group: one undo step in the target's library.
+ * row with the two colours as swatches and one row per byte, named from
+ * mat0-fields (the self-light, the opacity in per cent, the cell; the
+ * fields the game never draws say so). Every cell of a row that differs
+ * gets the "differs" style class. Copying a field across is one model
+ * call (mat_phase_set_param / mat_phase_set_texture) inside a labelled
+ * history group: one undo step in the target's library.
  */
 #include "config.h"
 
@@ -22,6 +24,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mat0.h"
+#include "mat0-fields.h"
 #include "nres.h"
 #include "mat-compare-view.h"
 #include "mat-style.h"
@@ -43,51 +46,24 @@ enum {
   N_COLUMNS
 };
 
-typedef struct {
-  const char *name;      /* likely meaning */
-  int         f;         /* runtime float index, -1 for none */
-  guint       offset;    /* runtime offset */
-  const char *tooltip;
-} RowInfo;
+/* The runtime float slot of row @row, -1 for p16, p17 and the texture. */
+static int
+row_slot (guint row)
+{
+  if (row < MAT0_N_PARAMS && mat0_fields_param (row)->slot < 16)
+    return mat0_fields_param (row)->slot;
+  return -1;
+}
 
-static const RowInfo row_info[MAT_COMPARE_N_ROWS] = {
-  { N_("Ambient red"),      4, 16, N_("p0: ambient red, likely; runtime value p / 255 at +16") },
-  { N_("Ambient green"),    5, 20, N_("p1: ambient green, likely; runtime value p / 255 at +20") },
-  { N_("Ambient blue"),     6, 24, N_("p2: ambient blue, likely; runtime value p / 255 at +24") },
-  { N_("Ambient alpha"),    7, 28, N_("p3: ambient alpha, likely; scaled by 0.01 (p × 0.01, 100 = 1.0) at +28") },
-  { N_("Diffuse red"),      0,  0, N_("p4: diffuse red, likely; runtime value p / 255 at +0") },
-  { N_("Diffuse green"),    1,  4, N_("p5: diffuse green, likely; runtime value p / 255 at +4") },
-  { N_("Diffuse blue"),     2,  8, N_("p6: diffuse blue, likely; runtime value p / 255 at +8") },
-  { N_("Diffuse alpha"),    3, 12, N_("p7: diffuse alpha, likely; runtime value p / 255 at +12") },
-  { N_("Specular red"),     8, 32, N_("p8: specular red, likely; runtime value p / 255 at +32") },
-  { N_("Specular green"),   9, 36, N_("p9: specular green, likely; runtime value p / 255 at +36") },
-  { N_("Specular blue"),   10, 40, N_("p10: specular blue, likely; runtime value p / 255 at +40") },
-  { N_("Specular alpha"),  11, 44, N_("p11: specular alpha, likely; runtime value p / 255 at +44") },
-  { N_("Emissive red"),    12, 48, N_("p12: emissive red, likely; runtime value p / 255 at +48") },
-  { N_("Emissive green"),  13, 52, N_("p13: emissive green, likely; runtime value p / 255 at +52") },
-  { N_("Emissive blue"),   14, 56, N_("p14: emissive blue, likely; runtime value p / 255 at +56") },
-  { N_("Emissive alpha"),  15, 60, N_("p15: emissive alpha, likely; runtime value p / 255 at +60") },
-  { N_("Specular power"),  -1, 64, N_("p16: specular power, likely; the runtime reads the byte as a float at +64") },
-  { N_("Stage / atlas cell"), -1, 72, N_("p17: texture stage or atlas cell, likely; read as a signed byte at +72 (255 = −1, the whole texture; −1 when untextured). Readings differ: the raw byte is what is stored.") },
-  { N_("Texture"),         -1, 68, N_("The texture name (at most 15 characters); empty for an untextured phase. The runtime keeps a texture slot at +68.") },
-};
+/* The offset of row @row in the 76-byte runtime phase (formats.md 2.2). */
+static guint
+row_offset (guint row)
+{
+  return row < MAT0_N_PARAMS ? mat0_fields_param (row)->runtime_offset : 68;
+}
 
-static const struct {
-  const char *title;
-  int         colour_f;   /* first float of the colour, -1 for none */
-  guint       rows[4];
-  guint       n_rows;
-} groups[N_GROUPS] = {
-  { N_("Diffuse"),  0, { 4, 5, 6, 7 }, 4 },
-  { N_("Ambient"),  4, { 0, 1, 2, 3 }, 4 },
-  { N_("Specular"), 8, { 8, 9, 10, 11 }, 4 },
-  { N_("Emissive"), 12, { 12, 13, 14, 15 }, 4 },
-  { N_("Power, stage and texture"), -1, { 16, 17, 18 }, 3 },
-};
-
-static const char *const mode_names[] = {
-  N_("loop"), N_("ping-pong"), N_("one-shot"), N_("random"),
-};
+/* The fifth group: p16, p17 and the texture. */
+static const guint other_rows[] = { 16, MAT0_CELL_BYTE, MAT_COMPARE_ROW_TEXTURE };
 
 typedef struct _Slot Slot;
 
@@ -299,10 +275,11 @@ block_title (const Mat0Block *block,
   guint32 cycle = mat0_block_period (block);
   g_autofree char *mode_name = NULL;
 
-  if (mode < G_N_ELEMENTS (mode_names))
-    mode_name = g_strdup (_(mode_names[mode]));
+  if (mat0_fields_mode (mode)->known)
+    mode_name = g_strdup (_(mat0_fields_mode (mode)->label));
   else
-    mode_name = g_strdup_printf (_("unknown (%u)"), mode);
+    /* Translators: "Unknown", then the stored mode number */
+    mode_name = g_strdup_printf (_("%s (%u)"), _(mat0_fields_mode (mode)->label), mode);
   /* TRANSLATORS: an animation block in the compare view's chooser:
    * "Block 0: loop, 3200 ms" */
   return g_strdup_printf (_("Block %u: %s, %u ms"), index, mode_name, (guint) cycle);
@@ -446,20 +423,21 @@ format_value (Slot  *slot,
               guint  row)
 {
   const PhaseRuntime *v = &slot->value;
+  int f = row_slot (row);
 
   if (!slot->has_value)
     return g_strdup ("");
-  if (row_info[row].f >= 0)
-    return g_strdup_printf ("%.3f", (double) v->f[row_info[row].f]);
+  if (f >= 0 && row == MAT0_AMBIENT_ALPHA_BYTE)
+    /* Translators: the runtime opacity (the ambient alpha) in per cent */
+    return g_strdup_printf (_("%.1f %%"), (double) v->f[f] * 100.0);
+  if (f >= 0)
+    return g_strdup_printf ("%.3f", (double) v->f[f]);
   switch (row)
     {
     case 16:
       return g_strdup_printf ("%.1f", (double) v->power);
-    case 17:
-      if (v->i18 < 0)
-        /* TRANSLATORS: +72 = -1: the whole texture (or untextured) */
-        return g_strdup_printf (_("%d (whole)"), (int) v->i18);
-      return g_strdup_printf ("%d", (int) v->i18);
+    case MAT0_CELL_BYTE:
+      return mat0_fields_dup_cell_reading ((guint8) (gint8) v->i18, v->tex_slot >= 0);
     case MAT_COMPARE_ROW_TEXTURE:
       if (slot->texture == NULL)
         return g_strdup (_("none"));
@@ -474,6 +452,7 @@ row_differs (MatCompareView *self,
              guint           row)
 {
   Slot *a = &self->slots[0], *b = &self->slots[1];
+  int slot;
 
   if (!a->has_value || !b->has_value)
     return FALSE;
@@ -483,8 +462,9 @@ row_differs (MatCompareView *self,
    * untextured and the runtime value is -1 for both). */
   if (a->block < 0 && b->block < 0)
     return a->core->phases[a->phase].p[row] != b->core->phases[b->phase].p[row];
-  if (row_info[row].f >= 0)
-    return a->value.f[row_info[row].f] != b->value.f[row_info[row].f];
+  slot = row_slot (row);
+  if (slot >= 0)
+    return a->value.f[slot] != b->value.f[slot];
   if (row == 16)
     return a->value.power != b->value.power;
   return a->value.i18 != b->value.i18;
@@ -508,6 +488,11 @@ update_table (MatCompareView *self)
 
           label_set (slot->raw[row], raw);
           label_set (slot->values[row], value);
+          /* an opacity over 100 % is a lint */
+          if (row == MAT0_AMBIENT_ALPHA_BYTE)
+            widget_set_class (GTK_WIDGET (slot->values[row]), "warning",
+                              slot->has_value &&
+                              slot->value.f[mat0_fields_param (row)->slot] > 1.0f);
         }
 
       self->differs[row] = differs;
@@ -703,7 +688,7 @@ draw_swatch (GtkDrawingArea *area,
   if (!slot->has_value || width < 8 || height < 4)
     return;
 
-  f = &slot->value.f[groups[info->group].colour_f];
+  f = &slot->value.f[mat0_fields_group ((Mat0ColourGroup) info->group)->first_slot];
   alpha = CLAMP ((double) f[3], 0.0, 1.0);
   split = (double) (int) (width * 0.75);
 
@@ -780,7 +765,7 @@ static void
 build_table (MatCompareView *self)
 {
   static const char *const titles[N_COLUMNS] = {
-    N_("Field (likely meaning)"), N_("Byte → runtime"),
+    N_("Field"), N_("Byte → runtime"),
     N_("A byte"), N_("A runtime value"), N_("Copy"),
     N_("B byte"), N_("B runtime value"),
   };
@@ -804,8 +789,20 @@ build_table (MatCompareView *self)
 
   for (guint g = 0; g < N_GROUPS; g++)
     {
-      GtkWidget *title = cell_label (_(groups[g].title), 0.f, "group-title");
+      const Mat0GroupField *group = g < N_COLOUR_GROUPS ? mat0_fields_group ((Mat0ColourGroup) g) : NULL;
+      g_autofree char *heading = NULL;
+      GtkWidget *title;
 
+      if (group == NULL)
+        heading = g_strdup (_(mat0_fields_other_label ()));
+      else if (!group->drawn)
+        /* Translators: a colour group, then "stored, not drawn by the game" */
+        heading = g_strdup_printf (_("%s — %s"), _(group->label), _(mat0_fields_not_drawn_note ()));
+      else
+        heading = g_strdup (_(group->label));
+      title = cell_label (heading, 0.f, "group-title");
+      if (group != NULL)
+        gtk_widget_set_tooltip_text (title, _(group->meaning));
       gtk_grid_attach (self->table, title, COL_FIELD, y, 2, 1);
       for (guint s = 0; s < N_SLOTS; s++)
         {
@@ -815,7 +812,7 @@ build_table (MatCompareView *self)
           gtk_widget_add_css_class (box, "cell");
           gtk_widget_add_css_class (box, "group-title");
           gtk_widget_add_css_class (box, s == 0 ? "side-a" : "side-b");
-          if (groups[g].colour_f >= 0)
+          if (group != NULL)
             {
               GtkWidget *area = gtk_drawing_area_new ();
 
@@ -841,18 +838,35 @@ build_table (MatCompareView *self)
       }
       y++;
 
-      for (guint i = 0; i < groups[g].n_rows; i++)
+      for (guint i = 0; i < (group != NULL ? 4 : G_N_ELEMENTS (other_rows)); i++)
         {
-          guint row = groups[g].rows[i];
+          guint row = group != NULL ? group->bytes[i] : other_rows[i];
+          const Mat0ParamField *field = row < MAT0_N_PARAMS ? mat0_fields_param (row) : NULL;
           g_autofree char *source = NULL;
+          g_autofree char *name = NULL;
+          const char *tooltip;
           GtkWidget *stack, *box, *none;
 
-          self->cells[row][COL_FIELD] = cell_label (_(row_info[row].name), 0.f, NULL);
+          if (field == NULL)
+            {
+              name = g_strdup (_(mat0_fields_texture_label ()));
+              tooltip = _(mat0_fields_texture_meaning ());
+            }
+          else
+            {
+              if (field->drawn)
+                name = g_strdup (_(field->label));
+              else
+                /* Translators: a field the game stores but never draws */
+                name = g_strdup_printf (_("%s (not drawn)"), _(field->label));
+              tooltip = _(field->meaning);
+            }
+          self->cells[row][COL_FIELD] = cell_label (name, 0.f, field != NULL && !field->drawn ? "not-drawn" : NULL);
           if (row == MAT_COMPARE_ROW_TEXTURE)
             /* TRANSLATORS: where the texture name is stored and its runtime slot */
-            source = g_strdup_printf (_("name → +%u"), row_info[row].offset);
+            source = g_strdup_printf (_("name → +%u"), row_offset (row));
           else
-            source = g_strdup_printf ("p%u → +%u", row, row_info[row].offset);
+            source = g_strdup_printf ("p%u → +%u", row, row_offset (row));
           self->cells[row][COL_SOURCE] = cell_label (source, 0.f, "source-hint");
 
           for (guint s = 0; s < N_SLOTS; s++)
@@ -890,7 +904,7 @@ build_table (MatCompareView *self)
 
           for (guint c = 0; c < N_COLUMNS; c++)
             {
-              gtk_widget_set_tooltip_text (self->cells[row][c], _(row_info[row].tooltip));
+              gtk_widget_set_tooltip_text (self->cells[row][c], tooltip);
               gtk_grid_attach (self->table, self->cells[row][c], (int) c, y, 1, 1);
             }
           y++;

@@ -1,10 +1,14 @@
 /* mat-flags-inspector.c - attr1 bit by bit, the payload version, attr3
  *
  * attr1 is shown as hex and as a grid of its 32 bits; the known bits
- * (formats.md 2.4) are toggles with their engine meaning and the other
- * published reading. Unknown bits change only when the user clicks their
- * cell. Every change is one mat_material_set_attr1 (one undo step).
- * Changing attr2 is an explicit conversion through a small dialog.
+ * (formats.md 2.4) are labelled from mat0-fields: bits 0, 1 and 6 are
+ * toggles, bits 2..5 the blend index, a drop-down of the engine's five
+ * blend indices with the render mode each maps to (render.md 3), plus the
+ * stored index when it is past the table (shown, never normalised).
+ * Unknown bits change only when the user clicks their cell. Every change
+ * is one mat_material_set_attr1 (one undo step) that changes only the
+ * bits it names. Changing attr2 is an explicit conversion through a small
+ * dialog.
  */
 #include "config.h"
 
@@ -13,6 +17,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mat0.h"
+#include "mat0-fields.h"
 #include "mat0-flags.h"
 #include "mat-model-error.h"
 #include "mat-flags-inspector.h"
@@ -37,9 +42,21 @@ struct _MatFlagsInspector
   GtkListBoxRow  *behaviour_row;
   GtkCheckButton *ext_check;
   GtkCheckButton *hw_check;
-  GtkSpinButton  *nibble_spin;
-  GtkLabel       *nibble_reading;
   GtkCheckButton *behaviour_check;
+  GtkLabel       *ext_title;
+  GtkLabel       *ext_caption;
+  GtkLabel       *hw_title;
+  GtkLabel       *hw_caption;
+  GtkLabel       *behaviour_title;
+  GtkLabel       *behaviour_caption;
+  GtkLabel       *blend_title;
+  GtkLabel       *blend_caption;
+  GtkLabel       *blend_raw;
+  GtkDropDown    *blend_dropdown;
+  GtkStringList  *blend_list;     /* the known indices, then a stored unknown one */
+  guint           blend_unknown;  /* the index of entry 5, 0 when there is none */
+  GtkLabel       *unknown_title;
+  GtkLabel       *unknown_caption;
   GtkLabel       *unknown_hex;
   GtkLabel       *attr2_title;
   GtkLabel       *attr2_stores;
@@ -102,28 +119,58 @@ is_editable (MatFlagsInspector *self)
 
 /* Sync: model -> widgets. */
 
-static const char *
-bit_role (guint bit)
+/* Returns: (transfer none) (nullable): what the table calls @bit. */
+static const Mat0FlagField *
+bit_field (guint bit)
 {
-  switch (bit)
+  for (guint i = 0; i < MAT0_N_FLAG_FIELDS; i++)
+    if (mat0_fields_flag (i)->mask == 1u << bit)
+      return mat0_fields_flag (i);
+  if (mat0_fields_blend_index ()->mask & (1u << bit))
+    return mat0_fields_blend_index ();
+  return NULL;
+}
+
+/* The blend drop-down: the engine's indices 0..4, and the stored index
+ * when it is past the table (its entry stays while the file holds it). */
+static void
+sync_blend (MatFlagsInspector *self,
+            guint32            attr1)
+{
+  guint b = mat0_flags_nibble_mode (attr1);
+  guint unknown = b >= MAT0_N_BLEND_INDICES ? b : 0;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->blend_list));
+  char bits[5];
+  g_autofree char *raw = NULL;
+
+  if (unknown != self->blend_unknown || (unknown != 0) != (n > MAT0_N_BLEND_INDICES))
     {
-    case 0: return _("Extended texture load flags");
-    case 1: return _("Hardware-profile flag A");
-    case 2: case 3: case 4: case 5: return _("Nibble mode");
-    case 6: return _("Behaviour flag B");
-    default: return NULL;
+      g_autofree char *text = unknown != 0 ? mat0_fields_blend_dup_reading (unknown) : NULL;
+      const char *strings[2] = { text, NULL };
+
+      /* In place: the drop-down's selection may be at work right now. */
+      gtk_string_list_splice (self->blend_list, MAT0_N_BLEND_INDICES,
+                              n - MAT0_N_BLEND_INDICES, unknown != 0 ? strings : NULL);
+      self->blend_unknown = unknown;
     }
+  if (gtk_drop_down_get_selected (self->blend_dropdown) != MIN (b, MAT0_N_BLEND_INDICES))
+    gtk_drop_down_set_selected (self->blend_dropdown, MIN (b, MAT0_N_BLEND_INDICES));
+
+  for (guint i = 0; i < 4; i++)
+    bits[i] = (b >> (3 - i)) & 1 ? '1' : '0';
+  bits[4] = '\0';
+  /* Translators: the raw bits of the blend index: "bits 2–5 = 0001 (b = 1)" */
+  raw = g_strdup_printf (_("bits 2–5 = %s (b = %u)"), bits, b);
+  gtk_label_set_text (self->blend_raw, raw);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->blend_dropdown), _(mat0_fields_blend (b)->meaning));
 }
 
 static void
 sync_attr1 (MatFlagsInspector *self)
 {
   guint32 attr1 = self->material != NULL ? mat_material_get_attr1 (self->material) : 0;
-  guint mode = mat0_flags_nibble_mode (attr1);
   g_autofree char *hex = g_strdup_printf ("0x%08X", attr1);
   g_autofree char *unknown = g_strdup_printf ("0x%08X", mat0_flags_unknown_bits (attr1));
-  g_autofree char *reading = NULL;
-  static const char *const mode_readings[] = { N_("standard"), N_("special"), N_("particle") };
 
   self->syncing = TRUE;
 
@@ -145,18 +192,7 @@ sync_attr1 (MatFlagsInspector *self)
   gtk_check_button_set_active (self->ext_check, mat0_flags_ext_texture_load (attr1));
   gtk_check_button_set_active (self->hw_check, mat0_flags_hw_profile (attr1));
   gtk_check_button_set_active (self->behaviour_check, mat0_flags_behaviour (attr1));
-  gtk_spin_button_set_value (self->nibble_spin, mode);
-
-  if (mode < G_N_ELEMENTS (mode_readings))
-    /* Translators: %s is one of "standard", "special", "particle" */
-    reading = g_strdup_printf (_("also read as: 0 standard, 1 special, 2 particle "
-                                 "(uncertain) — here: %s"),
-                               _(mode_readings[mode]));
-  else
-    reading = g_strdup_printf (_("also read as: 0 standard, 1 special, 2 particle "
-                                 "(uncertain) — no reading for %u"),
-                               mode);
-  gtk_label_set_text (self->nibble_reading, reading);
+  sync_blend (self, attr1);
 
   self->syncing = FALSE;
 }
@@ -176,7 +212,7 @@ mat_flags_inspector_dup_bit_tooltip (MatFlagsInspector *self,
 
   attr1 = self->material != NULL ? mat_material_get_attr1 (self->material) : 0;
   set = (attr1 >> bit) & 1;
-  role = bit_role (bit);
+  role = bit_field (bit) != NULL ? _(bit_field (bit)->label) : NULL;
   if (role != NULL)
     /* Translators: bit number, its mask, its meaning, 0 or 1 */
     return g_strdup_printf (_("Bit %u (0x%08X): %s — now %u. Click to flip it."),
@@ -243,7 +279,7 @@ sync_editable (MatFlagsInspector *self)
   gtk_list_box_row_set_activatable (self->ext_row, editable);
   gtk_list_box_row_set_activatable (self->hw_row, editable);
   gtk_list_box_row_set_activatable (self->behaviour_row, editable);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->nibble_spin), editable);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->blend_dropdown), editable);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "flags.flip-bit", editable);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "flags.convert-version", editable);
   gtk_widget_set_visible (GTK_WIDGET (self->readonly_label),
@@ -316,14 +352,17 @@ on_row_activated (MatFlagsInspector *self,
     gtk_check_button_set_active (check, !gtk_check_button_get_active (check));
 }
 
+/* A blend index chosen: bits 2..5 change, no other bit. */
 static void
-on_nibble_changed (MatFlagsInspector *self,
-                   GtkSpinButton     *spin)
+on_blend_selected (MatFlagsInspector *self)
 {
-  if (self->syncing || self->material == NULL)
+  guint position = gtk_drop_down_get_selected (self->blend_dropdown);
+  guint b;
+
+  if (self->syncing || self->material == NULL || position == GTK_INVALID_LIST_POSITION)
     return;
-  apply_attr1 (self, mat0_flags_set_nibble_mode (mat_material_get_attr1 (self->material),
-                                                 (guint) gtk_spin_button_get_value_as_int (spin)));
+  b = position < MAT0_N_BLEND_INDICES ? position : self->blend_unknown;
+  apply_attr1 (self, mat0_flags_set_nibble_mode (mat_material_get_attr1 (self->material), b));
 }
 
 static void
@@ -626,11 +665,44 @@ build_bit_grid (MatFlagsInspector *self)
       self->cells[bit] = cell;
     }
 
-  /* Translators: short names under the cells of the bit grid */
-  add_role_label (self, C_("bit", "B"), 6, 1);
-  add_role_label (self, C_("bit", "mode"), 5, 4);
-  add_role_label (self, C_("bit", "A"), 1, 1);
-  add_role_label (self, C_("bit", "tex"), 0, 1);
+  /* the known fields' short names under their cells */
+  for (guint i = 0; i < MAT0_N_FLAG_FIELDS; i++)
+    {
+      const Mat0FlagField *flag = mat0_fields_flag (i);
+
+      add_role_label (self, _(flag->short_label), (guint) g_bit_nth_lsf (flag->mask, -1), 1);
+    }
+  add_role_label (self, _(mat0_fields_blend_index ()->short_label),
+                  (guint) g_bit_nth_msf (mat0_fields_blend_index ()->mask, -1), 4);
+}
+
+/* The rows' names and captions, from the table. */
+static void
+label_rows (MatFlagsInspector *self)
+{
+  GtkLabel *const titles[MAT0_N_FLAG_FIELDS] = { self->ext_title, self->hw_title, self->behaviour_title };
+  GtkLabel *const captions[MAT0_N_FLAG_FIELDS] = { self->ext_caption, self->hw_caption, self->behaviour_caption };
+
+  for (guint i = 0; i < MAT0_N_FLAG_FIELDS; i++)
+    {
+      gtk_label_set_text (titles[i], _(mat0_fields_flag (i)->label));
+      gtk_label_set_text (captions[i], _(mat0_fields_flag (i)->meaning));
+    }
+  gtk_label_set_text (self->blend_title, _(mat0_fields_blend_index ()->label));
+  gtk_label_set_text (self->blend_caption, _(mat0_fields_blend_index ()->meaning));
+  gtk_label_set_text (self->unknown_title, _(mat0_fields_unknown_bits ()->label));
+  gtk_label_set_text (self->unknown_caption, _(mat0_fields_unknown_bits ()->meaning));
+
+  self->blend_list = gtk_string_list_new (NULL);
+  for (guint b = 0; b < MAT0_N_BLEND_INDICES; b++)
+    {
+      g_autofree char *text = mat0_fields_blend_dup_reading (b);
+
+      gtk_string_list_append (self->blend_list, text);
+    }
+  self->syncing = TRUE;
+  gtk_drop_down_set_model (self->blend_dropdown, G_LIST_MODEL (self->blend_list));
+  self->syncing = FALSE;
 }
 
 /* GObject */
@@ -647,6 +719,7 @@ mat_flags_inspector_dispose (GObject *object)
   g_clear_object (&self->signals);
   g_clear_object (&self->material);
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_FLAGS_INSPECTOR);
+  g_clear_object (&self->blend_list);
   G_OBJECT_CLASS (mat_flags_inspector_parent_class)->dispose (object);
 }
 
@@ -715,9 +788,19 @@ mat_flags_inspector_class_init (MatFlagsInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, behaviour_row);
   gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, ext_check);
   gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, hw_check);
-  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, nibble_spin);
-  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, nibble_reading);
   gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, behaviour_check);
+  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, ext_title);
+  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, ext_caption);
+  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, hw_title);
+  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, hw_caption);
+  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, behaviour_title);
+  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, behaviour_caption);
+  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, blend_title);
+  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, blend_caption);
+  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, blend_raw);
+  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, blend_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, unknown_title);
+  gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, unknown_caption);
   gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, unknown_hex);
   gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, attr2_title);
   gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, attr2_stores);
@@ -725,7 +808,7 @@ mat_flags_inspector_class_init (MatFlagsInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, convert_button);
   gtk_widget_class_bind_template_child (widget_class, MatFlagsInspector, attr3_hex);
   gtk_widget_class_bind_template_callback (widget_class, on_known_bit_toggled);
-  gtk_widget_class_bind_template_callback (widget_class, on_nibble_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_blend_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_row_activated);
 
   gtk_widget_class_install_action (widget_class, "flags.flip-bit", "u", flip_bit_activated);
@@ -739,6 +822,7 @@ mat_flags_inspector_init (MatFlagsInspector *self)
   mat_style_ensure ();
   gtk_widget_init_template (GTK_WIDGET (self));
   build_bit_grid (self);
+  label_rows (self);
 
   self->signals = g_signal_group_new (MAT_TYPE_MATERIAL);
   g_signal_group_connect_swapped (self->signals, "notify::attr1", G_CALLBACK (sync_attr1), self);
@@ -804,7 +888,14 @@ mat_flags_inspector_get_test_widget (MatFlagsInspector *self,
     { "ext-texture-load", G_STRUCT_OFFSET (MatFlagsInspector, ext_check) },
     { "hw-profile", G_STRUCT_OFFSET (MatFlagsInspector, hw_check) },
     { "behaviour", G_STRUCT_OFFSET (MatFlagsInspector, behaviour_check) },
-    { "nibble-mode", G_STRUCT_OFFSET (MatFlagsInspector, nibble_spin) },
+    { "blend", G_STRUCT_OFFSET (MatFlagsInspector, blend_dropdown) },
+    { "blend-raw", G_STRUCT_OFFSET (MatFlagsInspector, blend_raw) },
+    { "blend-caption", G_STRUCT_OFFSET (MatFlagsInspector, blend_caption) },
+    { "ext-title", G_STRUCT_OFFSET (MatFlagsInspector, ext_title) },
+    { "ext-caption", G_STRUCT_OFFSET (MatFlagsInspector, ext_caption) },
+    { "hw-title", G_STRUCT_OFFSET (MatFlagsInspector, hw_title) },
+    { "behaviour-title", G_STRUCT_OFFSET (MatFlagsInspector, behaviour_title) },
+    { "unknown-title", G_STRUCT_OFFSET (MatFlagsInspector, unknown_title) },
     { "attr1", G_STRUCT_OFFSET (MatFlagsInspector, attr1_hex) },
     { "unknown-bits", G_STRUCT_OFFSET (MatFlagsInspector, unknown_hex) },
     { "attr2", G_STRUCT_OFFSET (MatFlagsInspector, attr2_title) },

@@ -31,9 +31,12 @@ char        *mat_flags_inspector_dup_bit_tooltip (MatFlagsInspector *self,
                                                   guint              bit);
 
 /* For tests: the widget named @name, or %NULL. Names: "ext-texture-load",
- * "hw-profile", "behaviour" (GtkCheckButton), "nibble-mode"
- * (GtkSpinButton), "bit-0" .. "bit-31" (grid cells, GtkButton), "attr1",
- * "unknown-bits", "attr2", "attr3", "error" (GtkLabel), "convert-button";
+ * "hw-profile", "behaviour" (GtkCheckButton), "blend" (GtkDropDown of
+ * GtkStringObjects: the blend indices 0..4, then a stored unknown one),
+ * "bit-0" .. "bit-31" (grid cells, GtkButton), "attr1", "unknown-bits",
+ * "blend-raw", "blend-caption", "ext-title", "ext-caption", "hw-title",
+ * "behaviour-title", "unknown-title", "attr2", "attr3", "error"
+ * (GtkLabel), "convert-button";
  * while the conversion dialog is open: "convert-dialog" (GtkWindow),
  * "convert-spin", "convert-summary", "convert-apply".
  * Returns: (transfer none) (nullable). */

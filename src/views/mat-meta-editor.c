@@ -1,10 +1,13 @@
 /* mat-meta-editor.c - metaA..metaD, locked until the user unlocks them
  *
- * The metadata after the payload counts has no known consumer in the
- * engine (formats.md 2, 2.4): the editor shows it with the published
- * readings as hints and changes it only after an explicit unlock. Fields
- * the payload version does not store show their runtime default and
- * cannot be edited (converting the version is the flags inspector's job).
+ * The metadata after the payload counts is read by the game's unit code,
+ * not by the renderer (formats.md 2.4): metaA the ground surface class,
+ * metaB unused, metaC the speed factor (a float, its raw bits kept),
+ * metaD the hit points lost per second. Names, meanings and readings come
+ * from mat0-fields. The editor changes the fields only after an explicit
+ * unlock. Fields the payload version does not store show their runtime
+ * default and cannot be edited (converting the version is the flags
+ * inspector's job).
  */
 #include "config.h"
 
@@ -14,16 +17,17 @@
 #include <glib/gi18n-lib.h>
 
 #include "mat0.h"
+#include "mat0-fields.h"
 #include "mat-model-error.h"
 #include "mat-meta-editor.h"
 #include "mat-style.h"
 
 enum {
-  META_A,
-  META_B,
-  META_C,
-  META_D,
-  N_META
+  META_A = MAT0_META_A,
+  META_B = MAT0_META_B,
+  META_C = MAT0_META_C,
+  META_D = MAT0_META_D,
+  N_META = MAT0_N_META
 };
 
 struct _MatMetaEditor
@@ -43,6 +47,14 @@ struct _MatMetaEditor
   GtkImage        *lock_icon;
   GtkLabel        *lock_label;
   GtkLabel        *readonly_label;
+  GtkLabel        *name_a;
+  GtkLabel        *name_b;
+  GtkLabel        *name_c;
+  GtkLabel        *name_d;
+  GtkLabel        *caption_a;
+  GtkLabel        *caption_b;
+  GtkLabel        *caption_c;
+  GtkLabel        *caption_d;
   GtkLabel        *status_a;
   GtkLabel        *status_b;
   GtkLabel        *status_c;
@@ -199,31 +211,27 @@ parse_raw (const char *text,
   return TRUE;
 }
 
-/* Readings */
+/* Readings (formats.md 2.4) */
 
-static const char *
-d3dblend_name (guint value)
+/* Returns: (transfer full): what metaC means to a unit. */
+static char *
+speed_status (guint32 bits)
 {
-  static const char *const names[] = {
-    NULL, "ZERO", "ONE", "SRCCOLOR", "INVSRCCOLOR", "SRCALPHA", "INVSRCALPHA",
-    "DESTALPHA", "INVDESTALPHA", "DESTCOLOR", "INVDESTCOLOR", "SRCALPHASAT",
-    "BOTHSRCALPHA", "BOTHINVSRCALPHA",
-  };
+  g_autofree char *value = format_float (bits);
 
-  return value < G_N_ELEMENTS (names) ? names[value] : NULL;
+  if (!isfinite (bits_to_float (bits)))
+    return g_strdup (_("not a finite number: no speed a unit could use"));
+  /* Translators: metaC, the speed factor, as a float: "units move at 0.5 × their normal speed" */
+  return g_strdup_printf (_("units move at %s × their normal speed"), value);
 }
 
 static char *
-blend_status (guint value)
+damage_status (guint32 value)
 {
-  const char *name = d3dblend_name (value);
-
-  if (value == 255)
-    return g_strdup (_("as D3DBLEND: unset"));
-  if (name != NULL)
-    /* Translators: %s is a Direct3D constant name such as SRCALPHA */
-    return g_strdup_printf (_("as D3DBLEND: D3DBLEND_%s"), name);
-  return g_strdup (_("as D3DBLEND: no such value"));
+  /* Translators: metaD: hit points a unit on this surface loses per second */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u hit point lost per second",
+                                       "%u hit points lost per second", value),
+                          value);
 }
 
 /* Sync: model -> widgets */
@@ -266,10 +274,10 @@ sync_sensitivity (MatMetaEditor *self)
                                                                      : _("_Unlock Editing"));
   gtk_label_set_text (self->lock_note,
                       self->unlocked
-                      ? _("Editing is unlocked. No engine code is known to read these fields; "
-                          "the hints are readings published by other projects.")
-                      : _("Locked so nothing changes by accident. No engine code is known to read "
-                          "these fields; the hints are readings published by other projects."));
+                      ? _("Editing is unlocked. The game’s unit code reads these fields of the "
+                          "surface a unit stands on: its ground class, speed and damage.")
+                      : _("Locked so nothing changes by accident. The game’s unit code reads these "
+                          "fields of the surface a unit stands on: its ground class, speed and damage."));
 }
 
 static void
@@ -296,11 +304,11 @@ sync_meta (MatMetaEditor *self)
 
   if (has_field (self, META_A))
     {
-      g_autofree char *sa = blend_status (a);
-      g_autofree char *sb = blend_status (b);
+      g_autofree char *sa = mat0_fields_dup_ground_reading (a);
 
       set_status (self->status_a, sa, FALSE);
-      set_status (self->status_b, sb, FALSE);
+      /* metaB: the caption says it all */
+      set_status (self->status_b, NULL, FALSE);
     }
   else
     {
@@ -314,7 +322,11 @@ sync_meta (MatMetaEditor *self)
     }
 
   if (has_field (self, META_C))
-    set_status (self->status_c, NULL, FALSE);
+    {
+      text = speed_status (c);
+      set_status (self->status_c, text, FALSE);
+      g_clear_pointer (&text, g_free);
+    }
   else
     {
       g_autofree char *def_float = format_float (MAT0_DEFAULT_META_C);
@@ -328,7 +340,7 @@ sync_meta (MatMetaEditor *self)
 
   if (has_field (self, META_D))
     {
-      text = g_strdup_printf (_("raw 0x%08X"), d);
+      text = damage_status (d);
       set_status (self->status_d, text, FALSE);
     }
   else
@@ -571,6 +583,14 @@ mat_meta_editor_class_init (MatMetaEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, lock_icon);
   gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, lock_label);
   gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, readonly_label);
+  gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, name_a);
+  gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, name_b);
+  gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, name_c);
+  gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, name_d);
+  gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, caption_a);
+  gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, caption_b);
+  gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, caption_c);
+  gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, caption_d);
   gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, status_a);
   gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, status_b);
   gtk_widget_class_bind_template_child (widget_class, MatMetaEditor, status_c);
@@ -594,6 +614,17 @@ mat_meta_editor_init (MatMetaEditor *self)
 {
   mat_style_ensure ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  {
+    GtkLabel *const names[N_META] = { self->name_a, self->name_b, self->name_c, self->name_d };
+    GtkLabel *const captions[N_META] = { self->caption_a, self->caption_b, self->caption_c, self->caption_d };
+
+    /* what each field is, from the table */
+    for (guint i = 0; i < N_META; i++)
+      {
+        gtk_label_set_text (names[i], _(mat0_fields_meta ((Mat0MetaId) i)->label));
+        gtk_label_set_text (captions[i], _(mat0_fields_meta ((Mat0MetaId) i)->meaning));
+      }
+  }
   add_focus_commit (self, self->float_c);
   add_focus_commit (self, self->raw_c);
 
@@ -676,6 +707,15 @@ mat_meta_editor_get_test_widget (MatMetaEditor *self,
     { "status-b", G_STRUCT_OFFSET (MatMetaEditor, status_b) },
     { "status-c", G_STRUCT_OFFSET (MatMetaEditor, status_c) },
     { "status-d", G_STRUCT_OFFSET (MatMetaEditor, status_d) },
+    { "name-a", G_STRUCT_OFFSET (MatMetaEditor, name_a) },
+    { "name-b", G_STRUCT_OFFSET (MatMetaEditor, name_b) },
+    { "name-c", G_STRUCT_OFFSET (MatMetaEditor, name_c) },
+    { "name-d", G_STRUCT_OFFSET (MatMetaEditor, name_d) },
+    { "caption-a", G_STRUCT_OFFSET (MatMetaEditor, caption_a) },
+    { "caption-b", G_STRUCT_OFFSET (MatMetaEditor, caption_b) },
+    { "caption-c", G_STRUCT_OFFSET (MatMetaEditor, caption_c) },
+    { "caption-d", G_STRUCT_OFFSET (MatMetaEditor, caption_d) },
+    { "lock-note", G_STRUCT_OFFSET (MatMetaEditor, lock_note) },
     { "error", G_STRUCT_OFFSET (MatMetaEditor, error_label) },
   };
 

@@ -1,5 +1,11 @@
 /* mat-phase-table.c - the phases of a material as an editable table
  *
+ * Column heads, tooltips and readings come from mat0-fields (formats.md
+ * 2.2): the ambient colour is the self-light, p3 its opacity in per cent,
+ * the bytes the game stores but never draws are dimmed, and p17 is a cell
+ * chooser listing the Page rectangles of the phase's texture. Every
+ * reading sits beside the raw byte, which stays editable.
+ *
  * Each cell is a plain widget (label, button with a drawn swatch, entry,
  * spin button) made by a GtkSignalListItemFactory; on bind it follows its
  * MatPhase with g_signal_connect_object (data = the cell widget) and on
@@ -15,8 +21,10 @@
 
 #include "cp1251.h"
 #include "mat0.h"
+#include "mat0-fields.h"
 #include "mat-library.h"
 #include "mat-phase-table.h"
+#include "mat-style.h"
 #include "mat-texture-picker.h"
 
 /* A spin gesture closes after this long without a change. */
@@ -47,6 +55,7 @@ struct _MatPhaseTable
   GtkColumnView      *column_view;
   GtkSingleSelection *selection;
   GtkLabel           *status_label;
+  GtkLabel           *legend_label;
 
   MatMaterial        *material;
   GSignalGroup       *material_signals;
@@ -74,47 +83,19 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+/* The view's colour groups are the table's, in the same order. */
+G_STATIC_ASSERT ((int) MAT_PHASE_COLOUR_DIFFUSE == (int) MAT0_GROUP_DIFFUSE);
+G_STATIC_ASSERT ((int) MAT_PHASE_COLOUR_AMBIENT == (int) MAT0_GROUP_SELF_LIGHT);
+G_STATIC_ASSERT ((int) MAT_PHASE_COLOUR_SPECULAR == (int) MAT0_GROUP_SPECULAR);
+G_STATIC_ASSERT ((int) MAT_PHASE_COLOUR_EMISSIVE == (int) MAT0_GROUP_EMISSIVE);
+G_STATIC_ASSERT ((int) MAT_PHASE_N_COLOURS == (int) MAT0_N_GROUPS);
+
 /* First parameter of each colour group; alpha is first + 3. */
-static const guint colour_first[MAT_PHASE_N_COLOURS] = { 4, 0, 8, 12 };
-
-static const struct {
-  const char *title;
-  const char *tooltip;
-} colour_info[MAT_PHASE_N_COLOURS] = {
-  { N_("Diffuse\np4–p7"),
-    N_("Diffuse colour, likely: p4, p5, p6, p7 as red, green, blue, alpha (runtime value p / 255). Click a swatch to pick a colour.") },
-  { N_("Ambient\np0–p3"),
-    N_("Ambient colour, likely: p0, p1, p2 as red, green, blue (p / 255) and p3 as alpha scaled by 0.01 (100 = 1.0). Click a swatch to pick a colour.") },
-  { N_("Specular\np8–p11"),
-    N_("Specular colour, likely: p8, p9, p10, p11 as red, green, blue, alpha (p / 255). Click a swatch to pick a colour.") },
-  { N_("Emissive\np12–p15"),
-    N_("Emissive colour, likely: p12, p13, p14, p15 as red, green, blue, alpha (p / 255). Click a swatch to pick a colour.") },
-};
-
-static const struct {
-  const char *title;
-  const char *tooltip;
-} param_info[MAT0_PARAM_COUNT] = {
-  { N_("p0\nAmb R"),  N_("p0: ambient red, likely (runtime value p / 255)") },
-  { N_("p1\nAmb G"),  N_("p1: ambient green, likely (p / 255)") },
-  { N_("p2\nAmb B"),  N_("p2: ambient blue, likely (p / 255)") },
-  { N_("p3\nAmb A"),  N_("p3: ambient alpha, likely, scaled by 0.01 (p × 0.01; 100 = 1.0)") },
-  { N_("p4\nDif R"),  N_("p4: diffuse red, likely (p / 255)") },
-  { N_("p5\nDif G"),  N_("p5: diffuse green, likely (p / 255)") },
-  { N_("p6\nDif B"),  N_("p6: diffuse blue, likely (p / 255)") },
-  { N_("p7\nDif A"),  N_("p7: diffuse alpha, likely (p / 255)") },
-  { N_("p8\nSpec R"), N_("p8: specular red, likely (p / 255)") },
-  { N_("p9\nSpec G"), N_("p9: specular green, likely (p / 255)") },
-  { N_("p10\nSpec B"), N_("p10: specular blue, likely (p / 255)") },
-  { N_("p11\nSpec A"), N_("p11: specular alpha, likely (p / 255)") },
-  { N_("p12\nEmis R"), N_("p12: emissive red, likely (p / 255)") },
-  { N_("p13\nEmis G"), N_("p13: emissive green, likely (p / 255)") },
-  { N_("p14\nEmis B"), N_("p14: emissive blue, likely (p / 255)") },
-  { N_("p15\nEmis A"), N_("p15: emissive alpha, likely (p / 255)") },
-  { N_("Power\np16"),  N_("p16: specular power, likely (the runtime reads the byte as a float)") },
-  { N_("Stage / cell\np17"),
-    N_("p17: texture stage or atlas cell, likely; the engine reads it as a signed byte (255 on disk = −1, the whole texture) and uses −1 for an untextured phase. Readings differ between projects: the raw byte is what is stored.") },
-};
+static guint
+colour_first (MatPhaseColour group)
+{
+  return mat0_fields_group ((Mat0ColourGroup) group)->bytes[0];
+}
 
 /* ------------------------------------------------------------------ */
 /* Colours                                                              */
@@ -130,7 +111,7 @@ mat_phase_colour_to_rgba (const guint8   *params,
   g_return_if_fail (group < MAT_PHASE_N_COLOURS);
   g_return_if_fail (rgba != NULL);
 
-  first = colour_first[group];
+  first = colour_first (group);
   rgba->red = params[first] / 255.f;
   rgba->green = params[first + 1] / 255.f;
   rgba->blue = params[first + 2] / 255.f;
@@ -155,7 +136,7 @@ colour_write (guint8         *params,
               MatPhaseColour  group,
               const GdkRGBA  *rgba)
 {
-  guint first = colour_first[group];
+  guint first = colour_first (group);
   GdkRGBA old;
 
   mat_phase_colour_to_rgba (params, group, &old);
@@ -426,31 +407,28 @@ swatch_update (MatPhase  *phase,
                GtkWidget *button)
 {
   MatPhaseColour group = cell_get_arg (button);
+  const Mat0GroupField *field = mat0_fields_group ((Mat0ColourGroup) group);
   const guint8 *p = mat_phase_get_params (phase);
-  guint f = colour_first[group];
+  const guint *b = field->bytes;
+  g_autofree char *values = NULL;
   g_autofree char *tip = NULL;
 
-  switch (group)
+  if (field->alpha_drawn)
     {
-    case MAT_PHASE_COLOUR_DIFFUSE:
-      tip = g_strdup_printf (_("Diffuse, likely: p4–p7 = %u, %u, %u, %u (red, green, blue, alpha). Click to pick a colour."),
-                             p[f], p[f + 1], p[f + 2], p[f + 3]);
-      break;
-    case MAT_PHASE_COLOUR_AMBIENT:
-      tip = g_strdup_printf (_("Ambient, likely: p0–p2 = %u, %u, %u (red, green, blue); p3 = %u (alpha × 0.01 = %.2f). Click to pick a colour."),
-                             p[f], p[f + 1], p[f + 2], p[f + 3], p[f + 3] * 0.01);
-      break;
-    case MAT_PHASE_COLOUR_SPECULAR:
-      tip = g_strdup_printf (_("Specular, likely: p8–p11 = %u, %u, %u, %u (red, green, blue, alpha). Click to pick a colour."),
-                             p[f], p[f + 1], p[f + 2], p[f + 3]);
-      break;
-    case MAT_PHASE_COLOUR_EMISSIVE:
-    case MAT_PHASE_N_COLOURS:
-    default:
-      tip = g_strdup_printf (_("Emissive, likely: p12–p15 = %u, %u, %u, %u (red, green, blue, alpha). Click to pick a colour."),
-                             p[f], p[f + 1], p[f + 2], p[f + 3]);
-      break;
+      g_autofree char *opacity = mat0_fields_dup_opacity_reading (p[b[3]]);
+
+      /* Translators: the self-light's bytes: "Self-light: p0–p2 = 80, 0, 0
+       * (red, green, blue); p3 = 100, opacity 100 %" */
+      values = g_strdup_printf (_("%s: p%u–p%u = %u, %u, %u (red, green, blue); p%u = %u, opacity %s"),
+                                _(field->label), b[0], b[2], p[b[0]], p[b[1]], p[b[2]],
+                                b[3], p[b[3]], opacity);
     }
+  else
+    /* Translators: a colour group's bytes: "Diffuse: p4–p7 = 255, 0, 0, 255
+     * (red, green, blue, alpha)" */
+    values = g_strdup_printf (_("%s: p%u–p%u = %u, %u, %u, %u (red, green, blue, alpha)"),
+                              _(field->label), b[0], b[3], p[b[0]], p[b[1]], p[b[2]], p[b[3]]);
+  tip = g_strdup_printf ("%s\n\n%s\n%s", values, _(field->meaning), _("Click to pick a colour."));
   gtk_widget_set_tooltip_text (button, tip);
   gtk_widget_queue_draw (gtk_button_get_child (GTK_BUTTON (button)));
 }
@@ -460,7 +438,7 @@ swatch_param_changed (MatPhase  *phase,
                       guint      param,
                       GtkWidget *button)
 {
-  guint first = colour_first[cell_get_arg (button)];
+  guint first = colour_first (cell_get_arg (button));
 
   if (param >= first && param < first + 4)
     swatch_update (phase, button);
@@ -614,23 +592,10 @@ swatch_clicked (GtkButton     *button,
   if (phase == NULL || !self->editable)
     return;
 
-  switch (group)
-    {
-    case MAT_PHASE_COLOUR_DIFFUSE:
-      title = g_strdup_printf (_("Diffuse Colour of Phase %u"), mat_phase_get_index (phase));
-      break;
-    case MAT_PHASE_COLOUR_AMBIENT:
-      title = g_strdup_printf (_("Ambient Colour of Phase %u"), mat_phase_get_index (phase));
-      break;
-    case MAT_PHASE_COLOUR_SPECULAR:
-      title = g_strdup_printf (_("Specular Colour of Phase %u"), mat_phase_get_index (phase));
-      break;
-    case MAT_PHASE_COLOUR_EMISSIVE:
-    case MAT_PHASE_N_COLOURS:
-    default:
-      title = g_strdup_printf (_("Emissive Colour of Phase %u"), mat_phase_get_index (phase));
-      break;
-    }
+  /* Translators: the colour dialog's title: a colour group, a phase index */
+  title = g_strdup_printf (_("%s Colour of Phase %u"),
+                           _(mat0_fields_group ((Mat0ColourGroup) group)->label),
+                           mat_phase_get_index (phase));
   edit_group_end (self);
   open_colour_picker (self, phase, group, title);
 }
@@ -907,23 +872,355 @@ texture_pick_clicked (GtkButton     *button,
 /* ------------------------------------------------------------------ */
 /* Parameter cells                                                      */
 
+/* p3: the opacity in per cent beside the byte; over 100 is a lint. */
 static void
-stage_reading_update (MatPhase   *phase,
-                      GParamSpec *pspec,
-                      GtkLabel   *label)
+opacity_reading_update (MatPhase *phase,
+                        GtkLabel *label)
 {
-  g_autofree char *text = NULL;
-  gint8 cell = (gint8) mat_phase_get_param (phase, 17);
+  guint8 p3 = mat_phase_get_param (phase, MAT0_AMBIENT_ALPHA_BYTE);
+  g_autofree char *text = mat0_fields_dup_opacity_reading (p3);
 
-  if (!mat_phase_get_textured (phase))
-    text = g_strdup (_("−1 untextured"));
-  else if (cell == -1)
-    text = g_strdup (_("−1 whole texture"));
-  else if (cell >= 0)
-    text = g_strdup_printf (_("cell %d"), cell);
-  else
-    text = g_strdup_printf (_("%d unknown"), cell);
   gtk_label_set_text (label, text);
+  if (p3 > 100)
+    {
+      g_autofree char *tip =
+        /* Translators: the lint of an opacity byte p3 above 100 */
+        g_strdup_printf (_("Lint: p3 = %u, an opacity over 100 %%. The game reads p3 × 0.01 as the opacity; retail materials stay at 100 or below."),
+                         p3);
+
+      gtk_widget_add_css_class (GTK_WIDGET (label), "warning");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label), tip);
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (label), "warning");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label),
+                                   _(mat0_fields_param (MAT0_AMBIENT_ALPHA_BYTE)->meaning));
+    }
+}
+
+/* ---- p17: the cell chooser ------------------------------------------- */
+
+/* Each entry of a chooser is a GtkStringObject carrying its cell value
+ * (offset so that -1 is not NULL) and, for a thumbnail, its texture. */
+#define CELL_KEY "mat-cell-value"
+#define CELL_OFFSET 1000
+
+static gint
+chooser_item_cell (gpointer item)
+{
+  return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (item), CELL_KEY)) - CELL_OFFSET;
+}
+
+static void
+chooser_append (GtkStringList *list,
+                const char    *text,
+                gint           cell,
+                MatTexture    *texture)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
+  g_autoptr(GObject) item = NULL;
+
+  gtk_string_list_append (list, text);
+  item = g_list_model_get_item (G_LIST_MODEL (list), n);
+  g_object_set_data (item, CELL_KEY, GINT_TO_POINTER (cell + CELL_OFFSET));
+  if (texture != NULL)
+    g_object_set_data_full (item, "mat-texture", g_object_ref (texture), g_object_unref);
+}
+
+/* Returns: (transfer none) (nullable): the texture @phase names, from the
+ * table's texture library, if it is there and parses. */
+static MatTexture *
+phase_texture (MatPhaseTable *self,
+               MatPhase      *phase)
+{
+  MatTexture *texture;
+
+  if (self->textures == NULL || !mat_phase_get_textured (phase))
+    return NULL;
+  texture = mat_texture_library_lookup (self->textures, mat_phase_get_texture (phase));
+  return texture != NULL && mat_texture_get_image (texture) != NULL ? texture : NULL;
+}
+
+/* A crop of @texture's top level: rectangle @cell of its Page table, or
+ * the whole texture for -1. Returns: (transfer full) (nullable). */
+static GdkTexture *
+cell_thumbnail (MatTexture *texture,
+                gint        cell)
+{
+  const TexmImage *image = mat_texture_get_image (texture);
+  g_autoptr(GBytes) rgba = NULL;
+  g_autoptr(GBytes) crop = NULL;
+  guint width, height;
+  gint x = 0, y = 0, w, h;
+  const guint8 *pixels;
+
+  rgba = mat_texture_dup_rgba (texture, 0, &width, &height);
+  if (rgba == NULL || image == NULL)
+    return NULL;
+  w = (gint) width;
+  h = (gint) height;
+  if (cell >= 0)
+    {
+      const TexmRect *rect;
+
+      if (!image->has_page || (guint) cell >= image->n_rects)
+        return NULL;
+      rect = &image->rects[cell];
+      x = rect->x;
+      y = rect->y;
+      w = rect->w;
+      h = rect->h;
+    }
+  /* Only what lies inside the texture. */
+  if (x < 0)
+    {
+      w += x;
+      x = 0;
+    }
+  if (y < 0)
+    {
+      h += y;
+      y = 0;
+    }
+  w = MIN (w, (gint) width - x);
+  h = MIN (h, (gint) height - y);
+  if (w <= 0 || h <= 0)
+    return NULL;
+
+  pixels = g_bytes_get_data (rgba, NULL);
+  if (x == 0 && y == 0 && (guint) w == width && (guint) h == height)
+    crop = g_bytes_ref (rgba);
+  else
+    {
+      guint8 *copy = g_malloc ((gsize) w * (gsize) h * 4);
+
+      for (gint row = 0; row < h; row++)
+        memcpy (copy + (gsize) row * (gsize) w * 4,
+                pixels + ((gsize) (y + row) * width + (gsize) x) * 4, (gsize) w * 4);
+      crop = g_bytes_new_take (copy, (gsize) w * (gsize) h * 4);
+    }
+  return gdk_memory_texture_new (w, h, GDK_MEMORY_R8G8B8A8, crop, (gsize) w * 4);
+}
+
+static void
+chooser_list_setup (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item,
+                    gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *image = gtk_image_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_image_set_pixel_size (GTK_IMAGE (image), 24);
+  gtk_widget_add_css_class (image, "cell-thumbnail");
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_box_append (GTK_BOX (box), image);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_list_item_set_child (item, box);
+}
+
+static void
+chooser_list_bind (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item,
+                   gpointer                  user_data)
+{
+  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkWidget *image = gtk_widget_get_first_child (box);
+  GtkWidget *label = gtk_widget_get_next_sibling (image);
+  gpointer object = gtk_list_item_get_item (item);
+  MatTexture *texture = g_object_get_data (G_OBJECT (object), "mat-texture");
+  g_autoptr(GdkTexture) thumbnail = NULL;
+
+  gtk_label_set_text (GTK_LABEL (label), gtk_string_object_get_string (object));
+  if (texture != NULL)
+    thumbnail = cell_thumbnail (texture, chooser_item_cell (object));
+  gtk_image_set_from_paintable (GTK_IMAGE (image), GDK_PAINTABLE (thumbnail));
+  gtk_widget_set_visible (image, thumbnail != NULL);
+}
+
+/* Whether two chooser models offer the same entries. */
+static gboolean
+chooser_same_entries (GListModel *a,
+                      GListModel *b)
+{
+  guint n;
+
+  if (a == NULL || b == NULL)
+    return a == b;
+  n = g_list_model_get_n_items (a);
+  if (n != g_list_model_get_n_items (b))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkStringObject) x = g_list_model_get_item (a, i);
+      g_autoptr(GtkStringObject) y = g_list_model_get_item (b, i);
+
+      if (chooser_item_cell (x) != chooser_item_cell (y) ||
+          g_object_get_data (G_OBJECT (x), "mat-texture") != g_object_get_data (G_OBJECT (y), "mat-texture") ||
+          g_strcmp0 (gtk_string_object_get_string (x), gtk_string_object_get_string (y)) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void cell_chooser_update (MatPhaseTable *self,
+                                 GtkDropDown   *chooser,
+                                 MatPhase      *phase);
+
+static gboolean
+chooser_update_later (gpointer data)
+{
+  GtkDropDown *chooser = data;
+  GtkWidget *table = gtk_widget_get_ancestor (GTK_WIDGET (chooser), MAT_TYPE_PHASE_TABLE);
+  MatPhase *phase;
+
+  /* The table may be gone meanwhile, the row unbound or bound again. */
+  if (table == NULL)
+    return G_SOURCE_REMOVE;
+  phase = cell_get_phase (GTK_WIDGET (chooser));
+  if (phase != NULL)
+    cell_chooser_update (MAT_PHASE_TABLE (table), chooser, phase);
+  return G_SOURCE_REMOVE;
+}
+
+/* Fills the chooser of @phase: "-1 whole texture", one entry per Page
+ * rectangle, and the stored value when it is none of these (a cell past
+ * the table, a negative cell other than -1): shown, never normalised. */
+static void
+cell_chooser_update (MatPhaseTable *self,
+                     GtkDropDown   *chooser,
+                     MatPhase      *phase)
+{
+  g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
+  gint cell = (gint8) mat_phase_get_param (phase, MAT0_CELL_BYTE);
+  gboolean textured = mat_phase_get_textured (phase);
+  MatTexture *texture = phase_texture (self, phase);
+  const TexmImage *image = texture != NULL ? mat_texture_get_image (texture) : NULL;
+  guint n_rects = image != NULL && image->has_page ? image->n_rects : 0;
+  g_autofree char *tip = NULL;
+  gboolean lint = FALSE;
+  guint selected = 0;
+
+  if (!textured)
+    {
+      g_autofree char *text = mat0_fields_dup_cell_reading ((guint8) cell, FALSE);
+
+      chooser_append (list, text, -1, NULL);
+      tip = g_strdup (_("Untextured phase: the game uses cell −1 whatever p17 holds; the byte is kept as stored"));
+    }
+  else
+    {
+      g_autofree char *whole = mat0_fields_dup_cell_reading (0xFF, TRUE);
+
+      chooser_append (list, whole, -1, texture);
+      for (guint i = 0; i < n_rects; i++)
+        {
+          const TexmRect *r = &image->rects[i];
+          /* Translators: a Page rectangle: "cell 2: 0,64 64×64" (x,y width×height) */
+          g_autofree char *text = g_strdup_printf (_("cell %u: %d,%d %d×%d"), i, r->x, r->y, r->w, r->h);
+
+          chooser_append (list, text, (gint) i, texture);
+        }
+
+      if (cell == -1)
+        selected = 0;
+      else if (cell >= 0 && (guint) cell < n_rects)
+        selected = (guint) cell + 1;
+      else
+        {
+          g_autofree char *text = NULL;
+
+          if (cell < -1)
+            text = mat0_fields_dup_cell_reading ((guint8) cell, TRUE);
+          else if (texture == NULL)
+            /* Translators: a cell of a texture that is not in the Textures.lib */
+            text = g_strdup_printf (_("cell %d (Page table unknown)"), cell);
+          else
+            {
+              /* Translators: a cell past the texture's Page table, a lint */
+              text = g_strdup_printf (_("cell %d: past the Page table"), cell);
+              lint = TRUE;
+            }
+          selected = n_rects + 1;
+          chooser_append (list, text, cell, NULL);
+        }
+
+      if (lint)
+        tip = g_strdup_printf (ngettext ("Lint: cell %d is past the Page table of %s, which has %u rectangle; the preview draws the whole texture",
+                                         "Lint: cell %d is past the Page table of %s, which has %u rectangles; the preview draws the whole texture",
+                                         n_rects),
+                               cell, mat_phase_get_texture (phase), n_rects);
+      else if (texture == NULL)
+        tip = g_strdup (_("The texture is not in the Textures.lib: its Page rectangles are unknown. Choose −1 for the whole texture, or type the byte."));
+      else
+        tip = g_strdup (_(mat0_fields_param (MAT0_CELL_BYTE)->meaning));
+    }
+
+  g_object_set_data (G_OBJECT (chooser), "mat-syncing", GINT_TO_POINTER (TRUE));
+  if (!chooser_same_entries (gtk_drop_down_get_model (chooser), G_LIST_MODEL (list)))
+    {
+      if (g_object_get_data (G_OBJECT (chooser), "mat-choosing") != NULL)
+        {
+          /* Inside the chooser's own selection change: a new model now
+           * would free the selection that is still at work. */
+          g_idle_add_full (G_PRIORITY_HIGH_IDLE, chooser_update_later,
+                           g_object_ref (chooser), g_object_unref);
+          g_object_set_data (G_OBJECT (chooser), "mat-syncing", NULL);
+          return;
+        }
+      gtk_drop_down_set_model (chooser, G_LIST_MODEL (list));
+    }
+  if (gtk_drop_down_get_selected (chooser) != selected)
+    gtk_drop_down_set_selected (chooser, selected);
+  g_object_set_data (G_OBJECT (chooser), "mat-syncing", NULL);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (chooser), self->editable && textured);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (chooser), tip);
+  if (lint)
+    gtk_widget_add_css_class (GTK_WIDGET (chooser), "warning");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (chooser), "warning");
+}
+
+static void
+cell_chooser_phase_changed (MatPhase    *phase,
+                            GParamSpec  *pspec,
+                            GtkDropDown *chooser)
+{
+  MatPhaseTable *self = g_object_get_data (G_OBJECT (chooser), "mat-table");
+
+  cell_chooser_update (self, chooser, phase);
+}
+
+/* Choosing an entry writes p17 = (int8) cell: one undo step. */
+static void
+cell_chooser_selected (GtkDropDown   *chooser,
+                       GParamSpec    *pspec,
+                       MatPhaseTable *self)
+{
+  g_autoptr(GError) error = NULL;
+  MatPhase *phase = cell_get_phase (GTK_WIDGET (chooser));
+  gpointer item = gtk_drop_down_get_selected_item (chooser);
+  gint cell;
+
+  if (g_object_get_data (G_OBJECT (chooser), "mat-syncing") != NULL ||
+      phase == NULL || item == NULL || !self->editable || !mat_phase_get_textured (phase))
+    return;
+  cell = chooser_item_cell (item);
+  if ((guint8) (gint8) cell == mat_phase_get_param (phase, MAT0_CELL_BYTE))
+    return;
+
+  edit_group_end (self);
+  g_object_set_data (G_OBJECT (chooser), "mat-choosing", GINT_TO_POINTER (TRUE));
+  if (!mat_phase_set_param (phase, MAT0_CELL_BYTE, (guint8) (gint8) cell, &error))
+    {
+      show_error (self, error);
+      cell_chooser_update (self, chooser, phase);
+    }
+  else
+    edit_succeeded (self);
+  g_object_set_data (G_OBJECT (chooser), "mat-choosing", NULL);
 }
 
 static void
@@ -932,6 +1229,7 @@ spin_param_changed (MatPhase      *phase,
                     GtkSpinButton *spin)
 {
   GtkLabel *reading;
+  GtkDropDown *chooser;
 
   if (param != cell_get_arg (GTK_WIDGET (spin)))
     return;
@@ -939,7 +1237,10 @@ spin_param_changed (MatPhase      *phase,
   gtk_spin_button_set_value (spin, mat_phase_get_param (phase, param));
   reading = g_object_get_data (G_OBJECT (spin), "mat-reading");
   if (reading != NULL)
-    stage_reading_update (phase, NULL, reading);
+    opacity_reading_update (phase, reading);
+  chooser = g_object_get_data (G_OBJECT (spin), "mat-chooser");
+  if (chooser != NULL)
+    cell_chooser_phase_changed (phase, NULL, chooser);
 }
 
 static void
@@ -1022,6 +1323,8 @@ factory_setup (GtkSignalListItemFactory *factory,
         gtk_widget_set_halign (cell, GTK_ALIGN_CENTER);
         gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
         gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_swatch, cell, NULL);
+        if (!mat0_fields_group ((Mat0ColourGroup) info->arg)->drawn)
+          gtk_widget_add_css_class (cell, "not-drawn");
         g_signal_connect (cell, "clicked", G_CALLBACK (swatch_clicked), self);
       }
       break;
@@ -1076,18 +1379,47 @@ factory_setup (GtkSignalListItemFactory *factory,
         if (GTK_IS_TEXT (c))
           g_signal_connect_after (c, "activate", G_CALLBACK (spin_text_activate), self);
 
-      if (info->arg == 17)
+      if (!mat0_fields_param (info->arg)->drawn)
+        gtk_widget_add_css_class (cell, "not-drawn");
+
+      if (info->arg == MAT0_AMBIENT_ALPHA_BYTE)
         {
+          /* the raw byte, then the opacity it means */
           GtkWidget *reading = gtk_label_new (NULL);
 
           gtk_label_set_xalign (GTK_LABEL (reading), 0.0);
-          gtk_label_set_width_chars (GTK_LABEL (reading), 13);
-          gtk_widget_add_css_class (reading, "dim-label");
-          gtk_widget_set_tooltip_text (reading, _(param_info[17].tooltip));
+          gtk_label_set_width_chars (GTK_LABEL (reading), 6);
+          gtk_widget_add_css_class (reading, "param-reading");
+          gtk_widget_add_css_class (reading, "numeric");
           g_object_set_data (G_OBJECT (cell), "mat-reading", reading);
           child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
           gtk_box_append (GTK_BOX (child), cell);
           gtk_box_append (GTK_BOX (child), reading);
+        }
+      else if (info->arg == MAT0_CELL_BYTE)
+        {
+          /* the cell chooser, then the raw byte */
+          GtkWidget *chooser = gtk_drop_down_new (NULL, gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
+          GtkListItemFactory *list_factory = gtk_signal_list_item_factory_new ();
+
+          g_signal_connect (list_factory, "setup", G_CALLBACK (chooser_list_setup), NULL);
+          g_signal_connect (list_factory, "bind", G_CALLBACK (chooser_list_bind), NULL);
+          gtk_drop_down_set_list_factory (GTK_DROP_DOWN (chooser), list_factory);
+          g_object_unref (list_factory);
+          gtk_widget_set_valign (chooser, GTK_ALIGN_CENTER);
+          /* as wide as the widest row's, so the column lines up */
+          gtk_widget_set_hexpand (chooser, TRUE);
+          gtk_widget_add_css_class (chooser, "cell-chooser");
+          gtk_accessible_update_property (GTK_ACCESSIBLE (chooser),
+                                          GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                          _(mat0_fields_param (MAT0_CELL_BYTE)->label), -1);
+          g_object_set_data (G_OBJECT (chooser), "mat-table", self);
+          g_object_set_data (G_OBJECT (cell), "mat-chooser", chooser);
+          g_object_set_data (G_OBJECT (chooser), "mat-list-item", item);
+          g_signal_connect (chooser, "notify::selected", G_CALLBACK (cell_chooser_selected), self);
+          child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+          gtk_box_append (GTK_BOX (child), chooser);
+          gtk_box_append (GTK_BOX (child), cell);
         }
       else
         child = cell;
@@ -1132,15 +1464,21 @@ factory_bind (GtkSignalListItemFactory *factory,
     default:
       {
         GtkLabel *reading = g_object_get_data (G_OBJECT (cell), "mat-reading");
+        GtkDropDown *chooser = g_object_get_data (G_OBJECT (cell), "mat-chooser");
 
         gtk_widget_set_sensitive (cell, self->editable);
         gtk_spin_button_set_value (GTK_SPIN_BUTTON (cell), mat_phase_get_param (phase, info->arg));
         g_signal_connect_object (phase, "param-changed", G_CALLBACK (spin_param_changed), cell, 0);
         if (reading != NULL)
+          opacity_reading_update (phase, reading);
+        if (chooser != NULL)
           {
-            stage_reading_update (phase, NULL, reading);
+            cell_chooser_update (self, chooser, phase);
+            /* the texture's name decides the rectangles on offer */
+            g_signal_connect_object (phase, "notify::texture",
+                                     G_CALLBACK (cell_chooser_phase_changed), chooser, 0);
             g_signal_connect_object (phase, "notify::textured",
-                                     G_CALLBACK (stage_reading_update), reading, 0);
+                                     G_CALLBACK (cell_chooser_phase_changed), chooser, 0);
           }
       }
       break;
@@ -1154,15 +1492,15 @@ factory_unbind (GtkSignalListItemFactory *factory,
 {
   MatPhase *phase = gtk_list_item_get_item (item);
   GtkWidget *cell = g_object_get_data (G_OBJECT (item), "mat-cell");
-  gpointer reading;
+  gpointer chooser;
 
   if (phase == NULL || cell == NULL)
     return;
 
   g_signal_handlers_disconnect_by_data (phase, cell);
-  reading = g_object_get_data (G_OBJECT (cell), "mat-reading");
-  if (reading != NULL)
-    g_signal_handlers_disconnect_by_data (phase, reading);
+  chooser = g_object_get_data (G_OBJECT (cell), "mat-chooser");
+  if (chooser != NULL)
+    g_signal_handlers_disconnect_by_data (phase, chooser);
 }
 
 static GtkWidget *
@@ -1180,7 +1518,8 @@ add_column (MatPhaseTable *self,
             CellKind       kind,
             guint          arg,
             const char    *title,
-            const char    *tooltip)
+            const char    *tooltip,
+            gboolean       drawn)
 {
   g_autoptr(GtkColumnViewColumn) column = NULL;
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
@@ -1204,8 +1543,52 @@ add_column (MatPhaseTable *self,
   /* GTK 4.8 has no API for header tooltips: the header row holds one
    * title widget per column, the new one last. */
   header = find_header (self->column_view);
-  if (header != NULL && tooltip != NULL)
-    gtk_widget_set_tooltip_text (gtk_widget_get_last_child (header), tooltip);
+  if (header != NULL)
+    {
+      GtkWidget *head = gtk_widget_get_last_child (header);
+
+      gtk_widget_set_tooltip_text (head, tooltip);
+      /* stored, not drawn by the game: dimmed, as its cells are */
+      if (!drawn)
+        gtk_widget_add_css_class (head, "not-drawn");
+    }
+}
+
+static void
+add_param_column (MatPhaseTable *self,
+                  guint          byte)
+{
+  const Mat0ParamField *field = mat0_fields_param (byte);
+  /* the head: what the byte is, then which byte */
+  g_autofree char *title = g_strdup_printf ("%s\np%u", _(field->short_label), byte);
+
+  add_column (self, CELL_PARAM, byte, title, _(field->meaning), field->drawn);
+}
+
+/* "p7, p11, p12–p15": the bytes the game never draws, for the legend. */
+static char *
+not_drawn_bytes (void)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < MAT0_N_PARAMS; i++)
+    {
+      guint last = i;
+
+      if (mat0_fields_param (i)->drawn)
+        continue;
+      while (last + 1 < MAT0_N_PARAMS && !mat0_fields_param (last + 1)->drawn)
+        last++;
+      if (text->len > 0)
+        /* Translators: separates the items of a list */
+        g_string_append (text, _(", "));
+      if (last > i)
+        g_string_append_printf (text, "p%u–p%u", i, last);
+      else
+        g_string_append_printf (text, "p%u", i);
+      i = last;
+    }
+  return g_string_free (text, FALSE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1487,6 +1870,7 @@ mat_phase_table_class_init (MatPhaseTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, column_view);
   gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, selection);
   gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, status_label);
+  gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, legend_label);
   gtk_widget_class_set_css_name (widget_class, "matphasetable");
 
   gtk_widget_class_install_action (widget_class, "phase.add", NULL, phase_add);
@@ -1504,6 +1888,7 @@ mat_phase_table_class_init (MatPhaseTableClass *klass)
 static void
 mat_phase_table_init (MatPhaseTable *self)
 {
+  mat_style_ensure ();
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->material_signals = g_signal_group_new (MAT_TYPE_MATERIAL);
@@ -1517,17 +1902,38 @@ mat_phase_table_init (MatPhaseTable *self)
                            G_CALLBACK (selection_items_changed), self, G_CONNECT_SWAPPED);
 
   add_column (self, CELL_INDEX, 0, _("#"),
-              _("Phase index: what animation keys (k0) point at"));
+              _("Phase index: what animation keys (k0) point at"), TRUE);
   for (guint g = 0; g < MAT_PHASE_N_COLOURS; g++)
-    add_column (self, CELL_SWATCH, g, _(colour_info[g].title), _(colour_info[g].tooltip));
-  add_column (self, CELL_PARAM, 16, _(param_info[16].title), _(param_info[16].tooltip));
-  add_column (self, CELL_PARAM, 17, _(param_info[17].title), _(param_info[17].tooltip));
-  add_column (self, CELL_TEXTURE, 0, _("Texture\nname"),
-              _("Texture name: at most 15 bytes in the game’s code page (CP1251) and a “.”; empty for an untextured phase (texture slot −1)"));
-  /* The readable columns first, the raw colour bytes to the right; p16
-   * and p17 are the Power and Stage columns. */
+    {
+      const Mat0GroupField *group = mat0_fields_group ((Mat0ColourGroup) g);
+      /* the head: the group's name, then its bytes */
+      g_autofree char *title = g_strdup_printf ("%s\np%u–p%u", _(group->label),
+                                                group->bytes[0], group->bytes[3]);
+      g_autofree char *tip = g_strdup_printf ("%s\n%s", _(group->meaning),
+                                              _("Click a swatch to pick a colour."));
+
+      add_column (self, CELL_SWATCH, g, title, tip, group->drawn);
+    }
+  /* The readable columns first: the texture and its cell, the opacity,
+   * the power; the other colour bytes to the right. */
+  add_column (self, CELL_TEXTURE, 0, _(mat0_fields_texture_label ()),
+              _(mat0_fields_texture_meaning ()), TRUE);
+  add_param_column (self, MAT0_CELL_BYTE);
+  add_param_column (self, MAT0_AMBIENT_ALPHA_BYTE);
+  add_param_column (self, 16);
   for (guint p = 0; p < 16; p++)
-    add_column (self, CELL_PARAM, p, _(param_info[p].title), _(param_info[p].tooltip));
+    if (p != MAT0_AMBIENT_ALPHA_BYTE)
+      add_param_column (self, p);
+
+  {
+    g_autofree char *bytes = not_drawn_bytes ();
+    /* Translators: the legend under the phase table: the dimmed bytes,
+     * then "stored, not drawn by the game" */
+    g_autofree char *legend = g_strdup_printf (_("Dimmed (%s): %s."), bytes,
+                                               _(mat0_fields_not_drawn_note ()));
+
+    gtk_label_set_text (self->legend_label, legend);
+  }
 
   update_actions (self);
 }
@@ -1592,6 +1998,14 @@ refresh_texture_cells (MatPhaseTable *self,
       texture_button_update (self, g_object_get_data (G_OBJECT (widget), "mat-picker-button"));
       if (gtk_list_item_get_item (item) != NULL)
         texture_entry_validate (widget);
+      return;
+    }
+  /* the cell chooser lists the rectangles of the library's texture */
+  if (item != NULL && gtk_list_item_get_item (item) != NULL &&
+      g_object_get_data (G_OBJECT (widget), "mat-chooser") != NULL)
+    {
+      cell_chooser_update (self, g_object_get_data (G_OBJECT (widget), "mat-chooser"),
+                           gtk_list_item_get_item (item));
       return;
     }
 
@@ -1720,4 +2134,36 @@ mat_phase_table_get_swatch_for_test (MatPhaseTable  *self,
   g_return_val_if_fail (group < MAT_PHASE_N_COLOURS, NULL);
 
   return (GtkButton *) find_cell (GTK_WIDGET (self->column_view), CELL_SWATCH, group, row);
+}
+
+GtkDropDown *
+mat_phase_table_get_cell_chooser_for_test (MatPhaseTable *self,
+                                           guint          row)
+{
+  GtkWidget *spin;
+
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+
+  spin = find_cell (GTK_WIDGET (self->column_view), CELL_PARAM, MAT0_CELL_BYTE, row);
+  return spin != NULL ? g_object_get_data (G_OBJECT (spin), "mat-chooser") : NULL;
+}
+
+GtkLabel *
+mat_phase_table_get_opacity_for_test (MatPhaseTable *self,
+                                      guint          row)
+{
+  GtkWidget *spin;
+
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+
+  spin = find_cell (GTK_WIDGET (self->column_view), CELL_PARAM, MAT0_AMBIENT_ALPHA_BYTE, row);
+  return spin != NULL ? g_object_get_data (G_OBJECT (spin), "mat-reading") : NULL;
+}
+
+GtkLabel *
+mat_phase_table_get_legend_for_test (MatPhaseTable *self)
+{
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+
+  return self->legend_label;
 }

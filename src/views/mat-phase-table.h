@@ -1,11 +1,14 @@
 /* mat-phase-table.h - the phases of a material as an editable table
  *
  * A GtkColumnView of the material's MatPhase objects: index, colour
- * swatches (diffuse, ambient, specular, emissive) that open a colour
+ * swatches (diffuse, self-light, specular, emissive) that open a colour
  * picker, the texture name (validated as typed) and p0..p17 as spin
- * buttons. With a texture library ("textures") the texture cell's
- * button opens a MatTexturePicker and names not in the library show a
- * warning icon. A toolbar adds, duplicates, removes and reorders phases (the
+ * buttons, labelled from mat0-fields. p3 shows its opacity in per cent,
+ * p17 a cell chooser with the Page rectangles of the phase's texture;
+ * the bytes the game never draws are dimmed. With a texture library
+ * ("textures") the texture cell's button opens a MatTexturePicker, names
+ * not in the library show a warning icon and the cell chooser knows the
+ * rectangles. A toolbar adds, duplicates, removes and reorders phases (the
  * "phase.*" actions, on the selected row).
  */
 #pragma once
@@ -21,10 +24,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (MatPhaseTable, mat_phase_table, MAT, PHASE_TABLE, GtkWidget)
 
-/* The colour groups of a phase record (formats.md 2.2, "likely"). */
+/* The colour groups of a phase record (formats.md 2.2), in the order of
+ * Mat0ColourGroup. */
 typedef enum {
-  MAT_PHASE_COLOUR_DIFFUSE,   /* p4..p7 RGBA, p / 255 */
-  MAT_PHASE_COLOUR_AMBIENT,   /* p0..p2 RGB / 255, p3 alpha * 0.01 */
+  MAT_PHASE_COLOUR_DIFFUSE,   /* p4..p7 RGBA, p / 255; p7 not drawn */
+  MAT_PHASE_COLOUR_AMBIENT,   /* the self-light: p0..p2 RGB / 255, p3 opacity * 0.01 */
   MAT_PHASE_COLOUR_SPECULAR,  /* p8..p11 RGBA, p / 255 */
   MAT_PHASE_COLOUR_EMISSIVE,  /* p12..p15 RGBA, p / 255 */
   MAT_PHASE_N_COLOURS
@@ -79,5 +83,13 @@ GtkButton     *mat_phase_table_get_texture_button_for_test (MatPhaseTable *self,
 GtkButton     *mat_phase_table_get_swatch_for_test  (MatPhaseTable *self,
                                                      guint          row,
                                                      MatPhaseColour group);
+/* The cell chooser beside p17 (a GtkDropDown of GtkStringObjects: "−1
+ * whole texture", "cell 0: 0,0 64×64", ...) and the opacity beside p3. */
+GtkDropDown   *mat_phase_table_get_cell_chooser_for_test (MatPhaseTable *self,
+                                                          guint          row);
+GtkLabel      *mat_phase_table_get_opacity_for_test      (MatPhaseTable *self,
+                                                          guint          row);
+/* The caption under the table that explains the dimmed columns. */
+GtkLabel      *mat_phase_table_get_legend_for_test       (MatPhaseTable *self);
 
 G_END_DECLS

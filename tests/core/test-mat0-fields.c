@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mat0-fields.h"
+#include "mat0-flags.h"
 #include "mat0.h"
 #include "phase-eval.h"
 
@@ -405,6 +406,75 @@ test_meta (void)
   g_assert_null (mat0_fields_ground_class (256));
 }
 
+/* The readings, untranslated (the test runs in the C locale). */
+static void
+test_readings (void)
+{
+  static const struct { guint8 byte; gboolean textured; const char *text; } cells[] = {
+    { 255, TRUE, "−1 whole texture" }, { 0, TRUE, "cell 0" }, { 3, TRUE, "cell 3" },
+    { 127, TRUE, "cell 127" }, { 0xFB, TRUE, "−5 unknown" }, { 128, TRUE, "−128 unknown" },
+    { 2, FALSE, "−1 untextured" }, { 255, FALSE, "−1 untextured" },
+  };
+  static const struct { guint value; const char *text; } grounds[] = {
+    { 0, "0 — ground" }, { 4, "4 — ground" }, { 5, "5 — object skins" },
+    { 6, "6 — foliage" }, { 7, "7 — water" }, { 8, "8 — smaller families" },
+    { 10, "10 — smaller families" }, { 11, "11 — no known class" }, { 254, "254 — no known class" },
+    { 255, "255 — not set" },
+  };
+  static const char *const blends[] = {
+    "Opaque — mode 0: ONE / ZERO",
+    "See-through — mode 4: SRCALPHA / INVSRCALPHA",
+    "Additive — mode 2: SRCALPHA / ONE",
+    "Modulate — mode 3: ZERO / SRCCOLOR",
+    "Double modulate — mode 5: DESTCOLOR / SRCCOLOR",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cells); i++)
+    {
+      g_autofree char *text = mat0_fields_dup_cell_reading (cells[i].byte, cells[i].textured);
+
+      g_assert_cmpstr (text, ==, cells[i].text);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (grounds); i++)
+    {
+      g_autofree char *text = mat0_fields_dup_ground_reading (grounds[i].value);
+
+      g_assert_cmpstr (text, ==, grounds[i].text);
+    }
+  for (guint b = 0; b < 16; b++)
+    {
+      g_autofree char *text = mat0_fields_blend_dup_reading (b);
+      g_autofree char *unknown = g_strdup_printf ("Unknown (%u) — past the engine’s table, drawn as opaque", b);
+
+      g_assert_cmpstr (text, ==, b < G_N_ELEMENTS (blends) ? blends[b] : unknown);
+    }
+  {
+    g_autofree char *full = mat0_fields_dup_opacity_reading (100);
+    g_autofree char *half = mat0_fields_dup_opacity_reading (50);
+    g_autofree char *over = mat0_fields_dup_opacity_reading (101);
+
+    g_assert_cmpstr (full, ==, "100 %");
+    g_assert_cmpstr (half, ==, "50 %");
+    g_assert_cmpstr (over, ==, "101 % (over 100 %)");
+  }
+}
+
+/* the masks of the single-bit flags and the two multi-bit fields */
+static void
+test_flag_masks (void)
+{
+  guint32 masks = 0;
+
+  for (guint i = 0; i < MAT0_N_FLAG_FIELDS; i++)
+    {
+      g_assert_cmpuint (__builtin_popcount (mat0_fields_flag (i)->mask), ==, 1);
+      masks |= mat0_fields_flag (i)->mask;
+    }
+  g_assert_cmphex (masks, ==, MAT0_FLAG_EXT_TEXTURE_LOAD | MAT0_FLAG_HW_PROFILE | MAT0_FLAG_BEHAVIOUR);
+  g_assert_cmphex (mat0_fields_blend_index ()->mask, ==, MAT0_FLAG_NIBBLE_MASK);
+  g_assert_cmphex (mat0_fields_unknown_bits ()->mask, ==, MAT0_FLAG_UNKNOWN_MASK);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -417,6 +487,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/mat0-fields/blend", test_blend);
   g_test_add_func ("/core/mat0-fields/flags", test_flags);
   g_test_add_func ("/core/mat0-fields/meta", test_meta);
+  g_test_add_func ("/core/mat0-fields/readings", test_readings);
+  g_test_add_func ("/core/mat0-fields/flag-masks", test_flag_masks);
 
   return g_test_run ();
 }

@@ -18,10 +18,13 @@
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
 
+#include <glib/gi18n.h>
+
 #include "mat-compare-view.h"
 #include "mat-library.h"
 #include "mat-preview.h"
 #include "mat-texture-library.h"
+#include "mat0-fields.h"
 #include "phase-eval.h"
 #include "test-support.h"
 #include "ui-support.h"
@@ -167,7 +170,8 @@ test_phases_diff (void)
   {
     g_autofree char *diffuse_r = g_strdup_printf ("%.3f", 255 / 255.0);
     g_autofree char *ambient_r = g_strdup_printf ("%.3f", (double) (80 / 255.0f));
-    g_autofree char *ambient_a = g_strdup_printf ("%.3f", (double) (100 * 0.01f));
+    /* the opacity in per cent */
+    g_autofree char *ambient_a = g_strdup_printf ("%.1f %%", (double) (100 * 0.01f) * 100.0);
     g_autofree char *zero = g_strdup_printf ("%.3f", 0.0);
 
     g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 4, "value"), ==, diffuse_r);
@@ -286,6 +290,127 @@ test_phases_copy (void)
   fixture_close (&f);
 }
 
+/* ---- labels from the table ---------------------------------------------- */
+
+static void
+test_labels (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GPtrArray) titles = g_ptr_array_new ();
+  g_autoptr(GPtrArray) groups = g_ptr_array_new ();
+  GtkWidget *table;
+  MatMaterial *atlas, *untextured;
+  GListModel *sources;
+  gboolean seen_block = FALSE;
+  const char *expected_groups[5];
+  guint n_groups = 0;
+
+  fixture_open (&f, 1100, 760);
+  atlas = ui_find_material (f.lib, "ATLAS_SIGN");
+  untextured = ui_find_material (f.lib, "UNTEXTURED_RED");
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, atlas, -1, 1, 0);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, untextured, -1, 0, 0);
+
+  /* every field row is named and explained by the table */
+  for (guint row = 0; row < MAT_COMPARE_N_ROWS; row++)
+    {
+      char name[16];
+      GtkWidget *label;
+      g_autofree char *expected = NULL;
+      const char *meaning;
+      gboolean drawn = TRUE;
+
+      g_snprintf (name, sizeof name, "row-%u", row);
+      label = mat_compare_view_get_test_widget (f.view, name);
+      g_assert_nonnull (label);
+      if (row < MAT0_N_PARAMS)
+        {
+          const Mat0ParamField *field = mat0_fields_param (row);
+
+          drawn = field->drawn;
+          expected = drawn ? g_strdup (_(field->label))
+                           : g_strdup_printf (_("%s (not drawn)"), _(field->label));
+          meaning = _(field->meaning);
+        }
+      else
+        {
+          expected = g_strdup (_(mat0_fields_texture_label ()));
+          meaning = _(mat0_fields_texture_meaning ());
+        }
+      g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, expected);
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (label), ==, meaning);
+      g_assert_cmpint (gtk_widget_has_css_class (label, "not-drawn"), ==, !drawn);
+    }
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (mat_compare_view_get_test_widget (f.view, "row-0"))),
+                   ==, "Self-light red");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (mat_compare_view_get_test_widget (f.view, "row-12"))),
+                   ==, "Emissive red (not drawn)");
+
+  /* the column and group titles */
+  table = mat_compare_view_get_test_widget (f.view, "table");
+  ui_collect_by_css_class (table, "column-title", titles);
+  g_assert_cmpuint (titles->len, >, 0);
+  g_assert_cmpstr (gtk_label_get_text (titles->pdata[0]), ==, _("Field"));
+  ui_collect_by_css_class (table, "group-title", groups);
+  expected_groups[0] = _(mat0_fields_group (MAT0_GROUP_DIFFUSE)->label);
+  expected_groups[1] = _(mat0_fields_group (MAT0_GROUP_SELF_LIGHT)->label);
+  expected_groups[2] = _(mat0_fields_group (MAT0_GROUP_SPECULAR)->label);
+  expected_groups[3] = "Emissive — stored, not drawn by the game";
+  expected_groups[4] = _(mat0_fields_other_label ());
+  for (guint i = 0; i < groups->len; i++)
+    if (GTK_IS_LABEL (groups->pdata[i]) && *gtk_label_get_text (groups->pdata[i]) != '\0')
+      {
+        g_assert_cmpuint (n_groups, <, 5);
+        g_assert_cmpstr (gtk_label_get_text (groups->pdata[i]), ==, expected_groups[n_groups]);
+        n_groups++;
+      }
+  g_assert_cmpuint (n_groups, ==, 5);
+
+  /* readings: the opacity in per cent, the cell */
+  g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 3, "raw"), ==, "100");
+  g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 3, "value"), ==, "100.0 %");
+  g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 17, "raw"), ==, "1");
+  g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 17, "value"), ==, "cell 1");
+  g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_B, 17, "value"), ==, "−1 untextured");
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, ui_find_material (f.lib, "ROCK_WALL"), -1, 0, 0);
+  g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_B, 17, "raw"), ==, "255");
+  g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_B, 17, "value"), ==, "−1 whole texture");
+
+  /* an opacity over 100 % is marked */
+  {
+    GtkWidget *value;
+
+    g_assert_true (mat_phase_set_param (ui_phase_at (atlas, 1), 3, 150, NULL));
+    g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 3, "value"), ==, "150.0 %");
+    g_ptr_array_set_size (groups, 0);
+    ui_collect_by_css_class (table, "warning", groups);
+    g_assert_cmpuint (groups->len, ==, 1);
+    value = groups->pdata[0];
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (value)), ==, "150.0 %");
+    g_assert_true (mat_history_undo (mat_library_get_history (f.lib)));
+    g_assert_false (gtk_widget_has_css_class (value, "warning"));
+  }
+
+  /* the blocks in the source chooser are named by their mode */
+  sources = gtk_drop_down_get_model (GTK_DROP_DOWN (mat_compare_view_get_test_widget (f.view, "source-a")));
+  for (guint i = 0; i < g_list_model_get_n_items (sources); i++)
+    {
+      g_autoptr(GtkStringObject) item = g_list_model_get_item (sources, i);
+      const char *text = gtk_string_object_get_string (item);
+
+      if (g_str_has_prefix (text, "Block 0: "))
+        {
+          g_autofree char *mode = g_strdup_printf (": %s, ", _(mat0_fields_mode (0)->label));
+
+          g_assert_nonnull (strstr (text, mode));
+          seen_block = TRUE;
+        }
+    }
+  g_assert_true (seen_block);
+  assert_unchanged (f.lib, f.original);
+  fixture_close (&f);
+}
+
 /* ---- two libraries ------------------------------------------------------ */
 
 static void
@@ -390,7 +515,10 @@ assert_rows_equal (Fixture            *f,
   g_assert_cmpint (shown.tex_slot, ==, expected->tex_slot);
   for (guint row = 0; row < 16; row++)
     {
-      g_autofree char *text = g_strdup_printf ("%.3f", (double) expected->f[f_of_row[row]]);
+      /* p3, the opacity, reads in per cent */
+      g_autofree char *text = row == 3
+                              ? g_strdup_printf ("%.1f %%", (double) expected->f[f_of_row[row]] * 100.0)
+                              : g_strdup_printf ("%.3f", (double) expected->f[f_of_row[row]]);
 
       g_assert_cmpstr (mat_compare_view_get_cell_text (f->view, slot, row, "value"), ==, text);
       g_assert_cmpstr (mat_compare_view_get_cell_text (f->view, slot, row, "raw"), ==, "–");
@@ -593,6 +721,7 @@ main (int   argc,
   g_test_add_func ("/compare/phases/diff", test_phases_diff);
   g_test_add_func ("/compare/phases/swap", test_phases_swap);
   g_test_add_func ("/compare/phases/copy", test_phases_copy);
+  g_test_add_func ("/compare/labels", test_labels);
   g_test_add_func ("/compare/libraries", test_two_libraries);
   g_test_add_func ("/compare/time-sync", test_time_sync);
   g_test_add_func ("/compare/follows-model", test_follows_model);

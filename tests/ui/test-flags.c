@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include <gtk/gtk.h>
+#include <glib/gi18n.h>
 
+#include "mat0-fields.h"
 #include "mat-flags-inspector.h"
 #include "mat-library.h"
 #include "mat-meta-editor.h"
@@ -145,37 +147,139 @@ test_flags_known_bits (void)
   gtk_window_destroy (window);
 }
 
+static const char *
+dropdown_text (GtkWidget *dropdown,
+               guint      position)
+{
+  g_autoptr(GtkStringObject) item = g_list_model_get_item (gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown)), position);
+
+  g_assert_nonnull (item);
+  return gtk_string_object_get_string (item);
+}
+
+/* The rows are named from the table. */
 static void
-test_flags_nibble (void)
+test_flags_labels (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(MatLibrary) lib = ui_library_new (original);
+  GtkWidget *insp = mat_flags_inspector_new ();
+  g_autofree char *tip = NULL;
+  GtkWindow *window;
+  static const char *const titles[MAT0_N_FLAG_FIELDS] = { "ext-title", "hw-title", "behaviour-title" };
+
+  mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), ui_find_material (lib, "HW_BUMP_FLAGS"));
+  window = ui_show (insp, "flags", 640, 900);
+
+  for (guint i = 0; i < MAT0_N_FLAG_FIELDS; i++)
+    g_assert_cmpstr (label_text (flags_widget (insp, titles[i])), ==, _(mat0_fields_flag (i)->label));
+  g_assert_cmpstr (label_text (flags_widget (insp, "ext-caption")), ==, _(mat0_fields_flag (0)->meaning));
+  g_assert_cmpstr (label_text (flags_widget (insp, "blend-caption")), ==, _(mat0_fields_blend_index ()->meaning));
+  g_assert_cmpstr (label_text (flags_widget (insp, "unknown-title")), ==, _(mat0_fields_unknown_bits ()->label));
+  g_assert_cmpstr (mat0_fields_flag (0)->label, ==, "Extended texture load");
+
+  /* the cells name their field too */
+  tip = mat_flags_inspector_dup_bit_tooltip (MAT_FLAGS_INSPECTOR (insp), 0);
+  g_assert_cmpstr (tip, ==, "Bit 0 (0x00000001): Extended texture load — now 1. Click to flip it.");
+  g_clear_pointer (&tip, g_free);
+  tip = mat_flags_inspector_dup_bit_tooltip (MAT_FLAGS_INSPECTOR (insp), 3);
+  g_assert_cmpstr (tip, ==, "Bit 3 (0x00000008): Blend index — now 0. Click to flip it.");
+
+  gtk_window_destroy (window);
+}
+
+/* Bits 2..5 as the blend index: a drop-down of the engine's five indices
+ * with their render modes; a choice changes those four bits only. */
+static void
+test_flags_blend (void)
 {
   g_autoptr(GBytes) original = ui_demo_bytes ();
   g_autoptr(MatLibrary) lib = ui_library_new (original);
   MatMaterial *m = ui_find_material (lib, "HW_BUMP_FLAGS");
+  MatHistory *history = mat_library_get_history (lib);
   GtkWidget *insp = mat_flags_inspector_new ();
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) restored = NULL;
+  g_autoptr(GError) error = NULL;
   GtkWindow *window;
-  GtkWidget *spin;
+  GtkWidget *blend, *raw;
 
   mat_flags_inspector_set_material (MAT_FLAGS_INSPECTOR (insp), m);
   window = ui_show (insp, "flags", 640, 900);
-  spin = flags_widget (insp, "nibble-mode");
-  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
-  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 0);
+  blend = flags_widget (insp, "blend");
+  raw = flags_widget (insp, "blend-raw");
+  g_assert_true (GTK_IS_DROP_DOWN (blend));
+  g_assert_true (gtk_widget_is_sensitive (blend));
 
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5);
-  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x103 | (5u << 2));
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 15);
-  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x103 | 0x3C);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 2);
-  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x103 | (2u << 2));
-  g_assert_cmpuint (mat_history_get_n_undo (mat_library_get_history (lib)), ==, 3);
+  /* the five indices of the engine's table, each with its render mode */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (blend))), ==, 5);
+  for (guint b = 0; b < MAT0_N_BLEND_INDICES; b++)
+    {
+      g_autofree char *expected = mat0_fields_blend_dup_reading (b);
 
-  /* Only bits 2..5 changed: bits 0, 1 and 8 are as before */
-  g_assert_cmphex (mat_material_get_attr1 (m) & ~0x3Cu, ==, 0x103);
-  assert_contains (label_text (flags_widget (insp, "attr1")), "0x0000010B");
+      g_assert_cmpstr (dropdown_text (blend, b), ==, expected);
+    }
+  g_assert_cmpstr (dropdown_text (blend, 0), ==, "Opaque — mode 0: ONE / ZERO");
+  g_assert_cmpstr (dropdown_text (blend, 1), ==, "See-through — mode 4: SRCALPHA / INVSRCALPHA");
+  g_assert_cmpstr (dropdown_text (blend, 2), ==, "Additive — mode 2: SRCALPHA / ONE");
+  g_assert_cmpstr (dropdown_text (blend, 3), ==, "Modulate — mode 3: ZERO / SRCCOLOR");
+  g_assert_cmpstr (dropdown_text (blend, 4), ==, "Double modulate — mode 5: DESTCOLOR / SRCCOLOR");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (blend)), ==, 0);
+  g_assert_cmpstr (label_text (raw), ==, "bits 2–5 = 0000 (b = 0)");
 
-  /* The model drives the spin */
+  /* each choice: one step, bits 2..5 only; bits 0, 1 and 8 stay */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (blend), 1);
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x107);
+  g_assert_cmpstr (label_text (raw), ==, "bits 2–5 = 0001 (b = 1)");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (blend), 4);
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x113);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (blend), 2);
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x10B);
+  g_assert_cmpstr (label_text (raw), ==, "bits 2–5 = 0010 (b = 2)");
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 3);
+  g_assert_cmpstr (label_text (flags_widget (insp, "attr1")), ==, "0x0000010B");
+  saved = mat_library_save_to_bytes (lib, &error);
+  g_assert_no_error (error);
+  assert_only_attr1_changed (original, saved, (guint) mat_library_index_of (lib, m), 0x103, 0x10B);
+
+  /* the view follows undo */
+  g_assert_true (mat_history_undo (history));
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x113);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (blend)), ==, 4);
+
+  /* An index past the engine's table: shown as stored, kept */
+  g_assert_true (mat_material_set_attr1 (m, 0x103 | (7u << 2), NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (blend))), ==, 6);
+  g_assert_cmpstr (dropdown_text (blend, 5), ==, "Unknown (7) — past the engine’s table, drawn as opaque");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (blend)), ==, 5);
+  g_assert_cmpstr (label_text (raw), ==, "bits 2–5 = 0111 (b = 7)");
+  /* another unknown index replaces the entry */
+  g_assert_true (mat_material_set_attr1 (m, 0xF0000000u | 0x103 | (15u << 2), NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (blend))), ==, 6);
+  g_assert_cmpstr (dropdown_text (blend, 5), ==, "Unknown (15) — past the engine’s table, drawn as opaque");
+  g_assert_cmpstr (label_text (raw), ==, "bits 2–5 = 1111 (b = 15)");
+  /* choosing a known index: bits 2..5 only, the unknown high bits stay */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (blend), 3);
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0xF0000000u | 0x103 | (3u << 2));
+  ui_pump ();
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (blend))), ==, 5);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (blend)), ==, 3);
+  g_assert_true (mat_history_undo (history));
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0xF0000000u | 0x103 | (15u << 2));
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (blend)), ==, 5);
+  g_assert_cmpstr (dropdown_text (blend, 5), ==, "Unknown (15) — past the engine’s table, drawn as opaque");
+
+  /* the model drives the drop-down */
   g_assert_true (mat_material_set_attr1 (m, 0x103 | (1u << 2), NULL));
-  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 1);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (blend)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (blend))), ==, 5);
+
+  while (mat_history_undo (history))
+    ;
+  g_assert_cmphex (mat_material_get_attr1 (m), ==, 0x103);
+  restored = mat_library_save_to_bytes (lib, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (restored, original));
 
   gtk_window_destroy (window);
 }
@@ -386,7 +490,7 @@ test_read_only (void)
 
   g_assert_cmpstr (label_text (flags_widget (insp, "attr1")), ==, "0x80000001");
   g_assert_false (gtk_widget_is_sensitive (flags_widget (insp, "ext-texture-load")));
-  g_assert_false (gtk_widget_is_sensitive (flags_widget (insp, "nibble-mode")));
+  g_assert_false (gtk_widget_is_sensitive (flags_widget (insp, "blend")));
   g_assert_false (gtk_widget_is_sensitive (flags_widget (insp, "bit-31")));
   g_assert_false (gtk_widget_is_sensitive (flags_widget (insp, "convert-button")));
   click (flags_widget (insp, "bit-31"));
@@ -435,7 +539,8 @@ test_meta_lock_and_edit (void)
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin_a)), ==, 1);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fl)), ==, "1.0");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (raw)), ==, "0x3F800000");
-  assert_contains (label_text (meta_widget (editor, "status-a")), "D3DBLEND_ZERO");
+  g_assert_cmpstr (label_text (meta_widget (editor, "status-a")), ==, "1 — ground");
+  g_assert_cmpstr (label_text (meta_widget (editor, "status-c")), ==, "units move at 1.0 × their normal speed");
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin_a), 9);   /* locked: ignored */
   g_assert_cmpuint (mat_material_get_meta_a (m), ==, 1);
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin_a)), ==, 1);
@@ -450,9 +555,10 @@ test_meta_lock_and_edit (void)
 
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin_a), 5);
   g_assert_cmpuint (mat_material_get_meta_a (m), ==, 5);
-  assert_contains (label_text (meta_widget (editor, "status-a")), "SRCALPHA");
+  g_assert_cmpstr (label_text (meta_widget (editor, "status-a")), ==, "5 — object skins");
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin_d), 70000);
   g_assert_cmpuint (mat_material_get_meta_d (m), ==, 70000);
+  g_assert_cmpstr (label_text (meta_widget (editor, "status-d")), ==, "70000 hit points lost per second");
   g_assert_cmpuint (mat_history_get_n_undo (history), ==, 2);
 
   /* metaC as float and as raw hex, in sync */
@@ -460,6 +566,7 @@ test_meta_lock_and_edit (void)
   g_signal_emit_by_name (fl, "activate");
   g_assert_cmphex (mat_material_get_meta_c (m), ==, 0x3F000000);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (raw)), ==, "0x3F000000");
+  g_assert_cmpstr (label_text (meta_widget (editor, "status-c")), ==, "units move at 0.5 × their normal speed");
   gtk_editable_set_text (GTK_EDITABLE (raw), "40000000");
   g_signal_emit_by_name (raw, "activate");
   g_assert_cmphex (mat_material_get_meta_c (m), ==, 0x40000000);
@@ -495,6 +602,70 @@ test_meta_lock_and_edit (void)
   g_assert_false (gtk_widget_is_sensitive (spin_a));
   mat_meta_editor_set_material (MAT_META_EDITOR (editor), m);
   g_assert_false (mat_meta_editor_get_unlocked (MAT_META_EDITOR (editor)));
+
+  gtk_window_destroy (window);
+}
+
+static gboolean
+names_d3dblend (GtkWidget     *widget,
+                gconstpointer  data)
+{
+  return GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), "D3DBLEND") != NULL;
+}
+
+/* The engine's readings of formats.md 2.4, named from the table. */
+static void
+test_meta_readings (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(MatLibrary) lib = ui_library_new (original);
+  MatMaterial *m = ui_find_material (lib, "HW_BUMP_FLAGS");
+  GtkWidget *editor = mat_meta_editor_new ();
+  GtkWindow *window;
+  static const struct { guint8 value; const char *reading; } classes[] = {
+    { 0, "0 — ground" }, { 4, "4 — ground" }, { 5, "5 — object skins" }, { 6, "6 — foliage" },
+    { 7, "7 — water" }, { 9, "9 — smaller families" }, { 12, "12 — no known class" },
+    { 255, "255 — not set" },
+  };
+  static const char *const names[MAT0_N_META] = { "name-a", "name-b", "name-c", "name-d" };
+  static const char *const captions[MAT0_N_META] = { "caption-a", "caption-b", "caption-c", "caption-d" };
+
+  mat_meta_editor_set_material (MAT_META_EDITOR (editor), m);
+  window = ui_show (editor, "meta", 640, 600);
+
+  for (guint i = 0; i < MAT0_N_META; i++)
+    {
+      g_assert_cmpstr (label_text (meta_widget (editor, names[i])), ==, _(mat0_fields_meta (i)->label));
+      g_assert_cmpstr (label_text (meta_widget (editor, captions[i])), ==, _(mat0_fields_meta (i)->meaning));
+    }
+  g_assert_cmpstr (label_text (meta_widget (editor, "name-a")), ==, "Ground class");
+  g_assert_cmpstr (label_text (meta_widget (editor, "name-b")), ==, "Unused");
+  g_assert_cmpstr (label_text (meta_widget (editor, "name-c")), ==, "Speed factor");
+  g_assert_cmpstr (label_text (meta_widget (editor, "name-d")), ==, "Damage per second");
+  /* the old Direct3D reading is gone */
+  g_assert_null (ui_find_widget (editor, names_d3dblend, NULL));
+  assert_contains (label_text (meta_widget (editor, "lock-note")), "ground class, speed and damage");
+
+  /* metaA: the ground class, for each family */
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    {
+      g_assert_true (mat_material_set_meta_a (m, classes[i].value, NULL));
+      g_assert_cmpstr (label_text (meta_widget (editor, "status-a")), ==, classes[i].reading);
+    }
+  /* metaC: the speed factor from its raw bits, which stay as they are */
+  g_assert_true (mat_material_set_meta_c (m, 0x3F400000, NULL));
+  g_assert_cmpstr (label_text (meta_widget (editor, "status-c")), ==, "units move at 0.75 × their normal speed");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (meta_widget (editor, "meta-c-raw"))), ==, "0x3F400000");
+  g_assert_true (mat_material_set_meta_c (m, 0x7FC00001, NULL));   /* a NaN with payload */
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (meta_widget (editor, "meta-c-raw"))), ==, "0x7FC00001");
+  g_assert_cmphex (mat_material_get_meta_c (m), ==, 0x7FC00001);
+  /* metaD: hit points per second */
+  g_assert_true (mat_material_set_meta_d (m, 10000, NULL));
+  g_assert_cmpstr (label_text (meta_widget (editor, "status-d")), ==, "10000 hit points lost per second");
+  g_assert_true (mat_material_set_meta_d (m, 1, NULL));
+  g_assert_cmpstr (label_text (meta_widget (editor, "status-d")), ==, "1 hit point lost per second");
+  /* metaB has no reading of its own */
+  g_assert_false (gtk_widget_get_visible (meta_widget (editor, "status-b")));
 
   gtk_window_destroy (window);
 }
@@ -593,12 +764,14 @@ main (int argc, char *argv[])
   g_assert_nonnull (mat_get_resource ());
 
   g_test_add_func ("/ui/flags/known-bits", test_flags_known_bits);
-  g_test_add_func ("/ui/flags/nibble", test_flags_nibble);
+  g_test_add_func ("/ui/flags/labels", test_flags_labels);
+  g_test_add_func ("/ui/flags/blend", test_flags_blend);
   g_test_add_func ("/ui/flags/unknown-cell-and-bytes", test_flags_unknown_cell_and_bytes);
   g_test_add_func ("/ui/flags/convert-version", test_flags_convert_version);
   g_test_add_func ("/ui/flags/rebind", test_flags_rebind_and_null);
   g_test_add_func ("/ui/flags/read-only", test_read_only);
   g_test_add_func ("/ui/meta/lock-and-edit", test_meta_lock_and_edit);
+  g_test_add_func ("/ui/meta/readings", test_meta_readings);
   g_test_add_func ("/ui/meta/absent-fields", test_meta_absent_fields);
   g_test_add_func ("/ui/flags/screenshots", test_screenshots);
 

@@ -3,16 +3,22 @@
  * Runs under Xvfb: a window shows the table for a material of the demo
  * library (DEMO_LIB); the test sets spin buttons, types texture names,
  * activates the phase.* actions and applies colours, then checks the
- * model and the bytes a save would write.
+ * model and the bytes a save would write. The column heads, tooltips and
+ * readings are checked against mat0-fields; the cell chooser against the
+ * Page table of the demo Textures.lib (DEMO_TEXTURES).
  */
 #include "config.h"
 
 #include <string.h>
 #include <gtk/gtk.h>
 
+#include <glib/gi18n.h>
+
 #include "mat-library.h"
 #include "mat-phase-table.h"
+#include "mat-texture-library.h"
 #include "mat0.h"
+#include "mat0-fields.h"
 #include "nres.h"
 #include "test-support.h"
 #include "ui-support.h"
@@ -477,32 +483,361 @@ has_css_name (GtkWidget     *widget,
   return g_strcmp0 (gtk_widget_get_css_name (widget), name) == 0;
 }
 
+/* The column heads in order, from the table: index, the four colour
+ * groups, the texture, p17 (its cell), p3 (opacity), p16, the other
+ * colour bytes. */
 static void
 test_headers (void)
 {
   Fixture f = { 0 };
-  GtkWidget *header;
-  gboolean seen_p0 = FALSE, seen_p17 = FALSE;
-  guint n = 0;
+  GtkColumnView *column_view;
+  GListModel *columns;
+  GtkWidget *header, *head;
+  const char *legend;
+  guint params[MAT0_N_PARAMS], n_params = 0, n;
 
   fixture_open (&f, "COLOR_CYCLE");
+  column_view = GTK_COLUMN_VIEW (ui_find_by_type (GTK_WIDGET (f.table), GTK_TYPE_COLUMN_VIEW));
+  g_assert_nonnull (column_view);
+  columns = gtk_column_view_get_columns (column_view);
   header = ui_find_widget (GTK_WIDGET (f.table), has_css_name, "header");
   g_assert_nonnull (header);
-  for (GtkWidget *title = gtk_widget_get_first_child (header); title != NULL;
-       title = gtk_widget_get_next_sibling (title), n++)
-    {
-      const char *tip = gtk_widget_get_tooltip_text (title);
+  n = g_list_model_get_n_items (columns);
+  /* index, 4 swatches, texture, cell, opacity, power, 15 colour bytes */
+  g_assert_cmpuint (n, ==, 1 + 4 + 3 + 1 + 15);
 
+  /* The table itself names the ambient colour the self-light and marks
+   * what the game never draws. */
+  g_assert_cmpstr (mat0_fields_group (MAT0_GROUP_SELF_LIGHT)->label, ==, "Self-light");
+  g_assert_cmpstr (mat0_fields_param (3)->short_label, ==, "Opacity %");
+  g_assert_cmpstr (mat0_fields_param (17)->short_label, ==, "Cell");
+  for (guint i = 0; i < MAT0_N_PARAMS; i++)
+    g_assert_cmpint (mat0_fields_param (i)->drawn, ==,
+                     !(i == 7 || i == 11 || (i >= 12 && i <= 15)));
+
+  head = gtk_widget_get_first_child (header);
+  for (guint c = 0; c < n; c++, head = gtk_widget_get_next_sibling (head))
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+      const char *title = gtk_column_view_column_get_title (column);
+      const char *tip;
+      g_autofree char *expected = NULL;
+      gboolean drawn = TRUE;
+
+      g_assert_nonnull (head);
+      tip = gtk_widget_get_tooltip_text (head);
       g_assert_nonnull (tip);
-      if (g_str_has_prefix (tip, "p0: ambient red, likely"))
-        seen_p0 = TRUE;
-      if (g_str_has_prefix (tip, "p17: texture stage or atlas cell, likely"))
-        seen_p17 = TRUE;
+      if (c >= 1 && c <= 4)
+        {
+          const Mat0GroupField *group = mat0_fields_group ((Mat0ColourGroup) (c - 1));
+
+          expected = g_strdup_printf ("%s\np%u–p%u", _(group->label), group->bytes[0], group->bytes[3]);
+          g_assert_cmpstr (title, ==, expected);
+          g_assert_true (g_str_has_prefix (tip, _(group->meaning)));
+          drawn = group->drawn;
+        }
+      else if (c == 5)
+        {
+          g_assert_cmpstr (title, ==, _(mat0_fields_texture_label ()));
+          g_assert_cmpstr (tip, ==, _(mat0_fields_texture_meaning ()));
+        }
+      else if (c > 4)
+        {
+          guint byte = c == 6 ? 17 : c == 7 ? 3 : c == 8 ? 16 : c - 9 < 3 ? c - 9 : c - 8;
+          const Mat0ParamField *field = mat0_fields_param (byte);
+          GtkSpinButton *spin = mat_phase_table_get_spin_for_test (f.table, 0, byte);
+
+          expected = g_strdup_printf ("%s\np%u", _(field->short_label), byte);
+          g_assert_cmpstr (title, ==, expected);
+          g_assert_cmpstr (tip, ==, _(field->meaning));
+          drawn = field->drawn;
+          /* the cells are dimmed like their head */
+          g_assert_nonnull (spin);
+          g_assert_cmpint (gtk_widget_has_css_class (GTK_WIDGET (spin), "not-drawn"), ==, !drawn);
+          g_assert_cmpuint (n_params, <, MAT0_N_PARAMS);
+          params[n_params++] = byte;
+        }
+      g_assert_cmpint (gtk_widget_has_css_class (head, "not-drawn"), ==, !drawn);
     }
-  /* index, 4 swatches, power, stage, texture, p0..p15 */
-  g_assert_cmpuint (n, ==, 1 + 4 + 2 + 1 + 16);
-  g_assert_true (seen_p0);
-  g_assert_true (seen_p17);
+  g_assert_null (head);
+
+  /* every byte has its column, once */
+  g_assert_cmpuint (n_params, ==, MAT0_N_PARAMS);
+  for (guint i = 0; i < MAT0_N_PARAMS; i++)
+    {
+      guint seen = 0;
+
+      for (guint k = 0; k < n_params; k++)
+        seen += params[k] == i;
+      g_assert_cmpuint (seen, ==, 1);
+    }
+
+  /* the emissive swatch is dimmed too */
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (mat_phase_table_get_swatch_for_test (f.table, 0, MAT_PHASE_COLOUR_EMISSIVE)),
+                                           "not-drawn"));
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (mat_phase_table_get_swatch_for_test (f.table, 0, MAT_PHASE_COLOUR_AMBIENT)),
+                                            "not-drawn"));
+
+  /* the legend says what the dimming means */
+  legend = gtk_label_get_text (mat_phase_table_get_legend_for_test (f.table));
+  g_assert_nonnull (strstr (legend, _(mat0_fields_not_drawn_note ())));
+  g_assert_nonnull (strstr (legend, "p7, p11–p15"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (mat_phase_table_get_legend_for_test (f.table))));
+
+  fixture_close (&f);
+}
+
+/* p3 reads as the opacity in per cent, beside the byte; over 100 is a
+ * lint. */
+static void
+test_opacity (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) undone = NULL;
+  GtkSpinButton *spin;
+  GtkLabel *opacity;
+  MatPhase *phase;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  phase = ui_phase_at (f.material, 0);
+  g_assert_cmpuint (mat_phase_get_param (phase, 3), ==, 100);
+  spin = mat_phase_table_get_spin_for_test (f.table, 0, 3);
+  opacity = mat_phase_table_get_opacity_for_test (f.table, 0);
+  g_assert_nonnull (spin);
+  g_assert_nonnull (opacity);
+  /* the raw byte and its reading side by side */
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 100);
+  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "100 %");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (opacity), "warning"));
+
+  gtk_widget_grab_focus (GTK_WIDGET (spin));
+  gtk_editable_set_text (GTK_EDITABLE (spin), "37");
+  press_enter (spin);
+  g_assert_cmpuint (mat_phase_get_param (phase, 3), ==, 37);
+  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "37 %");
+
+  /* over 100: shown as stored, marked as the lint */
+  g_assert_true (mat_phase_set_param (phase, 3, 150, NULL));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 150);
+  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "150 % (over 100 %)");
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (opacity), "warning"));
+  g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (GTK_WIDGET (opacity)), "Lint: p3 = 150"));
+
+  /* the self-light swatch gives the opacity too */
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (mat_phase_table_get_swatch_for_test (f.table, 0, MAT_PHASE_COLOUR_AMBIENT))),
+                            "Self-light: p0–p2 = 80, 0, 0 (red, green, blue); p3 = 150, opacity 150 % (over 100 %)"));
+
+  while (mat_history_undo (history_of (&f)))
+    ;
+  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "100 %");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (opacity), "warning"));
+  undone = ui_library_save (f.lib);
+  g_assert_true (g_bytes_equal (undone, f.original));
+
+  fixture_close (&f);
+}
+
+static MatTextureLibrary *
+demo_textures (void)
+{
+  g_autoptr(GBytes) bytes = test_load_file (ui_need_env ("DEMO_TEXTURES"));
+  g_autoptr(GError) error = NULL;
+  MatTextureLibrary *textures = mat_texture_library_new_from_bytes (bytes, &error);
+
+  g_assert_no_error (error);
+  return textures;
+}
+
+static const char *
+chooser_text (GtkDropDown *chooser,
+              guint        position)
+{
+  g_autoptr(GtkStringObject) item = g_list_model_get_item (gtk_drop_down_get_model (chooser), position);
+
+  g_assert_nonnull (item);
+  return gtk_string_object_get_string (item);
+}
+
+static gboolean
+chooser_popped_up (gpointer data)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+  GtkWidget *popover = ui_find_by_type (data, GTK_TYPE_POPOVER);
+
+  if (popover == NULL || !gtk_widget_get_mapped (popover))
+    return FALSE;
+  ui_collect_by_css_class (data, "cell-thumbnail", found);
+  return found->len > 0;
+}
+
+/* p17 as a cell chooser: the Page rectangles of the phase's texture in
+ * the demo Textures.lib; choosing one writes exactly p17, one undo step. */
+static void
+test_cell_chooser (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(MatTextureLibrary) textures = demo_textures ();
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) undone = NULL;
+  g_autoptr(GPtrArray) thumbnails = g_ptr_array_new ();
+  static const gint rects[4][4] = {   /* x, y, w, h of ATLAS.0 (make-textures.c) */
+    { 0, 0, 64, 64 }, { 64, 0, 64, 64 }, { 0, 64, 64, 64 }, { 64, 64, 64, 64 },
+  };
+  MatTexture *atlas = mat_texture_library_lookup (textures, "ATLAS.0");
+  const TexmImage *image;
+  GtkDropDown *chooser;
+  GtkSpinButton *spin;
+  MatPhase *phase;
+  guint n_undo;
+  gsize offset, first;
+
+  g_assert_nonnull (atlas);
+  image = mat_texture_get_image (atlas);
+  g_assert_nonnull (image);
+  g_assert_true (image->has_page);
+  g_assert_cmpuint (image->n_rects, ==, 4);
+
+  fixture_open (&f, "ATLAS_SIGN");
+  mat_phase_table_set_textures (f.table, textures);
+  phase = ui_phase_at (f.material, 1);
+  offset = phase_records_offset (&f) + MAT0_PHASE_SIZE + 17;
+  g_assert_cmpuint (mat_phase_get_param (phase, 17), ==, 1);
+
+  chooser = mat_phase_table_get_cell_chooser_for_test (f.table, 1);
+  spin = mat_phase_table_get_spin_for_test (f.table, 1, 17);
+  g_assert_nonnull (chooser);
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (chooser)));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (chooser)), ==, 1 + 4);
+  g_assert_cmpstr (chooser_text (chooser, 0), ==, "−1 whole texture");
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *expected = g_strdup_printf ("cell %u: %d,%d %d×%d", i, rects[i][0],
+                                                   rects[i][1], rects[i][2], rects[i][3]);
+
+      g_assert_cmpint (image->rects[i].x, ==, rects[i][0]);
+      g_assert_cmpint (image->rects[i].y, ==, rects[i][1]);
+      g_assert_cmpstr (chooser_text (chooser, i + 1), ==, expected);
+    }
+  /* the stored cell is the one shown, beside its raw byte */
+  g_assert_cmpuint (gtk_drop_down_get_selected (chooser), ==, 2);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 1);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (chooser), "warning"));
+
+  /* The list shows each rectangle cut from the texture. */
+  g_signal_emit_by_name (chooser, "activate");
+  g_assert_true (ui_wait_for (chooser_popped_up, chooser, 5));
+  ui_collect_by_css_class (GTK_WIDGET (chooser), "cell-thumbnail", thumbnails);
+  g_assert_cmpuint (thumbnails->len, ==, 5);
+  {
+    guint width, height;
+    g_autoptr(GBytes) rgba = mat_texture_dup_rgba (atlas, 0, &width, &height);
+    const guint8 *pixels = g_bytes_get_data (rgba, NULL);
+    guint n_compared = 0;
+
+    for (guint i = 0; i < thumbnails->len; i++)
+      {
+        GdkPaintable *paintable = gtk_image_get_paintable (thumbnails->pdata[i]);
+        guint8 *shown;
+        gint x = i == 0 ? 0 : rects[i - 1][0], y = i == 0 ? 0 : rects[i - 1][1];
+        gint w = i == 0 ? (gint) width : rects[i - 1][2], h = i == 0 ? (gint) height : rects[i - 1][3];
+
+        g_assert_true (GDK_IS_TEXTURE (paintable));
+        g_assert_cmpint (gdk_texture_get_width (GDK_TEXTURE (paintable)), ==, w);
+        g_assert_cmpint (gdk_texture_get_height (GDK_TEXTURE (paintable)), ==, h);
+        shown = g_malloc ((gsize) w * h * 4);
+        gdk_texture_download (GDK_TEXTURE (paintable), shown, (gsize) w * 4);
+        /* GDK downloads premultiplied B, G, R, A: compare opaque texels */
+        for (gint row = 0; row < h; row += 7)
+          for (gint col = 0; col < w; col += 5)
+            {
+              const guint8 *src = pixels + (((gsize) (y + row) * width) + (gsize) (x + col)) * 4;
+              const guint8 *dst = shown + ((gsize) row * w + (gsize) col) * 4;
+
+              if (src[3] == 255)
+                {
+                  g_assert_cmpuint (dst[2], ==, src[0]);
+                  g_assert_cmpuint (dst[1], ==, src[1]);
+                  g_assert_cmpuint (dst[0], ==, src[2]);
+                  n_compared++;
+                }
+            }
+        g_free (shown);
+      }
+    g_assert_cmpuint (n_compared, >, 100);
+  }
+  gtk_popover_popdown (GTK_POPOVER (ui_find_by_type (GTK_WIDGET (chooser), GTK_TYPE_POPOVER)));
+  ui_spin_ms (50);
+  chooser = mat_phase_table_get_cell_chooser_for_test (f.table, 1);
+  spin = mat_phase_table_get_spin_for_test (f.table, 1, 17);
+
+  /* Choosing cell 3 writes p17 = 3 and nothing else, as one step. */
+  n_undo = mat_history_get_n_undo (history_of (&f));
+  gtk_drop_down_set_selected (chooser, 4);
+  g_assert_cmpuint (mat_phase_get_param (phase, 17), ==, 3);
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 3);
+  after = ui_library_save (f.lib);
+  g_assert_cmpuint (ui_count_byte_differences (f.original, after, &first), ==, 1);
+  g_assert_cmpuint (first, ==, offset);
+  g_assert_cmpuint (((const guint8 *) g_bytes_get_data (after, NULL))[offset], ==, 3);
+  g_clear_pointer (&after, g_bytes_unref);
+
+  /* -1, the whole texture, is the byte 255 */
+  gtk_drop_down_set_selected (chooser, 0);
+  g_assert_cmpuint (mat_phase_get_param (phase, 17), ==, 255);
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 2);
+
+  /* Undo: back to the original bytes, the chooser follows. */
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_cmpuint (mat_phase_get_param (phase, 17), ==, 1);
+  g_assert_cmpuint (gtk_drop_down_get_selected (chooser), ==, 2);
+  undone = ui_library_save (f.lib);
+  g_assert_true (g_bytes_equal (undone, f.original));
+
+  /* A cell past the Page table: shown as stored and marked as a lint;
+   * choosing another cell writes that one. */
+  gtk_spin_button_set_value (spin, 9);
+  g_assert_cmpuint (mat_phase_get_param (phase, 17), ==, 9);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (chooser)), ==, 1 + 4 + 1);
+  g_assert_cmpstr (chooser_text (chooser, 5), ==, "cell 9: past the Page table");
+  g_assert_cmpuint (gtk_drop_down_get_selected (chooser), ==, 5);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (chooser), "warning"));
+  g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (GTK_WIDGET (chooser)), "Lint: cell 9"));
+  gtk_drop_down_set_selected (chooser, 1);
+  g_assert_cmpuint (mat_phase_get_param (phase, 17), ==, 0);
+  ui_pump ();   /* the entries change after the choice is done */
+  g_assert_cmpuint (gtk_drop_down_get_selected (chooser), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (chooser)), ==, 1 + 4);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (chooser), "warning"));
+
+  /* A negative cell other than -1 is kept and shown. */
+  g_assert_true (mat_phase_set_param (phase, 17, 0xFB, NULL));
+  g_assert_cmpstr (chooser_text (chooser, 5), ==, "−5 unknown");
+  g_assert_cmpuint (gtk_drop_down_get_selected (chooser), ==, 5);
+  g_assert_cmpuint (mat_phase_get_param (phase, 17), ==, 0xFB);
+
+  /* Without the texture library the rectangles are unknown. */
+  mat_phase_table_set_textures (f.table, NULL);
+  g_assert_true (mat_phase_set_param (phase, 17, 2, NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (chooser)), ==, 2);
+  g_assert_cmpstr (chooser_text (chooser, 1), ==, "cell 2 (Page table unknown)");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (chooser), "warning"));
+  mat_phase_table_set_textures (f.table, textures);
+  g_assert_cmpuint (gtk_drop_down_get_selected (chooser), ==, 3);
+
+  /* An untextured phase: -1, whatever the byte holds; nothing to choose. */
+  g_assert_true (mat_phase_set_texture (phase, "", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (chooser)), ==, 1);
+  g_assert_cmpstr (chooser_text (chooser, 0), ==, "−1 untextured");
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (chooser)));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 2);
+
+  while (mat_history_undo (history_of (&f)))
+    ;
+  g_clear_pointer (&undone, g_bytes_unref);
+  undone = ui_library_save (f.lib);
+  g_assert_true (g_bytes_equal (undone, f.original));
 
   fixture_close (&f);
 }
@@ -640,6 +975,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/phase-table/actions", test_actions);
   g_test_add_func ("/ui/phase-table/colour", test_colour);
   g_test_add_func ("/ui/phase-table/headers", test_headers);
+  g_test_add_func ("/ui/phase-table/opacity", test_opacity);
+  g_test_add_func ("/ui/phase-table/cell-chooser", test_cell_chooser);
 #if !GTK_CHECK_VERSION (4, 10, 0)
   g_test_add_func ("/ui/phase-table/picker", test_picker);
 #endif
