@@ -6,9 +6,10 @@
  * from which the table's values come: phase_eval_expand for a static
  * phase, phase_eval_at_time at the shared time plus the offset for a
  * block, with the preview's own random offset, so the table shows exactly
- * what the preview draws. The view owns the clock: while playing, a tick
- * callback advances "time" and sets both previews' "time" (theirs never
- * play on their own), so they stay in step frame by frame.
+ * what the preview draws. One MatPlayback is the clock of both sides:
+ * the view ticks it and both previews follow it (each adding its slot's
+ * offset), so they stay in step frame by frame; the view refreshes the
+ * table after the previews have seen each new time.
  *
  * The table is a GtkGrid: a header row, then per colour group a title
  * row with the two colours as swatches and one row per byte, named from
@@ -27,6 +28,7 @@
 #include "mat0-fields.h"
 #include "nres.h"
 #include "mat-compare-view.h"
+#include "mat-playback.h"
 #include "mat-style.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
@@ -127,11 +129,7 @@ struct _MatCompareView
 
   Slot               slots[N_SLOTS];
 
-  guint              time;
-  gboolean           playing;
-  guint              tick_id;
-  gint64             last_frame_time;
-  double             time_fraction;
+  MatPlayback       *playback;        /* the shared time of both sides */
   guint              n_differences;
   gboolean           differs[MAT_COMPARE_N_ROWS];
   gboolean           syncing;
@@ -359,7 +357,7 @@ static guint32
 slot_time (MatCompareView *self,
            Slot           *slot)
 {
-  return (guint32) self->time + (guint32) slot->offset;
+  return (guint32) mat_playback_get_time (self->playback) + (guint32) slot->offset;
 }
 
 static void
@@ -605,17 +603,23 @@ static void
 update_time_controls (MatCompareView *self)
 {
   guint32 span = shared_span (self);
+  guint time = mat_playback_get_time (self->playback);
   g_autofree char *text = NULL;
+
+  /* the clock goes round the longest period; nothing to play without one */
+  mat_playback_set_period (self->playback, span);
+  if (span == 0)
+    mat_playback_set_playing (self->playback, FALSE);
 
   self->syncing = TRUE;
   gtk_adjustment_set_upper (self->time_adjustment, span > 0 ? span : 1000);
-  gtk_adjustment_set_value (self->time_adjustment, MIN (self->time, span > 0 ? span : 0));
+  gtk_adjustment_set_value (self->time_adjustment, MIN (time, span > 0 ? span : 0));
   self->syncing = FALSE;
   gtk_widget_set_sensitive (GTK_WIDGET (self->time_scale), span > 0);
 
   if (span > 0)
     /* TRANSLATORS: shared time / the scale's length, in seconds */
-    text = g_strdup_printf (_("%.3f s / %.3f s"), self->time / 1000.0, span / 1000.0);
+    text = g_strdup_printf (_("%.3f s / %.3f s"), time / 1000.0, span / 1000.0);
   else
     text = g_strdup (_("static phases"));
   label_set (self->time_label, text);
@@ -642,7 +646,7 @@ update_time (MatCompareView *self)
     {
       Slot *slot = &self->slots[s];
 
-      mat_preview_set_time (slot->preview, slot_time (self, slot));
+      mat_preview_set_time_offset (slot->preview, slot->offset);
       if (slot->block >= 0)
         slot_evaluate (self, slot);
       update_slot_status (self, slot);
@@ -659,7 +663,7 @@ update_all (MatCompareView *self)
     {
       Slot *slot = &self->slots[s];
 
-      mat_preview_set_time (slot->preview, slot_time (self, slot));
+      mat_preview_set_time_offset (slot->preview, slot->offset);
       slot_evaluate (self, slot);
       update_slot_status (self, slot);
     }
@@ -1021,7 +1025,7 @@ slot_sync_widgets (MatCompareView *self,
   mat_preview_set_material (slot->preview, slot->material);
   mat_preview_set_block (slot->preview, slot->block);
   mat_preview_set_phase (slot->preview, slot->phase);
-  mat_preview_set_time (slot->preview, slot_time (self, slot));
+  mat_preview_set_time_offset (slot->preview, slot->offset);
 }
 
 static void
@@ -1182,12 +1186,10 @@ static void
 set_time_internal (MatCompareView *self,
                    guint           time_ms)
 {
-  gboolean changed = self->time != time_ms;
-
-  self->time = time_ms;
-  update_time (self);
-  if (changed)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME]);
+  if (mat_playback_get_time (self->playback) == time_ms)
+    update_time (self);
+  else
+    mat_playback_set_time (self->playback, time_ms);   /* on_playback_time updates */
 }
 
 static void
@@ -1196,53 +1198,36 @@ on_time_scale_changed (GtkAdjustment  *adjustment,
 {
   if (self->syncing)
     return;
-  self->time_fraction = 0;
   set_time_internal (self, (guint) (gtk_adjustment_get_value (adjustment) + 0.5));
 }
 
-static gboolean
-on_tick (GtkWidget     *widget,
-         GdkFrameClock *clock,
-         gpointer       user_data)
+/* Runs after the previews' own handlers: they have drawn their random
+ * offsets for this frame when the table is evaluated. */
+static void
+on_playback_time (MatCompareView *self)
 {
-  MatCompareView *self = MAT_COMPARE_VIEW (widget);
-  gint64 now = gdk_frame_clock_get_frame_time (clock);
-  guint32 span = shared_span (self);
-  double delta;
-  guint64 step;
-
-  if (span == 0)
-    {
-      self->tick_id = 0;
-      mat_compare_view_set_playing (self, FALSE);
-      return G_SOURCE_REMOVE;
-    }
-  if (self->last_frame_time == 0)
-    {
-      self->last_frame_time = now;
-      return G_SOURCE_CONTINUE;
-    }
-
-  delta = (now - self->last_frame_time) / 1000.0 + self->time_fraction;
-  self->last_frame_time = now;
-  if (delta < 0)
-    delta = 0;
-  step = (guint64) delta;
-  self->time_fraction = delta - (double) step;
-  if (step > 0)
-    set_time_internal (self, (guint) (((guint64) self->time + step) % span));
-  return G_SOURCE_CONTINUE;
+  update_time (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME]);
 }
 
 static void
 sync_play_button (MatCompareView *self)
 {
+  gboolean playing = mat_playback_get_playing (self->playback);
+
   gtk_button_set_icon_name (GTK_BUTTON (self->play_button),
-                            self->playing ? "media-playback-pause-symbolic"
-                                          : "media-playback-start-symbolic");
+                            playing ? "media-playback-pause-symbolic"
+                                    : "media-playback-start-symbolic");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->play_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  self->playing ? _("Pause") : _("Play"), -1);
+                                  playing ? _("Pause") : _("Play"), -1);
+}
+
+static void
+on_playback_playing (MatCompareView *self)
+{
+  sync_play_button (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYING]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1335,7 +1320,7 @@ play_activated (GtkWidget  *widget,
 {
   MatCompareView *self = MAT_COMPARE_VIEW (widget);
 
-  mat_compare_view_set_playing (self, !self->playing);
+  mat_compare_view_set_playing (self, !mat_playback_get_playing (self->playback));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1348,10 +1333,11 @@ mat_compare_view_dispose (GObject *object)
 
   /* the choosers notify as they go: ignore them from here on */
   self->syncing = TRUE;
-  if (self->tick_id != 0)
+  if (self->playback != NULL)
     {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-      self->tick_id = 0;
+      g_signal_handlers_disconnect_by_data (self->playback, self);
+      mat_playback_set_playing (self->playback, FALSE);
+      mat_playback_set_widget (self->playback, NULL);
     }
   for (guint s = 0; s < N_SLOTS; s++)
     {
@@ -1396,6 +1382,7 @@ mat_compare_view_finalize (GObject *object)
       g_clear_pointer (&self->slots[s].texture, g_free);
     }
   g_clear_pointer (&self->error, g_free);
+  g_clear_object (&self->playback);
 
   G_OBJECT_CLASS (mat_compare_view_parent_class)->finalize (object);
 }
@@ -1411,8 +1398,8 @@ mat_compare_view_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_MATERIAL: g_value_set_object (value, self->slots[0].material); break;
-    case PROP_TIME: g_value_set_uint (value, self->time); break;
-    case PROP_PLAYING: g_value_set_boolean (value, self->playing); break;
+    case PROP_TIME: g_value_set_uint (value, mat_playback_get_time (self->playback)); break;
+    case PROP_PLAYING: g_value_set_boolean (value, mat_playback_get_playing (self->playback)); break;
     case PROP_TEXTURES: g_value_set_object (value, self->textures); break;
     case PROP_N_DIFFERENCES: g_value_set_uint (value, self->n_differences); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1520,6 +1507,16 @@ mat_compare_view_init (MatCompareView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   mat_style_ensure ();
 
+  /* one clock for both sides, going round the longest period; the table
+   * follows it after the previews (G_CONNECT_AFTER) */
+  self->playback = mat_playback_new ();
+  mat_playback_set_wrap (self->playback, TRUE);
+  mat_playback_set_widget (self->playback, GTK_WIDGET (self));
+  g_signal_connect_object (self->playback, "notify::time", G_CALLBACK (on_playback_time), self,
+                           G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  g_signal_connect_object (self->playback, "notify::playing", G_CALLBACK (on_playback_playing),
+                           self, G_CONNECT_SWAPPED);
+
   self->libraries = g_ptr_array_new_with_free_func (g_object_unref);
   self->library_names = gtk_string_list_new (NULL);
 
@@ -1560,7 +1557,7 @@ mat_compare_view_init (MatCompareView *self)
                                       G_CALLBACK (slot_library_items_changed), slot);
 
       mat_preview_set_show_controls (slot->preview, FALSE);
-      mat_preview_set_playing (slot->preview, FALSE);
+      mat_preview_set_playback (slot->preview, self->playback);
     }
 
   g_signal_connect (self->time_adjustment, "value-changed",
@@ -1759,7 +1756,7 @@ guint
 mat_compare_view_get_time (MatCompareView *self)
 {
   g_return_val_if_fail (MAT_IS_COMPARE_VIEW (self), 0);
-  return self->time;
+  return mat_playback_get_time (self->playback);
 }
 
 void
@@ -1768,7 +1765,6 @@ mat_compare_view_set_time (MatCompareView *self,
 {
   g_return_if_fail (MAT_IS_COMPARE_VIEW (self));
 
-  self->time_fraction = 0;
   set_time_internal (self, time_ms);
 }
 
@@ -1776,7 +1772,7 @@ gboolean
 mat_compare_view_get_playing (MatCompareView *self)
 {
   g_return_val_if_fail (MAT_IS_COMPARE_VIEW (self), FALSE);
-  return self->playing;
+  return mat_playback_get_playing (self->playback);
 }
 
 void
@@ -1785,24 +1781,7 @@ mat_compare_view_set_playing (MatCompareView *self,
 {
   g_return_if_fail (MAT_IS_COMPARE_VIEW (self));
 
-  playing = !!playing && shared_span (self) > 0;
-  if (self->playing == playing)
-    return;
-  self->playing = playing;
-  if (playing)
-    {
-      self->last_frame_time = 0;
-      self->time_fraction = 0;
-      if (self->tick_id == 0)
-        self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_tick, NULL, NULL);
-    }
-  else if (self->tick_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-      self->tick_id = 0;
-    }
-  sync_play_button (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYING]);
+  mat_playback_set_playing (self->playback, playing && shared_span (self) > 0);
 }
 
 MatTextureLibrary *

@@ -1,123 +1,45 @@
 /* mat-preview.c - live GL preview of a material, driven by the evaluator
  *
- * A GtkGLArea (OpenGL 3.3 core, OpenGL ES 3.0 as the fallback) draws a
- * sphere, a cube or a plane over a checkerboard, shaded from ONE
- * phase_eval_at_time() per frame: the material's expanded phases
- * (phase_eval_expand_material on mat_material_dup_core, redone when the
- * material changes) and the chosen block, time and random offset.
+ * A GtkGLArea (OpenGL 3.3 core, OpenGL ES 3.0 as the fallback, with a
+ * depth buffer) shows what MatPreviewRenderer draws: a sphere, a cube or
+ * a plane over the chosen background, the material as the game draws it
+ * (render.md), from ONE phase_eval_at_time() per frame: the material's
+ * expanded phases (phase_eval_expand_material on mat_material_dup_core,
+ * redone when the material changes) and the chosen block, time and
+ * random offset. The blend mode comes from attr1; the texture and its
+ * cell from the evaluated phase (phase A's).
  *
- * Lit mode is Direct3D 7 fixed function as the engine sets it up, lit
- * per vertex: ambient (f4..f6 times f7 as given) under a grey ambient
- * light, diffuse (f0..f2) times N.L of one white directional light,
- * specular (f8..f10) times (N.H)^power, emissive (f12..f14); the phase's
- * texture modulates the lit colour (specular is added after it) and the
- * alpha (diffuse A f3, times the texture's alpha) blends over the
- * checkerboard. Unlit mode draws the blended diffuse RGB exactly (times
- * the texture), alpha f3. Shader variants (background; lit/unlit x
- * untextured/textured) keep branches out of the fragment shader: under a
- * software rasteriser every fragment would pay for both sides.
+ * The time comes from a MatPlayback: the preview's own (ticked by its
+ * frame clock) or one it shares with other views (the comparison's two
+ * sides). While a mode-3 block plays, every new frame time draws a new
+ * R from the preview's seeded generator, as the engine draws a fresh
+ * rand () at every evaluation.
  *
- * Nothing is redrawn unless something changed or the animation plays: a
- * tick callback exists only while playing; the shape rotates slowly only
- * then, so a paused frame is stable.
- *
- * Cheap under a software rasteriser (llvmpipe): the checkerboard is drawn
- * once per size into its own framebuffer and copied in with one blit per
- * frame; the shapes are convex and drawn with back faces culled, so there
- * is no depth buffer; blending is on only when something is translucent.
+ * Nothing is redrawn unless something changed or the animation plays;
+ * the shape rotates slowly only while playing, so a paused frame is
+ * stable.
  */
 #include "config.h"
 
 #include <math.h>
 #include <string.h>
 
-#include <epoxy/gl.h>
 #include <glib/gi18n-lib.h>
 
 #include "mat0.h"
+#include "mat0-fields.h"
+#include "mat-application.h"
 #include "mat-preview.h"
 #include "mat-style.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
 
-#define SPHERE_SLICES   48
-#define SPHERE_STACKS   32
-#define CUBE_HALF       0.72f
-#define PLANE_HALF      1.0f
-#define QUAD_STEPS      8
-#define CAMERA_DISTANCE 3.6f
-#define CAMERA_FOVY     40.0f
 /* Degrees per millisecond of real time while playing. */
 #define ROTATION_SPEED  0.02
 #define REROLL_SEED     0x5EED1234u
 #define CAPTURE_TIMEOUT_US (5 * G_USEC_PER_SEC)
 /* While playing, the time readout changes at most this often (µs). */
 #define READOUT_INTERVAL_US (G_USEC_PER_SEC / 10)
-
-typedef enum {
-  ATTR_POSITION,
-  ATTR_NORMAL,
-  ATTR_UV,
-} Attribute;
-
-typedef struct {
-  GLuint  vao;
-  GLuint  vbo;
-  GLuint  ibo;
-  GLsizei n_indices;
-} Mesh;
-
-typedef enum {
-  U_MVP,
-  U_MODEL_VIEW,
-  U_TEXTURE,
-  U_UV_RECT,
-  U_DIFFUSE,
-  U_AMBIENT,
-  U_SPECULAR,
-  U_EMISSIVE,
-  U_POWER,
-  U_LIGHT_DIR,
-  U_AMBIENT_LIGHT,
-  U_CHECKER_LIGHT,
-  U_VIEWPORT,
-  N_UNIFORMS
-} Uniform;
-
-static const char *const uniform_names[N_UNIFORMS] = {
-  "u_mvp", "u_model_view", "u_texture", "u_uv_rect", "u_diffuse", "u_ambient", "u_specular",
-  "u_emissive", "u_power", "u_light_dir", "u_ambient_light",
-  "u_checker_light", "u_viewport",
-};
-
-/* The shader variants: the background, then the shape with UNLIT and
- * TEXTURED defined or not (index 1 + unlit + 2 * textured). */
-enum {
-  PROGRAM_BACKGROUND,
-  PROGRAM_LIT,
-  PROGRAM_UNLIT,
-  PROGRAM_LIT_TEXTURED,
-  PROGRAM_UNLIT_TEXTURED,
-  N_PROGRAMS
-};
-
-static const char *const program_defines[N_PROGRAMS] = {
-  "#define BACKGROUND 1\n",
-  "",
-  "#define UNLIT 1\n",
-  "#define TEXTURED 1\n",
-  "#define UNLIT 1\n#define TEXTURED 1\n",
-};
-
-typedef struct {
-  GLuint id;
-  GLint  uniforms[N_UNIFORMS];   /* -1 where the variant lacks one */
-} Program;
-
-typedef struct {
-  GLuint   id;       /* 0: not available */
-  gboolean opaque;   /* every texel has alpha 255 */
-} GlTexture;
 
 struct _MatPreview
 {
@@ -131,14 +53,24 @@ struct _MatPreview
   GSignalGroup      *blocks_signals;
   int                block;
   guint              phase;
-  guint32            time;
+  guint32            time_offset;
   guint32            random_offset;
-  gboolean           playing;
-  gboolean           loop;
-  double             speed;
   gboolean           unlit;
   MatPreviewShape    shape;
+  MatPreviewBackground background;
+  GdkRGBA            scene;
   gboolean           show_controls;
+
+  /* the clock */
+  MatPlayback       *playback;
+  gboolean           owns_playback;
+  GSignalGroup      *playback_signals;
+  double             rotation;        /* degrees */
+  gint64             last_readout;
+  GRand             *rand;
+
+  /* settings (when rooted in the application's window) */
+  GSettings         *settings;
 
   /* the evaluator's input, re-expanded when the material changes */
   Mat0Material      *core;
@@ -151,26 +83,9 @@ struct _MatPreview
   char              *texture_name;   /* of the evaluated phase A, or NULL */
   guint64            n_evaluations;
 
-  /* playback */
-  guint              tick_id;
-  gint64             last_frame_time;
-  double             time_fraction;   /* ms not yet added to "time" */
-  guint64            stop_at;         /* loop off: where playback ends */
-  double             rotation;        /* degrees */
-  gint64             last_readout;
-  GRand             *rand;
-
   /* GL, valid between realize and unrealize */
+  MatPreviewRenderer *renderer;
   gboolean           gl_ready;
-  Program            programs[N_PROGRAMS];
-  Mesh               meshes[3];
-  Mesh               background;      /* the light checker squares */
-  GLuint             background_fbo;   /* the checkerboard, drawn once per size */
-  GLuint             background_texture;
-  int                background_width;
-  int                background_height;
-  int                background_cell;
-  GHashTable        *gl_textures;     /* upper-case name -> GlTexture */
   char              *error;
   guint64            n_renders;
 
@@ -203,6 +118,10 @@ struct _MatPreview
   GtkToggleButton   *unlit_button;
   GtkSpinButton     *speed_spin;
   GtkAdjustment     *speed_adjustment;
+  GtkDropDown       *background_dropdown;
+  GtkWidget         *scene_box;
+  GtkWidget         *scene_button;    /* made in code: the 4.8 / 4.10 colour button */
+  GtkLabel          *blend_label;
   GtkLabel          *texture_label;
 };
 
@@ -214,12 +133,16 @@ enum {
   PROP_BLOCK,
   PROP_PHASE,
   PROP_TIME,
+  PROP_TIME_OFFSET,
   PROP_RANDOM_OFFSET,
   PROP_PLAYING,
   PROP_LOOP,
   PROP_SPEED,
+  PROP_PLAYBACK,
   PROP_UNLIT,
   PROP_SHAPE,
+  PROP_BACKGROUND,
+  PROP_SCENE_COLOUR,
   PROP_TEXTURES,
   PROP_SHOW_CONTROLS,
   N_PROPS
@@ -247,7 +170,28 @@ mat_preview_shape_get_type (void)
   return type_id;
 }
 
+/* The nicks are the choices of the setting preview-background. */
+GType
+mat_preview_background_get_type (void)
+{
+  static gsize type_id;
 
+  if (g_once_init_enter (&type_id))
+    {
+      static const GEnumValue values[] = {
+        { MAT_PREVIEW_BACKGROUND_CHECKERBOARD, "MAT_PREVIEW_BACKGROUND_CHECKERBOARD", "checkerboard" },
+        { MAT_PREVIEW_BACKGROUND_BLACK, "MAT_PREVIEW_BACKGROUND_BLACK", "black" },
+        { MAT_PREVIEW_BACKGROUND_SCENE, "MAT_PREVIEW_BACKGROUND_SCENE", "scene" },
+        { 0, NULL, NULL },
+      };
+      GType type = g_enum_register_static (g_intern_static_string ("MatPreviewBackground"), values);
+
+      g_once_init_leave (&type_id, type);
+    }
+  return type_id;
+}
+
+static void queue_render (MatPreview *self);
 
 /* ---- the evaluator's input ------------------------------------------- */
 
@@ -279,9 +223,24 @@ current_block (MatPreview *self)
 }
 
 static guint32
-block_cycle (const Mat0Block *block)
+block_period (const Mat0Block *block)
 {
   return block != NULL ? mat0_block_period (block) : 0;
+}
+
+static gboolean
+block_is_random (const Mat0Block *block)
+{
+  return block != NULL && mat0_block_mode (block) == PHASE_EVAL_MODE_RANDOM;
+}
+
+/* The instance time: the clock plus the offset (wrapping as uint32). */
+static guint32
+preview_time (MatPreview *self)
+{
+  if (self->playback == NULL)
+    return self->time_offset;   /* disposed */
+  return (guint32) mat_playback_get_time (self->playback) + self->time_offset;
 }
 
 /* The one evaluation per change of the input. */
@@ -304,7 +263,7 @@ ensure_evaluation (MatPreview *self)
   input.n_phases = self->core->n_phases;
   input.block = current_block (self);
   input.static_phase = MIN (self->phase, (guint) self->core->n_phases - 1);
-  phase_eval_at_time (&input, self->time, 0, self->random_offset, &self->eval);
+  phase_eval_at_time (&input, preview_time (self), 0, self->random_offset, &self->eval);
   self->n_evaluations++;
   self->have_eval = TRUE;
 
@@ -321,472 +280,23 @@ invalidate_evaluation (MatPreview *self)
   self->eval_valid = FALSE;
 }
 
-/* ---- geometry and matrices ------------------------------------------ */
-
-typedef struct { float m[16]; } Mat4;   /* column-major, as GL reads it */
-
-static Mat4
-mat4_identity (void)
+static const Mat0BlendField *
+blend_field (MatPreview *self)
 {
-  Mat4 r = { { 1, 0, 0, 0,  0, 1, 0, 0,  0, 0, 1, 0,  0, 0, 0, 1 } };
-  return r;
+  return mat0_fields_blend_of_attr1 (self->material != NULL
+                                     ? mat_material_get_attr1 (self->material) : 0);
 }
 
-static Mat4
-mat4_mul (const Mat4 *a,
-          const Mat4 *b)
+/* The texture the evaluated phase names, when the library has it. */
+static MatTexture *
+shown_texture (MatPreview *self)
 {
-  Mat4 r;
-
-  for (int c = 0; c < 4; c++)
-    for (int row = 0; row < 4; row++)
-      {
-        float sum = 0;
-
-        for (int k = 0; k < 4; k++)
-          sum += a->m[k * 4 + row] * b->m[c * 4 + k];
-        r.m[c * 4 + row] = sum;
-      }
-  return r;
+  if (ensure_evaluation (self) == NULL || self->texture_name == NULL || self->textures == NULL)
+    return NULL;
+  return mat_texture_library_lookup (self->textures, self->texture_name);
 }
 
-static Mat4
-mat4_rotation (float degrees,
-               int   axis)
-{
-  Mat4 r = mat4_identity ();
-  float rad = degrees * (float) G_PI / 180.0f;
-  float c = cosf (rad), s = sinf (rad);
-  int i = (axis + 1) % 3, j = (axis + 2) % 3;
-
-  r.m[i * 4 + i] = c;
-  r.m[j * 4 + j] = c;
-  r.m[i * 4 + j] = s;
-  r.m[j * 4 + i] = -s;
-  return r;
-}
-
-static Mat4
-mat4_translation (float x,
-                  float y,
-                  float z)
-{
-  Mat4 r = mat4_identity ();
-
-  r.m[12] = x;
-  r.m[13] = y;
-  r.m[14] = z;
-  return r;
-}
-
-static Mat4
-mat4_perspective (float fovy_degrees,
-                  float aspect,
-                  float near,
-                  float far)
-{
-  Mat4 r = { { 0 } };
-  float f = 1.0f / tanf (fovy_degrees * (float) G_PI / 360.0f);
-
-  r.m[0] = f / aspect;
-  r.m[5] = f;
-  r.m[10] = (far + near) / (near - far);
-  r.m[11] = -1.0f;
-  r.m[14] = 2.0f * far * near / (near - far);
-  return r;
-}
-
-typedef struct {
-  GArray *vertices;   /* float: x y z, nx ny nz, u v */
-  GArray *indices;    /* guint32 */
-} MeshData;
-
-static void
-mesh_data_vertex (MeshData *d,
-                  float x, float y, float z,
-                  float nx, float ny, float nz,
-                  float u, float v)
-{
-  float vertex[8] = { x, y, z, nx, ny, nz, u, v };
-
-  g_array_append_vals (d->vertices, vertex, 8);
-}
-
-static guint32
-mesh_data_n_vertices (MeshData *d)
-{
-  return d->vertices->len / 8;
-}
-
-static void
-mesh_data_triangle (MeshData *d,
-                    guint32   a,
-                    guint32   b,
-                    guint32   c)
-{
-  guint32 tri[3] = { a, b, c };
-
-  g_array_append_vals (d->indices, tri, 3);
-}
-
-/* UV sphere of radius 1: v = 0 at the north pole, the seam at the back. */
-static void
-build_sphere (MeshData *d)
-{
-  for (guint i = 0; i <= SPHERE_STACKS; i++)
-    {
-      float theta = (float) G_PI * (float) i / SPHERE_STACKS;
-
-      for (guint j = 0; j <= SPHERE_SLICES; j++)
-        {
-          float phi = 2.0f * (float) G_PI * (float) j / SPHERE_SLICES;
-          /* u = 0 and 1 meet at the back (-z), away from the camera */
-          float x = -sinf (theta) * sinf (phi);
-          float y = cosf (theta);
-          float z = -sinf (theta) * cosf (phi);
-
-          mesh_data_vertex (d, x, y, z, x, y, z,
-                            (float) j / SPHERE_SLICES, (float) i / SPHERE_STACKS);
-        }
-    }
-  for (guint i = 0; i < SPHERE_STACKS; i++)
-    for (guint j = 0; j < SPHERE_SLICES; j++)
-      {
-        guint32 a = i * (SPHERE_SLICES + 1) + j;
-        guint32 b = a + SPHERE_SLICES + 1;
-
-        mesh_data_triangle (d, a, b, b + 1);
-        mesh_data_triangle (d, a, b + 1, a + 1);
-      }
-}
-
-/* One quad centred at @c with axes @u and @v (u x v = the normal @n),
- * counter-clockwise seen from the front, as a grid of @steps x @steps
- * cells (lighting is per vertex, as in Direct3D 7). */
-static void
-build_quad (MeshData    *d,
-            const float  c[3],
-            const float  u[3],
-            const float  v[3],
-            const float  n[3],
-            guint        steps)
-{
-  guint32 base = mesh_data_n_vertices (d);
-
-  for (guint j = 0; j <= steps; j++)
-    for (guint i = 0; i <= steps; i++)
-      {
-        float a = -1.0f + 2.0f * (float) i / (float) steps;
-        float b = -1.0f + 2.0f * (float) j / (float) steps;
-
-        mesh_data_vertex (d,
-                          c[0] + a * u[0] + b * v[0],
-                          c[1] + a * u[1] + b * v[1],
-                          c[2] + a * u[2] + b * v[2],
-                          n[0], n[1], n[2],
-                          (a + 1) / 2, (1 - b) / 2);
-      }
-  for (guint j = 0; j < steps; j++)
-    for (guint i = 0; i < steps; i++)
-      {
-        guint32 k = base + j * (steps + 1) + i;
-        guint32 above = k + steps + 1;
-
-        mesh_data_triangle (d, k, k + 1, above + 1);
-        mesh_data_triangle (d, k, above + 1, above);
-      }
-}
-
-static void
-build_cube (MeshData *d)
-{
-  const float h = CUBE_HALF;
-  /* normal, u axis, v axis per face */
-  static const float faces[6][3][3] = {
-    { { 0, 0, 1 }, { 1, 0, 0 }, { 0, 1, 0 } },
-    { { 0, 0, -1 }, { -1, 0, 0 }, { 0, 1, 0 } },
-    { { 1, 0, 0 }, { 0, 0, -1 }, { 0, 1, 0 } },
-    { { -1, 0, 0 }, { 0, 0, 1 }, { 0, 1, 0 } },
-    { { 0, 1, 0 }, { 1, 0, 0 }, { 0, 0, -1 } },
-    { { 0, -1, 0 }, { 1, 0, 0 }, { 0, 0, 1 } },
-  };
-
-  for (guint f = 0; f < 6; f++)
-    {
-      float c[3], u[3], v[3];
-
-      for (guint k = 0; k < 3; k++)
-        {
-          c[k] = faces[f][0][k] * h;
-          u[k] = faces[f][1][k] * h;
-          v[k] = faces[f][2][k] * h;
-        }
-      build_quad (d, c, u, v, faces[f][0], QUAD_STEPS);
-    }
-}
-
-static void
-build_plane (MeshData *d)
-{
-  static const float c[3] = { 0, 0, 0 };
-  static const float u[3] = { PLANE_HALF, 0, 0 };
-  static const float v[3] = { 0, PLANE_HALF, 0 };
-  static const float n[3] = { 0, 0, 1 };
-
-  build_quad (d, c, u, v, n, QUAD_STEPS * 2);
-}
-
-static void
-mesh_upload (Mesh         *mesh,
-             const float  *vertices,
-             gsize         n_floats,
-             const guint32 *indices,
-             gsize         n_indices)
-{
-  glGenVertexArrays (1, &mesh->vao);
-  glBindVertexArray (mesh->vao);
-  glGenBuffers (1, &mesh->vbo);
-  glBindBuffer (GL_ARRAY_BUFFER, mesh->vbo);
-  glBufferData (GL_ARRAY_BUFFER, (GLsizeiptr) (n_floats * sizeof (float)), vertices, GL_STATIC_DRAW);
-  glEnableVertexAttribArray (ATTR_POSITION);
-  glVertexAttribPointer (ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 8 * sizeof (float), (void *) 0);
-  glEnableVertexAttribArray (ATTR_NORMAL);
-  glVertexAttribPointer (ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 8 * sizeof (float),
-                         (void *) (3 * sizeof (float)));
-  glEnableVertexAttribArray (ATTR_UV);
-  glVertexAttribPointer (ATTR_UV, 2, GL_FLOAT, GL_FALSE, 8 * sizeof (float),
-                         (void *) (6 * sizeof (float)));
-  if (indices != NULL)
-    {
-      glGenBuffers (1, &mesh->ibo);
-      glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, mesh->ibo);
-      glBufferData (GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr) (n_indices * sizeof (guint32)),
-                    indices, GL_STATIC_DRAW);
-    }
-  mesh->n_indices = (GLsizei) n_indices;
-  glBindVertexArray (0);
-  glBindBuffer (GL_ARRAY_BUFFER, 0);
-}
-
-static void
-mesh_build (Mesh            *mesh,
-            MatPreviewShape  shape)
-{
-  MeshData d = {
-    g_array_new (FALSE, FALSE, sizeof (float)),
-    g_array_new (FALSE, FALSE, sizeof (guint32)),
-  };
-
-  switch (shape)
-    {
-    case MAT_PREVIEW_SHAPE_SPHERE: build_sphere (&d); break;
-    case MAT_PREVIEW_SHAPE_CUBE: build_cube (&d); break;
-    case MAT_PREVIEW_SHAPE_PLANE: default: build_plane (&d); break;
-    }
-  mesh_upload (mesh, (const float *) (void *) d.vertices->data, d.vertices->len,
-               (const guint32 *) (void *) d.indices->data, d.indices->len);
-  g_array_unref (d.vertices);
-  g_array_unref (d.indices);
-}
-
-static void
-mesh_clear (Mesh *mesh)
-{
-  if (mesh->vao != 0)
-    glDeleteVertexArrays (1, &mesh->vao);
-  if (mesh->vbo != 0)
-    glDeleteBuffers (1, &mesh->vbo);
-  if (mesh->ibo != 0)
-    glDeleteBuffers (1, &mesh->ibo);
-  memset (mesh, 0, sizeof *mesh);
-}
-
-/* The light squares of a checkerboard of @cell pixels over @width x
- * @height, in framebuffer pixels from the bottom left; the dark ones are
- * the clear colour. */
-static void
-background_build (Mesh *mesh,
-                  int   width,
-                  int   height,
-                  int   cell)
-{
-  MeshData d = {
-    g_array_new (FALSE, FALSE, sizeof (float)),
-    g_array_new (FALSE, FALSE, sizeof (guint32)),
-  };
-
-  mesh_clear (mesh);
-  for (int y = 0; y * cell < height; y++)
-    for (int x = y % 2; x * cell < width; x += 2)
-      {
-        float x0 = (float) (x * cell), y0 = (float) (y * cell);
-        float x1 = x0 + (float) cell, y1 = y0 + (float) cell;
-        guint32 base = mesh_data_n_vertices (&d);
-
-        mesh_data_vertex (&d, x0, y0, 0, 0, 0, 1, 0, 0);
-        mesh_data_vertex (&d, x1, y0, 0, 0, 0, 1, 0, 0);
-        mesh_data_vertex (&d, x1, y1, 0, 0, 0, 1, 0, 0);
-        mesh_data_vertex (&d, x0, y1, 0, 0, 0, 1, 0, 0);
-        mesh_data_triangle (&d, base, base + 1, base + 2);
-        mesh_data_triangle (&d, base, base + 2, base + 3);
-      }
-  mesh_upload (mesh, (const float *) (void *) d.vertices->data, d.vertices->len,
-               (const guint32 *) (void *) d.indices->data, d.indices->len);
-  g_array_unref (d.vertices);
-  g_array_unref (d.indices);
-}
-
-static void
-background_clear (MatPreview *self)
-{
-  mesh_clear (&self->background);
-  if (self->background_fbo != 0)
-    glDeleteFramebuffers (1, &self->background_fbo);
-  if (self->background_texture != 0)
-    glDeleteTextures (1, &self->background_texture);
-  self->background_fbo = 0;
-  self->background_texture = 0;
-  self->background_width = self->background_height = self->background_cell = 0;
-}
-
-/* Draws the checkerboard into its own framebuffer (of the format of
- * @area_fbo, so that the per-frame blit is a plain copy), then binds
- * @area_fbo again. */
-static void
-draw_background (MatPreview *self,
-                 GLuint      area_fbo,
-                 int         width,
-                 int         height,
-                 int         cell)
-{
-  const Program *program = &self->programs[PROGRAM_BACKGROUND];
-  GLint alpha_bits = 8;
-
-  glGetFramebufferAttachmentParameteriv (GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                                         GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE, &alpha_bits);
-  background_clear (self);
-  background_build (&self->background, width, height, cell);
-
-  glGenTextures (1, &self->background_texture);
-  glBindTexture (GL_TEXTURE_2D, self->background_texture);
-  glTexImage2D (GL_TEXTURE_2D, 0, alpha_bits > 0 ? GL_RGBA8 : GL_RGB8, width, height, 0,
-                alpha_bits > 0 ? GL_RGBA : GL_RGB, GL_UNSIGNED_BYTE, NULL);
-  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glBindTexture (GL_TEXTURE_2D, 0);
-  glGenFramebuffers (1, &self->background_fbo);
-  glBindFramebuffer (GL_FRAMEBUFFER, self->background_fbo);
-  glFramebufferTexture2D (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
-                          self->background_texture, 0);
-
-  glClearColor (0.28f, 0.28f, 0.30f, 1.0f);
-  glClear (GL_COLOR_BUFFER_BIT);
-  glUseProgram (program->id);
-  glUniform3f (program->uniforms[U_CHECKER_LIGHT], 0.40f, 0.40f, 0.42f);
-  glUniform2f (program->uniforms[U_VIEWPORT], (float) width, (float) height);
-  glBindVertexArray (self->background.vao);
-  glDrawElements (GL_TRIANGLES, self->background.n_indices, GL_UNSIGNED_INT, NULL);
-  glBindVertexArray (0);
-  glBindFramebuffer (GL_FRAMEBUFFER, area_fbo);
-
-  self->background_width = width;
-  self->background_height = height;
-  self->background_cell = cell;
-}
-
-/* ---- GL setup --------------------------------------------------------- */
-
-static GLuint
-compile_shader (GLenum       type,
-                const char  *resource,
-                gboolean     es,
-                const char  *defines,
-                GError     **error)
-{
-  g_autoptr(GBytes) bytes = NULL;
-  const char *sources[3];
-  GLint lengths[3];
-  GLint status = 0;
-  GLuint shader;
-
-  bytes = g_resources_lookup_data (resource, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
-  if (bytes == NULL)
-    return 0;
-  sources[0] = es ? "#version 300 es\nprecision highp float;\nprecision highp int;\n"
-                  : "#version 330 core\n";
-  lengths[0] = (GLint) strlen (sources[0]);
-  sources[1] = defines;
-  lengths[1] = (GLint) strlen (defines);
-  sources[2] = g_bytes_get_data (bytes, NULL);
-  lengths[2] = (GLint) g_bytes_get_size (bytes);
-
-  shader = glCreateShader (type);
-  glShaderSource (shader, 3, sources, lengths);
-  glCompileShader (shader);
-  glGetShaderiv (shader, GL_COMPILE_STATUS, &status);
-  if (status == GL_FALSE)
-    {
-      GLint len = 0;
-      g_autofree char *log = NULL;
-
-      glGetShaderiv (shader, GL_INFO_LOG_LENGTH, &len);
-      log = g_malloc0 ((gsize) MAX (len, 1) + 1);
-      glGetShaderInfoLog (shader, len, NULL, log);
-      g_set_error (error, GDK_GL_ERROR, GDK_GL_ERROR_COMPILATION_FAILED,
-                   _("The shader %s does not compile: %s"), resource, log);
-      glDeleteShader (shader);
-      return 0;
-    }
-  return shader;
-}
-
-static GLuint
-link_program (gboolean     es,
-              const char  *defines,
-              GError     **error)
-{
-  GLuint vertex, fragment, program;
-  GLint status = 0;
-
-  vertex = compile_shader (GL_VERTEX_SHADER, RESOURCE_PREFIX "shaders/preview.vert", es,
-                           defines, error);
-  if (vertex == 0)
-    return 0;
-  fragment = compile_shader (GL_FRAGMENT_SHADER, RESOURCE_PREFIX "shaders/preview.frag", es,
-                             defines, error);
-  if (fragment == 0)
-    {
-      glDeleteShader (vertex);
-      return 0;
-    }
-
-  program = glCreateProgram ();
-  glAttachShader (program, vertex);
-  glAttachShader (program, fragment);
-  glBindAttribLocation (program, ATTR_POSITION, "a_position");
-  glBindAttribLocation (program, ATTR_NORMAL, "a_normal");
-  glBindAttribLocation (program, ATTR_UV, "a_uv");
-  glLinkProgram (program);
-  glGetProgramiv (program, GL_LINK_STATUS, &status);
-  glDetachShader (program, vertex);
-  glDetachShader (program, fragment);
-  glDeleteShader (vertex);
-  glDeleteShader (fragment);
-  if (status == GL_FALSE)
-    {
-      GLint len = 0;
-      g_autofree char *log = NULL;
-
-      glGetProgramiv (program, GL_INFO_LOG_LENGTH, &len);
-      log = g_malloc0 ((gsize) MAX (len, 1) + 1);
-      glGetProgramInfoLog (program, len, NULL, log);
-      g_set_error (error, GDK_GL_ERROR, GDK_GL_ERROR_LINK_FAILED,
-                   _("The preview shaders do not link: %s"), log);
-      glDeleteProgram (program);
-      return 0;
-    }
-  return program;
-}
+/* ---- GL --------------------------------------------------------------- */
 
 static gboolean
 show_error_page (gpointer data)
@@ -814,18 +324,6 @@ show_gl_error (MatPreview   *self,
     g_message ("Preview: %s", error->message);
   else
     g_warning ("Preview: %s", error->message);
-}
-
-/* Needs the context current. */
-static void
-delete_programs (MatPreview *self)
-{
-  for (guint p = 0; p < N_PROGRAMS; p++)
-    {
-      if (self->programs[p].id != 0)
-        glDeleteProgram (self->programs[p].id);
-      self->programs[p].id = 0;
-    }
 }
 
 /* OpenGL 3.3 core; OpenGL ES 3.0 when desktop GL cannot be had. */
@@ -899,51 +397,16 @@ on_realize (GtkGLArea  *area,
       gdk_gl_context_get_version (context, &major, &minor);
       g_debug ("Preview: OpenGL%s %d.%d", es ? " ES" : "", major, minor);
     }
-  for (guint p = 0; p < N_PROGRAMS; p++)
+  if (!mat_preview_renderer_init_gl (self->renderer, es, &error))
     {
-      Program *program = &self->programs[p];
-
-      program->id = link_program (es, program_defines[p], &error);
-      if (program->id == 0)
-        {
-          delete_programs (self);
-          gtk_gl_area_set_error (area, error);
-          show_gl_error (self, error, FALSE);
-          return;
-        }
-      for (guint i = 0; i < N_UNIFORMS; i++)
-        program->uniforms[i] = glGetUniformLocation (program->id, uniform_names[i]);
+      gtk_gl_area_set_error (area, error);
+      show_gl_error (self, error, FALSE);
+      return;
     }
 
-  for (guint s = 0; s < G_N_ELEMENTS (self->meshes); s++)
-    mesh_build (&self->meshes[s], (MatPreviewShape) s);
-  self->background_width = self->background_height = 0;
-
-  self->gl_textures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->gl_ready = TRUE;
   g_clear_pointer (&self->error, g_free);
   gtk_stack_set_visible_child_name (self->view_stack, "gl");
-}
-
-static void
-delete_texture (gpointer key,
-                gpointer value,
-                gpointer data)
-{
-  GlTexture *texture = value;
-
-  if (texture->id != 0)
-    glDeleteTextures (1, &texture->id);
-}
-
-/* Needs the context current. */
-static void
-clear_gl_textures (MatPreview *self)
-{
-  if (self->gl_textures == NULL)
-    return;
-  g_hash_table_foreach (self->gl_textures, delete_texture, NULL);
-  g_hash_table_remove_all (self->gl_textures);
 }
 
 static void
@@ -954,118 +417,53 @@ on_unrealize (GtkGLArea  *area,
     return;
   gtk_gl_area_make_current (area);
   if (gtk_gl_area_get_error (area) == NULL)
-    {
-      clear_gl_textures (self);
-      for (guint s = 0; s < G_N_ELEMENTS (self->meshes); s++)
-        mesh_clear (&self->meshes[s]);
-      background_clear (self);
-      delete_programs (self);
-    }
-  memset (self->programs, 0, sizeof self->programs);
-  g_clear_pointer (&self->gl_textures, g_hash_table_unref);
+    mat_preview_renderer_fini_gl (self->renderer);
   self->gl_ready = FALSE;
 }
 
-/* ---- textures --------------------------------------------------------- */
-
-/* The GL texture of @name, uploaded once (id 0 when it is not available). */
-static const GlTexture *
-gl_texture_for (MatPreview  *self,
-                const char  *name,
-                MatTexture **out_texture)
-{
-  g_autofree char *key = g_ascii_strup (name, -1);
-  g_autoptr(GBytes) rgba = NULL;
-  GlTexture *cached;
-  MatTexture *texture = NULL;
-  guint width = 0, height = 0;
-
-  if (self->textures != NULL)
-    texture = mat_texture_library_lookup (self->textures, name);
-  *out_texture = texture;
-  cached = g_hash_table_lookup (self->gl_textures, key);
-  if (cached != NULL)
-    return cached;
-
-  cached = g_new0 (GlTexture, 1);
-  if (texture != NULL)
-    rgba = mat_texture_dup_rgba (texture, 0, &width, &height);
-  if (rgba != NULL && width > 0 && height > 0)
-    {
-      const guint8 *pixels = g_bytes_get_data (rgba, NULL);
-      gsize n = (gsize) width * height;
-
-      cached->opaque = TRUE;
-      for (gsize i = 0; i < n && cached->opaque; i++)
-        cached->opaque = pixels[i * 4 + 3] == 255;
-
-      glGenTextures (1, &cached->id);
-      glBindTexture (GL_TEXTURE_2D, cached->id);
-      glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
-      glTexImage2D (GL_TEXTURE_2D, 0, GL_RGBA8, (GLsizei) width, (GLsizei) height, 0,
-                    GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-      glGenerateMipmap (GL_TEXTURE_2D);
-      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    }
-  g_hash_table_insert (self->gl_textures, g_steal_pointer (&key), cached);
-  return cached;
-}
-
-/* The atlas cell of the texture when +72 names one of its Page rects,
- * else the whole texture: offset and size in texture coordinates. */
+/* What the renderer draws: the evaluation, the texture and its cell, the
+ * blend mode, the view's choices. */
 static void
-texture_uv_rect (MatTexture *texture,
-                 gint32      cell,
-                 float       rect[4])
+fill_render_state (MatPreview            *self,
+                   MatPreviewRenderState *state,
+                   GBytes               **rgba)
 {
-  const TexmImage *image = texture != NULL ? mat_texture_get_image (texture) : NULL;
+  const PhaseEvalResult *eval = ensure_evaluation (self);
+  const Mat0BlendField *blend = blend_field (self);
 
-  rect[0] = rect[1] = 0;
-  rect[2] = rect[3] = 1;
-  if (image == NULL || !image->has_page || cell < 0 || (guint) cell >= image->n_rects
-      || image->header.width == 0 || image->header.height == 0)
+  memset (state, 0, sizeof *state);
+  state->shape = self->shape;
+  state->rotation = (float) self->rotation;
+  state->background = self->background;
+  state->scene[0] = (float) self->scene.red;
+  state->scene[1] = (float) self->scene.green;
+  state->scene[2] = (float) self->scene.blue;
+  state->raw = self->unlit;
+  state->blend_mode = blend->mode >= 0 ? (guint) blend->mode : 0;
+  state->uv_rect[2] = state->uv_rect[3] = 1;
+  if (eval == NULL)
     return;
-  {
-    const TexmRect *r = &image->rects[cell];
-    float w = (float) image->header.width, h = (float) image->header.height;
 
-    if (r->w <= 0 || r->h <= 0 || r->x < 0 || r->y < 0
-        || r->x + r->w > (int) image->header.width || r->y + r->h > (int) image->header.height)
-      return;
-    rect[0] = r->x / w;
-    rect[1] = r->y / h;
-    rect[2] = r->w / w;
-    rect[3] = r->h / h;
-  }
-}
-
-/* ---- rendering -------------------------------------------------------- */
-
-static void
-model_matrix (MatPreview *self,
-              Mat4       *model)
-{
-  Mat4 tilt, spin;
-
-  switch (self->shape)
+  state->has_phase = TRUE;
+  state->phase = eval->value;
+  if (self->texture_name != NULL)
     {
-    case MAT_PREVIEW_SHAPE_PLANE:
-      *model = mat4_rotation ((float) -self->rotation, 2);
-      return;
-    case MAT_PREVIEW_SHAPE_CUBE:
-      tilt = mat4_rotation (25.0f, 0);
-      spin = mat4_rotation ((float) (35.0 + self->rotation), 1);
-      break;
-    case MAT_PREVIEW_SHAPE_SPHERE:
-    default:
-      tilt = mat4_rotation (18.0f, 0);
-      spin = mat4_rotation ((float) (-30.0 + self->rotation), 1);
-      break;
+      MatTexture *texture = shown_texture (self);
+      guint width = 0, height = 0;
+
+      if (texture != NULL)
+        *rgba = mat_texture_dup_rgba (texture, 0, &width, &height);
+      if (*rgba != NULL)
+        {
+          /* the upper-case name: the engine compares names that way */
+          state->texture_key = g_ascii_strup (self->texture_name, -1);
+          state->texture_rgba = *rgba;
+          state->texture_width = width;
+          state->texture_height = height;
+          mat_preview_cell_uv_rect (mat_texture_get_image (texture), eval->value.i18,
+                                    state->uv_rect);
+        }
     }
-  *model = mat4_mul (&tilt, &spin);
 }
 
 static void
@@ -1073,17 +471,8 @@ capture_frame (MatPreview *self,
                int         width,
                int         height)
 {
-  gsize stride = (gsize) width * 4;
-  guint8 *pixels = g_malloc ((gsize) height * stride);
-  guint8 *flipped = g_malloc ((gsize) height * stride);
-
-  glPixelStorei (GL_PACK_ALIGNMENT, 4);
-  glReadPixels (0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
-  for (int y = 0; y < height; y++)
-    memcpy (flipped + (gsize) y * stride, pixels + (gsize) (height - 1 - y) * stride, stride);
-  g_free (pixels);
   g_clear_pointer (&self->capture, g_bytes_unref);
-  self->capture = g_bytes_new_take (flipped, (gsize) height * stride);
+  self->capture = mat_preview_renderer_read_pixels (self->renderer, width, height);
   self->capture_width = width;
   self->capture_height = height;
   self->capture_pending = FALSE;
@@ -1094,99 +483,19 @@ on_render (GtkGLArea    *area,
            GdkGLContext *context,
            MatPreview   *self)
 {
-  const PhaseEvalResult *eval;
-  const Program *program;
-  GLint area_fbo = 0;
+  MatPreviewRenderState state;
+  g_autoptr(GBytes) rgba = NULL;
   int scale = gtk_widget_get_scale_factor (GTK_WIDGET (area));
   int width = gtk_widget_get_width (GTK_WIDGET (area)) * scale;
   int height = gtk_widget_get_height (GTK_WIDGET (area)) * scale;
-  static const float light_dir[3] = { -0.45f, 0.55f, 0.70f };
 
   if (!self->gl_ready || width <= 0 || height <= 0)
     return TRUE;
 
-  /* The shapes are convex and drawn with back faces culled (the plane is
-   * one face): no depth buffer is needed. Blending is on only when
-   * something is translucent. All of it counts under llvmpipe. */
-  glViewport (0, 0, width, height);
-  glDisable (GL_DEPTH_TEST);
-  glDisable (GL_BLEND);
-  glDisable (GL_CULL_FACE);
-
-  glGetIntegerv (GL_DRAW_FRAMEBUFFER_BINDING, &area_fbo);
-  if (self->background_width != width || self->background_height != height
-      || self->background_cell != 16 * scale)
-    draw_background (self, (GLuint) area_fbo, width, height, 16 * scale);
-  /* one copy per frame instead of drawing the pattern again */
-  glBindFramebuffer (GL_READ_FRAMEBUFFER, self->background_fbo);
-  glBindFramebuffer (GL_DRAW_FRAMEBUFFER, (GLuint) area_fbo);
-  glBlitFramebuffer (0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-  glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) area_fbo);
-
-  eval = ensure_evaluation (self);
-  if (eval != NULL)
-    {
-      const PhaseRuntime *v = &eval->value;
-      const Mesh *mesh = &self->meshes[self->shape];
-      MatTexture *texture = NULL;
-      const GlTexture *gl_texture = NULL;
-      GLuint tex_id = 0;
-      gboolean translucent;
-      float uv_rect[4] = { 0, 0, 1, 1 };
-      Mat4 projection, view, model, model_view, mvp;
-
-      projection = mat4_perspective (CAMERA_FOVY, (float) width / (float) height, 0.1f, 20.0f);
-      view = mat4_translation (0, 0, -CAMERA_DISTANCE);
-      model_matrix (self, &model);
-      model_view = mat4_mul (&view, &model);
-      mvp = mat4_mul (&projection, &model_view);
-
-      if (self->texture_name != NULL)
-        gl_texture = gl_texture_for (self, self->texture_name, &texture);
-      if (gl_texture != NULL)
-        tex_id = gl_texture->id;
-      translucent = v->f[3] < 1.0f || (tex_id != 0 && !gl_texture->opaque);
-      if (tex_id != 0)
-        {
-          texture_uv_rect (texture, v->i18, uv_rect);
-          glActiveTexture (GL_TEXTURE0);
-          glBindTexture (GL_TEXTURE_2D, tex_id);
-        }
-
-      program = &self->programs[PROGRAM_LIT + (self->unlit ? 1 : 0) + (tex_id != 0 ? 2 : 0)];
-      glUseProgram (program->id);
-      glUniformMatrix4fv (program->uniforms[U_MVP], 1, GL_FALSE, mvp.m);
-      glUniformMatrix4fv (program->uniforms[U_MODEL_VIEW], 1, GL_FALSE, model_view.m);
-      glUniform1i (program->uniforms[U_TEXTURE], 0);
-      glUniform4fv (program->uniforms[U_UV_RECT], 1, uv_rect);
-      glUniform4fv (program->uniforms[U_DIFFUSE], 1, &v->f[0]);
-      glUniform4fv (program->uniforms[U_AMBIENT], 1, &v->f[4]);
-      glUniform4fv (program->uniforms[U_SPECULAR], 1, &v->f[8]);
-      glUniform4fv (program->uniforms[U_EMISSIVE], 1, &v->f[12]);
-      glUniform1f (program->uniforms[U_POWER], v->power);
-      glUniform3fv (program->uniforms[U_LIGHT_DIR], 1, light_dir);
-      glUniform3f (program->uniforms[U_AMBIENT_LIGHT], 0.35f, 0.35f, 0.35f);
-
-      if (translucent)
-        {
-          glEnable (GL_BLEND);
-          glBlendFuncSeparate (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-        }
-      if (self->shape != MAT_PREVIEW_SHAPE_PLANE)
-        {
-          glEnable (GL_CULL_FACE);
-          glCullFace (GL_BACK);
-          glFrontFace (GL_CCW);
-        }
-      glBindVertexArray (mesh->vao);
-      glDrawElements (GL_TRIANGLES, mesh->n_indices, GL_UNSIGNED_INT, NULL);
-      glDisable (GL_CULL_FACE);
-      glDisable (GL_BLEND);
-      glBindTexture (GL_TEXTURE_2D, 0);
-    }
-
-  glBindVertexArray (0);
-  glUseProgram (0);
+  fill_render_state (self, &state, &rgba);
+  mat_preview_renderer_set_state (self->renderer, &state);
+  g_free ((char *) state.texture_key);
+  mat_preview_renderer_render (self->renderer, width, height, scale);
 
   if (self->capture_pending)
     capture_frame (self, width, height);
@@ -1216,34 +525,35 @@ mode_label (guint mode)
     }
 }
 
-/* How far the time scale reaches: one cycle, two for ping-pong. */
+/* How far the time scale reaches: one period, two for ping-pong. */
 static guint32
 scale_span (MatPreview *self)
 {
   const Mat0Block *block = current_block (self);
-  guint32 cycle = block_cycle (block);
+  guint32 period = block_period (block);
 
-  if (cycle == 0)
+  if (period == 0)
     return 0;
-  if (mat0_block_mode (block) == PHASE_EVAL_MODE_PING_PONG && cycle <= G_MAXUINT32 / 2)
-    return cycle * 2;
-  return cycle;
+  if (mat0_block_mode (block) == PHASE_EVAL_MODE_PING_PONG && period <= G_MAXUINT32 / 2)
+    return period * 2;
+  return period;
 }
 
 static void
 sync_readout (MatPreview *self)
 {
   const PhaseEvalResult *eval = ensure_evaluation (self);
+  guint32 time = preview_time (self);
   g_autofree char *text = NULL;
 
   if (eval == NULL)
-    text = g_strdup_printf (_("%u ms"), self->time);
+    text = g_strdup_printf (_("%u ms"), time);
   else if (eval->period == 0)
     /* Translators: time in ms, then the phase shown */
-    text = g_strdup_printf (_("%u ms · phase %d"), self->time, eval->phase_a);
+    text = g_strdup_printf (_("%u ms · phase %d"), time, eval->phase_a);
   else
     /* Translators: time in ms, the position in the cycle and the cycle length */
-    text = g_strdup_printf (_("%u ms · %u / %u ms"), self->time, eval->r, eval->period);
+    text = g_strdup_printf (_("%u ms · %u / %u ms"), time, eval->r, eval->period);
   if (g_strcmp0 (gtk_label_get_text (self->time_label), text) != 0)
     gtk_label_set_text (self->time_label, text);
 
@@ -1268,13 +578,14 @@ sync_time (MatPreview *self)
 {
   guint32 span = scale_span (self);
   const Mat0Block *block = current_block (self);
+  guint32 time = preview_time (self);
   double value = 0;
 
   self->syncing = TRUE;
   if (span > 0)
     {
       value = block != NULL && mat0_block_mode (block) == PHASE_EVAL_MODE_ONE_SHOT
-              ? MIN (self->time, span) : self->time % span;
+              ? MIN (time, span) : time % span;
       /* while playing only the value moves: no new bounds, no relayout */
       if (gtk_adjustment_get_upper (self->time_adjustment) == span)
         gtk_adjustment_set_value (self->time_adjustment, value);
@@ -1287,25 +598,34 @@ sync_time (MatPreview *self)
   self->syncing = FALSE;
 }
 
+/* A mark where each key's interval ends (its k1), but the period's end;
+ * for ping-pong the way back too, mirrored, and the turnaround. */
 static void
 sync_marks (MatPreview *self)
 {
   const Mat0Block *block = current_block (self);
   guint32 span = scale_span (self);
-  guint32 start = 0;
+  guint32 period = block_period (block);
 
   gtk_scale_clear_marks (self->time_scale);
   if (block == NULL || span == 0)
     return;
-  for (guint pass = 0; pass < 2 && start < span; pass++)
-    for (guint k = 0; k < block->n_keys; k++)
-      {
-        if (start > 0 && start < span)
-          gtk_scale_add_mark (self->time_scale, start, GTK_POS_BOTTOM, NULL);
-        start += block->keys[k].k1;
-      }
+  for (guint k = 0; k < block->n_keys; k++)
+    {
+      guint32 t = block->keys[k].k1;
+
+      if (t == 0 || t >= period)
+        continue;
+      gtk_scale_add_mark (self->time_scale, t, GTK_POS_BOTTOM, NULL);
+      if (span > period)
+        gtk_scale_add_mark (self->time_scale, (double) span - t, GTK_POS_BOTTOM, NULL);
+    }
+  if (span > period)
+    gtk_scale_add_mark (self->time_scale, period, GTK_POS_BOTTOM, NULL);
 }
 
+/* Problems with the texture: not found, not decodable, a cell past its
+ * Page table (a lint: the whole texture is drawn). */
 static void
 sync_texture_status (MatPreview *self)
 {
@@ -1314,19 +634,73 @@ sync_texture_status (MatPreview *self)
 
   if (eval != NULL && self->texture_name != NULL)
     {
-      MatTexture *texture = self->textures != NULL
-                            ? mat_texture_library_lookup (self->textures, self->texture_name)
-                            : NULL;
+      MatTexture *texture = shown_texture (self);
+      float rect[4];
 
       if (texture == NULL)
         text = g_strdup_printf (_("Texture %s not found: drawn untextured"), self->texture_name);
       else if (mat_texture_get_error (texture) != NULL)
         text = g_strdup_printf (_("Texture %s cannot be decoded: drawn untextured"),
                                 self->texture_name);
+      else if (!mat_preview_cell_uv_rect (mat_texture_get_image (texture), eval->value.i18, rect))
+        /* Translators: the cell (p17), the texture, its number of Page rectangles */
+        text = g_strdup_printf (_("Cell %d is past the Page table of %s (%u rectangles): the whole texture is drawn"),
+                                eval->value.i18, self->texture_name,
+                                mat_texture_get_page_rects (texture));
     }
-  if (text != NULL)
+  if (text != NULL && g_strcmp0 (gtk_label_get_text (self->texture_label), text) != 0)
     gtk_label_set_text (self->texture_label, text);
   gtk_widget_set_visible (GTK_WIDGET (self->texture_label), text != NULL);
+}
+
+/* How the material is drawn: its blend mode (or an unknown blend index,
+ * drawn as opaque) and whether it is translucent. */
+static void
+sync_blend_status (MatPreview *self)
+{
+  const PhaseEvalResult *eval = ensure_evaluation (self);
+  const Mat0BlendField *blend = blend_field (self);
+  g_autofree char *mode = NULL;
+  g_autofree char *text = NULL;
+
+  if (self->material == NULL)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->blend_label), FALSE);
+      return;
+    }
+  if (blend->mode < 0)
+    /* Translators: b = (attr1 >> 2) & 15, past the engine's table */
+    mode = g_strdup_printf (_("Unknown blend index %u: drawn as opaque"), blend->index);
+  else
+    /* Translators: the blend mode's name, then its source and destination factors */
+    mode = g_strdup_printf (_("Blend: %s (%s, %s)"), _(blend->label), blend->src_blend,
+                            blend->dst_blend);
+  if (eval != NULL && eval->value.f[7] < 1.0f)
+    /* Translators: the blend text above, then the opacity in per cent */
+    text = g_strdup_printf (_("%s · opacity %d %%, no depth writes"), mode,
+                            (int) lrintf (MAX (eval->value.f[7], 0.0f) * 100.0f));
+  else
+    text = g_steal_pointer (&mode);
+
+  if (g_strcmp0 (gtk_label_get_text (self->blend_label), text) != 0)
+    {
+      /* the whole text too: a narrow pane ellipsizes the label */
+      g_autofree char *tip = g_strdup_printf ("%s\n%s", text, _(blend->meaning));
+
+      gtk_label_set_text (self->blend_label, text);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->blend_label), tip);
+    }
+  if (blend->mode < 0)
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->blend_label), "dim-label");
+      gtk_widget_add_css_class (GTK_WIDGET (self->blend_label), "warning");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->blend_label), "warning");
+      gtk_widget_add_css_class (GTK_WIDGET (self->blend_label), "dim-label");
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->blend_label), TRUE);
 }
 
 static void
@@ -1347,8 +721,7 @@ sync_phase_control (MatPreview *self)
 static void
 sync_reroll (MatPreview *self)
 {
-  const Mat0Block *block = current_block (self);
-  gboolean random = block != NULL && mat0_block_mode (block) == PHASE_EVAL_MODE_RANDOM;
+  gboolean random = block_is_random (current_block (self));
   g_autofree char *text = NULL;
 
   if (random)
@@ -1407,101 +780,217 @@ sync_blocks (MatPreview *self)
   self->syncing = FALSE;
 }
 
+/* The clock of its own stops at the end of the shown block's period
+ * when loop is off. */
+static void
+sync_period (MatPreview *self)
+{
+  if (self->owns_playback)
+    mat_playback_set_period (self->playback, block_period (current_block (self)));
+}
+
 /* Everything that depends on the evaluation or the block. */
 static void
 sync_all (MatPreview *self)
 {
   ensure_core (self);
+  sync_period (self);
   sync_blocks (self);
   sync_phase_control (self);
   sync_time (self);
   sync_marks (self);
   sync_readout (self);
   sync_texture_status (self);
+  sync_blend_status (self);
   sync_reroll (self);
 }
 
+/* What changes with the time (the readout at most every
+ * READOUT_INTERVAL_US while playing). */
 static void
-sync_play_button (MatPreview *self)
+sync_for_time (MatPreview *self,
+               gboolean    readout)
 {
-  gtk_button_set_icon_name (GTK_BUTTON (self->play_button),
-                            self->playing ? "media-playback-pause-symbolic"
-                                          : "media-playback-start-symbolic");
-}
-
-/* ---- playback --------------------------------------------------------- */
-
-static void
-update_stop_point (MatPreview *self)
-{
-  guint32 cycle = block_cycle (current_block (self));
-
-  if (cycle == 0)
-    self->stop_at = 0;
-  else
-    self->stop_at = ((guint64) self->time / cycle + 1) * cycle;
-}
-
-static void
-set_time_internal (MatPreview *self,
-                   guint32     time_ms,
-                   gboolean    readout)
-{
-  if (self->time == time_ms)
-    return;
-  self->time = time_ms;
-  invalidate_evaluation (self);
   sync_time (self);
   if (readout)
     {
       sync_readout (self);
       sync_texture_status (self);
+      sync_blend_status (self);
     }
+}
+
+static void
+sync_play_button (MatPreview *self)
+{
+  gboolean playing = mat_playback_get_playing (self->playback);
+
+  gtk_button_set_icon_name (GTK_BUTTON (self->play_button),
+                            playing ? "media-playback-pause-symbolic"
+                                    : "media-playback-start-symbolic");
+}
+
+static void
+sync_speed (MatPreview *self)
+{
+  self->syncing = TRUE;
+  gtk_adjustment_set_value (self->speed_adjustment, mat_playback_get_speed (self->playback));
+  self->syncing = FALSE;
+}
+
+static void
+sync_background_controls (MatPreview *self)
+{
+  self->syncing = TRUE;
+  if (gtk_drop_down_get_selected (self->background_dropdown) != (guint) self->background)
+    gtk_drop_down_set_selected (self->background_dropdown, self->background);
+  g_object_set (self->scene_button, "rgba", &self->scene, NULL);
+  self->syncing = FALSE;
+}
+
+/* ---- the clock -------------------------------------------------------- */
+
+static void
+set_random_offset_internal (MatPreview *self,
+                            guint32     random_offset)
+{
+  if (self->random_offset == random_offset)
+    return;
+  self->random_offset = random_offset;
+  invalidate_evaluation (self);
+  sync_reroll (self);
+  queue_render (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RANDOM_OFFSET]);
+}
+
+/* As the engine: R = rand () % period of the shown block (0 without one). */
+static guint32
+draw_random_offset (MatPreview *self)
+{
+  guint32 period = block_period (current_block (self));
+  guint32 value = g_rand_int (self->rand);
+
+  return period > 0 ? value % period : 0;
+}
+
+static void
+on_playback_time (MatPreview *self)
+{
+  gboolean playing = mat_playback_get_playing (self->playback);
+  gboolean readout = TRUE;
+
+  /* mode 3: the engine jumps to a fresh random point at every frame */
+  if (playing && block_is_random (current_block (self)))
+    set_random_offset_internal (self, draw_random_offset (self));
+  if (playing)
+    {
+      gint64 now = g_get_monotonic_time ();
+
+      readout = now - self->last_readout >= READOUT_INTERVAL_US;
+      if (readout)
+        self->last_readout = now;
+    }
+  invalidate_evaluation (self);
+  sync_for_time (self, readout);
   queue_render (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME]);
 }
 
-static gboolean
-on_tick (GtkWidget     *widget,
-         GdkFrameClock *clock,
-         gpointer       data)
+static void
+on_playback_frame (MatPreview  *self,
+                   double       elapsed_ms)
 {
-  MatPreview *self = MAT_PREVIEW (widget);
-  gint64 now = gdk_frame_clock_get_frame_time (clock);
-  double dt_ms;
-  guint64 next;
-  gboolean stop = FALSE, readout;
-
-  if (self->last_frame_time == 0)
-    {
-      self->last_frame_time = now;
-      return G_SOURCE_CONTINUE;
-    }
-  dt_ms = (double) (now - self->last_frame_time) / 1000.0;
-  self->last_frame_time = now;
-
-  self->rotation = fmod (self->rotation + dt_ms * ROTATION_SPEED, 360.0);
-  self->time_fraction += dt_ms * self->speed;
-  next = (guint64) self->time + (guint64) self->time_fraction;
-  self->time_fraction -= floor (self->time_fraction);
-  if (!self->loop && self->stop_at > 0 && next >= self->stop_at)
-    {
-      next = self->stop_at;
-      stop = TRUE;
-    }
-
-  readout = stop || now - self->last_readout >= READOUT_INTERVAL_US;
-  if (readout)
-    self->last_readout = now;
-  set_time_internal (self, (guint32) (next & G_MAXUINT32), readout);
+  self->rotation = fmod (self->rotation + elapsed_ms * ROTATION_SPEED, 360.0);
   queue_render (self);
-  if (stop)
-    {
-      self->tick_id = 0;
-      mat_preview_set_playing (self, FALSE);
-      return G_SOURCE_REMOVE;
-    }
-  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_playback_playing (MatPreview *self)
+{
+  sync_play_button (self);
+  if (!mat_playback_get_playing (self->playback))
+    sync_for_time (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYING]);
+}
+
+static void
+on_playback_speed (MatPreview *self)
+{
+  sync_speed (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPEED]);
+}
+
+static void
+on_playback_loop (MatPreview *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOOP]);
+}
+
+/* ---- settings --------------------------------------------------------- */
+
+static gboolean
+scene_from_setting (GValue   *value,
+                    GVariant *variant,
+                    gpointer  data)
+{
+  GdkRGBA colour;
+
+  if (!gdk_rgba_parse (&colour, g_variant_get_string (variant, NULL)))
+    return FALSE;
+  colour.alpha = 1;
+  g_value_set_boxed (value, &colour);
+  return TRUE;
+}
+
+static GVariant *
+scene_to_setting (const GValue       *value,
+                  const GVariantType *type,
+                  gpointer            data)
+{
+  const GdkRGBA *colour = g_value_get_boxed (value);
+  GdkRGBA opaque;
+  g_autofree char *text = NULL;
+
+  if (colour == NULL)
+    return NULL;
+  opaque = *colour;
+  opaque.alpha = 1;
+  text = gdk_rgba_to_string (&opaque);
+  return g_variant_new_string (text);
+}
+
+/* Background and scene colour follow the application's settings. */
+static void
+bind_settings (MatPreview *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkApplication *app;
+  GSettings *settings;
+
+  if (self->settings != NULL || !GTK_IS_WINDOW (root))
+    return;
+  app = gtk_window_get_application (GTK_WINDOW (root));
+  if (!MAT_IS_APPLICATION (app))
+    return;
+  settings = mat_application_get_settings (MAT_APPLICATION (app));
+  if (settings == NULL)
+    return;
+
+  self->settings = g_object_ref (settings);
+  g_settings_bind (settings, "preview-background", self, "background", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (settings, "preview-scene-colour", self, "scene-colour",
+                                G_SETTINGS_BIND_DEFAULT, scene_from_setting, scene_to_setting,
+                                NULL, NULL);
+}
+
+static void
+unbind_settings (MatPreview *self)
+{
+  if (self->settings == NULL)
+    return;
+  g_settings_unbind (self, "background");
+  g_settings_unbind (self, "scene-colour");
+  g_clear_object (&self->settings);
 }
 
 /* ---- model signals ---------------------------------------------------- */
@@ -1526,8 +1015,6 @@ on_material_changed (MatPreview *self)
   ensure_core (self);
   clamp_selection (self);
   sync_all (self);
-  if (!self->loop && self->playing)
-    update_stop_point (self);
   queue_render (self);
 }
 
@@ -1543,8 +1030,8 @@ on_time_scale_changed (GtkAdjustment *adjustment,
 
   if (self->syncing || span == 0)
     return;
-  /* Keep the instance in its cycle; one-shot holds after the first. */
-  base = (self->time / span) * (guint64) span;
+  /* Keep the instance in its period; one-shot holds after the first. */
+  base = (preview_time (self) / span) * (guint64) span;
   if (mat0_block_mode (current_block (self)) == PHASE_EVAL_MODE_ONE_SHOT)
     base = 0;
   mat_preview_set_time (self, (guint32) MIN (base + value, G_MAXUINT32));
@@ -1572,6 +1059,33 @@ on_shape_selected (GtkDropDown *dropdown,
   if (self->syncing || selected > MAT_PREVIEW_SHAPE_PLANE)
     return;
   mat_preview_set_shape (self, (MatPreviewShape) selected);
+}
+
+static void
+on_background_selected (GtkDropDown *dropdown,
+                        GParamSpec  *pspec,
+                        MatPreview  *self)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  if (self->syncing || selected > MAT_PREVIEW_BACKGROUND_SCENE)
+    return;
+  mat_preview_set_background (self, (MatPreviewBackground) selected);
+}
+
+static void
+on_scene_button_changed (GObject    *button,
+                         GParamSpec *pspec,
+                         MatPreview *self)
+{
+  GdkRGBA *colour = NULL;
+
+  if (self->syncing)
+    return;
+  g_object_get (button, "rgba", &colour, NULL);
+  if (colour != NULL)
+    mat_preview_set_scene_colour (self, colour);
+  g_clear_pointer (&colour, gdk_rgba_free);
 }
 
 static void
@@ -1603,15 +1117,36 @@ reroll_activated (GtkWidget  *widget,
 /* ---- GObject ---------------------------------------------------------- */
 
 static void
+mat_preview_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (mat_preview_parent_class)->map (widget);
+  bind_settings (MAT_PREVIEW (widget));
+}
+
+static void
+mat_preview_unroot (GtkWidget *widget)
+{
+  unbind_settings (MAT_PREVIEW (widget));
+  GTK_WIDGET_CLASS (mat_preview_parent_class)->unroot (widget);
+}
+
+static void
 mat_preview_dispose (GObject *object)
 {
   MatPreview *self = MAT_PREVIEW (object);
 
-  if (self->tick_id != 0)
+  /* the controls may notify as they go: ignore them from here on */
+  self->syncing = TRUE;
+  unbind_settings (self);
+  if (self->playback_signals != NULL)
+    g_signal_group_set_target (self->playback_signals, NULL);
+  if (self->playback != NULL && self->owns_playback)
     {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-      self->tick_id = 0;
+      mat_playback_set_playing (self->playback, FALSE);
+      mat_playback_set_widget (self->playback, NULL);
     }
+  g_clear_object (&self->playback_signals);
+  g_clear_object (&self->playback);
   if (self->material_signals != NULL)
     g_signal_group_set_target (self->material_signals, NULL);
   if (self->phases_signals != NULL)
@@ -1633,6 +1168,7 @@ mat_preview_finalize (GObject *object)
 {
   MatPreview *self = MAT_PREVIEW (object);
 
+  g_clear_pointer (&self->renderer, mat_preview_renderer_free);
   g_clear_pointer (&self->core, mat0_material_free);
   g_clear_pointer (&self->runtime, g_free);
   g_clear_pointer (&self->texture_name, g_free);
@@ -1656,13 +1192,17 @@ mat_preview_get_property (GObject    *object,
     case PROP_MATERIAL: g_value_set_object (value, self->material); break;
     case PROP_BLOCK: g_value_set_int (value, self->block); break;
     case PROP_PHASE: g_value_set_uint (value, self->phase); break;
-    case PROP_TIME: g_value_set_uint (value, self->time); break;
+    case PROP_TIME: g_value_set_uint (value, preview_time (self)); break;
+    case PROP_TIME_OFFSET: g_value_set_uint (value, self->time_offset); break;
     case PROP_RANDOM_OFFSET: g_value_set_uint (value, self->random_offset); break;
-    case PROP_PLAYING: g_value_set_boolean (value, self->playing); break;
-    case PROP_LOOP: g_value_set_boolean (value, self->loop); break;
-    case PROP_SPEED: g_value_set_double (value, self->speed); break;
+    case PROP_PLAYING: g_value_set_boolean (value, mat_playback_get_playing (self->playback)); break;
+    case PROP_LOOP: g_value_set_boolean (value, mat_playback_get_loop (self->playback)); break;
+    case PROP_SPEED: g_value_set_double (value, mat_playback_get_speed (self->playback)); break;
+    case PROP_PLAYBACK: g_value_set_object (value, self->playback); break;
     case PROP_UNLIT: g_value_set_boolean (value, self->unlit); break;
     case PROP_SHAPE: g_value_set_enum (value, self->shape); break;
+    case PROP_BACKGROUND: g_value_set_enum (value, self->background); break;
+    case PROP_SCENE_COLOUR: g_value_set_boxed (value, &self->scene); break;
     case PROP_TEXTURES: g_value_set_object (value, self->textures); break;
     case PROP_SHOW_CONTROLS: g_value_set_boolean (value, self->show_controls); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1683,12 +1223,16 @@ mat_preview_set_property (GObject      *object,
     case PROP_BLOCK: mat_preview_set_block (self, g_value_get_int (value)); break;
     case PROP_PHASE: mat_preview_set_phase (self, g_value_get_uint (value)); break;
     case PROP_TIME: mat_preview_set_time (self, g_value_get_uint (value)); break;
+    case PROP_TIME_OFFSET: mat_preview_set_time_offset (self, g_value_get_uint (value)); break;
     case PROP_RANDOM_OFFSET: mat_preview_set_random_offset (self, g_value_get_uint (value)); break;
     case PROP_PLAYING: mat_preview_set_playing (self, g_value_get_boolean (value)); break;
     case PROP_LOOP: mat_preview_set_loop (self, g_value_get_boolean (value)); break;
     case PROP_SPEED: mat_preview_set_speed (self, g_value_get_double (value)); break;
+    case PROP_PLAYBACK: mat_preview_set_playback (self, g_value_get_object (value)); break;
     case PROP_UNLIT: mat_preview_set_unlit (self, g_value_get_boolean (value)); break;
     case PROP_SHAPE: mat_preview_set_shape (self, g_value_get_enum (value)); break;
+    case PROP_BACKGROUND: mat_preview_set_background (self, g_value_get_enum (value)); break;
+    case PROP_SCENE_COLOUR: mat_preview_set_scene_colour (self, g_value_get_boxed (value)); break;
     case PROP_TEXTURES: mat_preview_set_textures (self, g_value_get_object (value)); break;
     case PROP_SHOW_CONTROLS: mat_preview_set_show_controls (self, g_value_get_boolean (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1705,6 +1249,8 @@ mat_preview_class_init (MatPreviewClass *klass)
   object_class->finalize = mat_preview_finalize;
   object_class->get_property = mat_preview_get_property;
   object_class->set_property = mat_preview_set_property;
+  widget_class->map = mat_preview_map;
+  widget_class->unroot = mat_preview_unroot;
 
   properties[PROP_MATERIAL] =
     g_param_spec_object ("material", NULL, NULL, MAT_TYPE_MATERIAL,
@@ -1718,6 +1264,9 @@ mat_preview_class_init (MatPreviewClass *klass)
   properties[PROP_TIME] =
     g_param_spec_uint ("time", NULL, NULL, 0, G_MAXUINT32, 0,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TIME_OFFSET] =
+    g_param_spec_uint ("time-offset", NULL, NULL, 0, G_MAXUINT32, 0,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_RANDOM_OFFSET] =
     g_param_spec_uint ("random-offset", NULL, NULL, 0, G_MAXUINT32, 0,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -1730,12 +1279,22 @@ mat_preview_class_init (MatPreviewClass *klass)
   properties[PROP_SPEED] =
     g_param_spec_double ("speed", NULL, NULL, 0.25, 4.0, 1.0,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PLAYBACK] =
+    g_param_spec_object ("playback", NULL, NULL, MAT_TYPE_PLAYBACK,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_UNLIT] =
     g_param_spec_boolean ("unlit", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SHAPE] =
     g_param_spec_enum ("shape", NULL, NULL, MAT_TYPE_PREVIEW_SHAPE, MAT_PREVIEW_SHAPE_SPHERE,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BACKGROUND] =
+    g_param_spec_enum ("background", NULL, NULL, MAT_TYPE_PREVIEW_BACKGROUND,
+                       MAT_PREVIEW_BACKGROUND_CHECKERBOARD,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SCENE_COLOUR] =
+    g_param_spec_boxed ("scene-colour", NULL, NULL, GDK_TYPE_RGBA,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TEXTURES] =
     g_param_spec_object ("textures", NULL, NULL, MAT_TYPE_TEXTURE_LIBRARY,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -1773,7 +1332,41 @@ mat_preview_class_init (MatPreviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatPreview, unlit_button);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, speed_spin);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, speed_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, MatPreview, background_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, MatPreview, scene_box);
+  gtk_widget_class_bind_template_child (widget_class, MatPreview, blend_label);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, texture_label);
+}
+
+/* The scene colour's button: GtkColorDialogButton from GTK 4.10,
+ * GtkColorButton before. Both have an "rgba" property. */
+static GtkWidget *
+scene_button_new (void)
+{
+  GtkWidget *button;
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+  GtkColorDialog *dialog = gtk_color_dialog_new ();
+
+  gtk_color_dialog_set_title (dialog, _("Scene Colour"));
+  gtk_color_dialog_set_with_alpha (dialog, FALSE);
+  button = gtk_color_dialog_button_new (dialog);
+#else
+  button = gtk_color_button_new ();
+  gtk_color_button_set_title (GTK_COLOR_BUTTON (button), _("Scene Colour"));
+  gtk_color_chooser_set_use_alpha (GTK_COLOR_CHOOSER (button), FALSE);
+#endif
+  gtk_widget_set_tooltip_text (button, _("Scene colour: the mission’s sky colour, added to "
+                                         "every material’s self-light (Mission 01: grey 40)"));
+  return button;
+}
+
+static void
+set_own_playback (MatPreview *self)
+{
+  self->playback = mat_playback_new ();
+  self->owns_playback = TRUE;
+  mat_playback_set_widget (self->playback, GTK_WIDGET (self));
 }
 
 static void
@@ -1783,13 +1376,30 @@ mat_preview_init (MatPreview *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->block = -1;
-  self->loop = TRUE;
-  self->speed = 1.0;
   self->shape = MAT_PREVIEW_SHAPE_SPHERE;
+  self->background = MAT_PREVIEW_BACKGROUND_CHECKERBOARD;
+  self->scene.red = self->scene.green = self->scene.blue = MAT_PREVIEW_DEFAULT_SCENE;
+  self->scene.alpha = 1;
   self->show_controls = TRUE;
   self->rand = g_rand_new_with_seed (REROLL_SEED);
+  self->renderer = mat_preview_renderer_new ();
+
+  self->playback_signals = g_signal_group_new (MAT_TYPE_PLAYBACK);
+  g_signal_group_connect_swapped (self->playback_signals, "notify::time",
+                                  G_CALLBACK (on_playback_time), self);
+  g_signal_group_connect_swapped (self->playback_signals, "notify::playing",
+                                  G_CALLBACK (on_playback_playing), self);
+  g_signal_group_connect_swapped (self->playback_signals, "notify::speed",
+                                  G_CALLBACK (on_playback_speed), self);
+  g_signal_group_connect_swapped (self->playback_signals, "notify::loop",
+                                  G_CALLBACK (on_playback_loop), self);
+  g_signal_group_connect_swapped (self->playback_signals, "frame",
+                                  G_CALLBACK (on_playback_frame), self);
+  set_own_playback (self);
+  g_signal_group_set_target (self->playback_signals, self->playback);
 
   gtk_gl_area_set_required_version (self->gl_area, 3, 3);
+  gtk_gl_area_set_has_depth_buffer (self->gl_area, TRUE);
   g_signal_connect (self->gl_area, "create-context", G_CALLBACK (on_create_context), self);
   g_signal_connect (self->gl_area, "realize", G_CALLBACK (on_realize), self);
   g_signal_connect (self->gl_area, "unrealize", G_CALLBACK (on_unrealize), self);
@@ -1805,6 +1415,10 @@ mat_preview_init (MatPreview *self)
   g_signal_group_connect_swapped (self->blocks_signals, "items-changed",
                                   G_CALLBACK (on_material_changed), self);
 
+  self->scene_button = scene_button_new ();
+  gtk_box_append (GTK_BOX (self->scene_box), self->scene_button);
+  gtk_widget_set_name (self->scene_button, "scene_button");
+
   g_signal_connect (self->time_adjustment, "value-changed",
                     G_CALLBACK (on_time_scale_changed), self);
   g_signal_connect (self->phase_adjustment, "value-changed",
@@ -1815,10 +1429,15 @@ mat_preview_init (MatPreview *self)
                     G_CALLBACK (on_block_selected), self);
   g_signal_connect (self->shape_dropdown, "notify::selected",
                     G_CALLBACK (on_shape_selected), self);
+  g_signal_connect (self->background_dropdown, "notify::selected",
+                    G_CALLBACK (on_background_selected), self);
+  g_signal_connect (self->scene_button, "notify::rgba",
+                    G_CALLBACK (on_scene_button_changed), self);
 
   self->syncing = TRUE;
   gtk_drop_down_set_selected (self->shape_dropdown, self->shape);
   self->syncing = FALSE;
+  sync_background_controls (self);
   sync_all (self);
   sync_play_button (self);
 }
@@ -1873,7 +1492,6 @@ mat_preview_set_material (MatPreview  *self,
       self->phase = 0;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PHASE]);
     }
-  update_stop_point (self);
   sync_all (self);
   queue_render (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATERIAL]);
@@ -1898,7 +1516,6 @@ mat_preview_set_block (MatPreview *self,
     return;
   self->block = block;
   invalidate_evaluation (self);
-  update_stop_point (self);
   sync_all (self);
   queue_render (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BLOCK]);
@@ -1924,6 +1541,7 @@ mat_preview_set_phase (MatPreview *self,
   sync_phase_control (self);
   sync_readout (self);
   sync_texture_status (self);
+  sync_blend_status (self);
   queue_render (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PHASE]);
 }
@@ -1932,26 +1550,49 @@ guint
 mat_preview_get_time (MatPreview *self)
 {
   g_return_val_if_fail (MAT_IS_PREVIEW (self), 0);
-  return self->time;
+  return preview_time (self);
 }
 
+/* The clock moves so that the instance time is @time_ms. */
 void
 mat_preview_set_time (MatPreview *self,
                       guint       time_ms)
 {
   g_return_if_fail (MAT_IS_PREVIEW (self));
 
-  self->time_fraction = 0;
-  set_time_internal (self, time_ms, TRUE);
-  if (self->playing && !self->loop)
-    update_stop_point (self);
+  mat_playback_set_time (self->playback, (guint32) time_ms - self->time_offset);
+}
+
+guint
+mat_preview_get_time_offset (MatPreview *self)
+{
+  g_return_val_if_fail (MAT_IS_PREVIEW (self), 0);
+  return self->time_offset;
+}
+
+void
+mat_preview_set_time_offset (MatPreview *self,
+                             guint       offset_ms)
+{
+  g_return_if_fail (MAT_IS_PREVIEW (self));
+
+  if (self->time_offset == offset_ms)
+    return;
+  self->time_offset = offset_ms;
+  invalidate_evaluation (self);
+  sync_for_time (self, TRUE);
+  queue_render (self);
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME_OFFSET]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 gboolean
 mat_preview_get_playing (MatPreview *self)
 {
   g_return_val_if_fail (MAT_IS_PREVIEW (self), FALSE);
-  return self->playing;
+  return mat_playback_get_playing (self->playback);
 }
 
 void
@@ -1960,37 +1601,16 @@ mat_preview_set_playing (MatPreview *self,
 {
   g_return_if_fail (MAT_IS_PREVIEW (self));
 
-  playing = !!playing;
-  if (self->playing == playing)
-    return;
-  self->playing = playing;
   if (playing)
-    {
-      update_stop_point (self);
-      self->last_frame_time = 0;
-      self->time_fraction = 0;
-      if (self->tick_id == 0)
-        self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_tick, NULL, NULL);
-    }
-  else
-    {
-      if (self->tick_id != 0)
-        {
-          gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-          self->tick_id = 0;
-        }
-      sync_readout (self);
-      sync_texture_status (self);
-    }
-  sync_play_button (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYING]);
+    self->last_readout = 0;
+  mat_playback_set_playing (self->playback, playing);
 }
 
 gboolean
 mat_preview_get_loop (MatPreview *self)
 {
   g_return_val_if_fail (MAT_IS_PREVIEW (self), TRUE);
-  return self->loop;
+  return mat_playback_get_loop (self->playback);
 }
 
 void
@@ -1999,19 +1619,14 @@ mat_preview_set_loop (MatPreview *self,
 {
   g_return_if_fail (MAT_IS_PREVIEW (self));
 
-  loop = !!loop;
-  if (self->loop == loop)
-    return;
-  self->loop = loop;
-  update_stop_point (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOOP]);
+  mat_playback_set_loop (self->playback, loop);
 }
 
 double
 mat_preview_get_speed (MatPreview *self)
 {
   g_return_val_if_fail (MAT_IS_PREVIEW (self), 1.0);
-  return self->speed;
+  return mat_playback_get_speed (self->playback);
 }
 
 void
@@ -2020,14 +1635,69 @@ mat_preview_set_speed (MatPreview *self,
 {
   g_return_if_fail (MAT_IS_PREVIEW (self));
 
-  speed = CLAMP (speed, 0.25, 4.0);
-  if (self->speed == speed)
+  mat_playback_set_speed (self->playback, speed);
+}
+
+MatPlayback *
+mat_preview_get_playback (MatPreview *self)
+{
+  g_return_val_if_fail (MAT_IS_PREVIEW (self), NULL);
+  return self->playback;
+}
+
+void
+mat_preview_set_playback (MatPreview  *self,
+                          MatPlayback *playback)
+{
+  guint32 old_time;
+  gboolean old_playing, old_loop;
+  double old_speed;
+
+  g_return_if_fail (MAT_IS_PREVIEW (self));
+  g_return_if_fail (playback == NULL || MAT_IS_PLAYBACK (playback));
+
+  if (playback != NULL && playback == self->playback)
     return;
-  self->speed = speed;
-  self->syncing = TRUE;
-  gtk_adjustment_set_value (self->speed_adjustment, speed);
-  self->syncing = FALSE;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPEED]);
+  if (playback == NULL && self->owns_playback)
+    return;
+
+  old_time = preview_time (self);
+  old_playing = mat_playback_get_playing (self->playback);
+  old_loop = mat_playback_get_loop (self->playback);
+  old_speed = mat_playback_get_speed (self->playback);
+
+  if (self->owns_playback)
+    {
+      mat_playback_set_playing (self->playback, FALSE);
+      mat_playback_set_widget (self->playback, NULL);
+    }
+  g_clear_object (&self->playback);
+  if (playback != NULL)
+    {
+      self->playback = g_object_ref (playback);
+      self->owns_playback = FALSE;
+    }
+  else
+    set_own_playback (self);
+  g_signal_group_set_target (self->playback_signals, self->playback);
+
+  invalidate_evaluation (self);
+  sync_all (self);
+  sync_play_button (self);
+  sync_speed (self);
+  queue_render (self);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYBACK]);
+  if (old_time != preview_time (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME]);
+  if (old_playing != mat_playback_get_playing (self->playback))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYING]);
+  if (old_loop != mat_playback_get_loop (self->playback))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOOP]);
+  if (old_speed != mat_playback_get_speed (self->playback))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPEED]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 gboolean
@@ -2075,6 +1745,74 @@ mat_preview_set_shape (MatPreview      *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHAPE]);
 }
 
+MatPreviewBackground
+mat_preview_get_background (MatPreview *self)
+{
+  g_return_val_if_fail (MAT_IS_PREVIEW (self), MAT_PREVIEW_BACKGROUND_CHECKERBOARD);
+  return self->background;
+}
+
+void
+mat_preview_set_background (MatPreview           *self,
+                            MatPreviewBackground  background)
+{
+  g_return_if_fail (MAT_IS_PREVIEW (self));
+  g_return_if_fail (background <= MAT_PREVIEW_BACKGROUND_SCENE);
+
+  if (self->background == background)
+    return;
+  self->background = background;
+  sync_background_controls (self);
+  queue_render (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKGROUND]);
+}
+
+const GdkRGBA *
+mat_preview_get_scene_colour (MatPreview *self)
+{
+  g_return_val_if_fail (MAT_IS_PREVIEW (self), NULL);
+  return &self->scene;
+}
+
+void
+mat_preview_set_scene_colour (MatPreview    *self,
+                              const GdkRGBA *colour)
+{
+  GdkRGBA opaque;
+
+  g_return_if_fail (MAT_IS_PREVIEW (self));
+  g_return_if_fail (colour != NULL);
+
+  opaque = *colour;
+  opaque.red = CLAMP (opaque.red, 0.0f, 1.0f);
+  opaque.green = CLAMP (opaque.green, 0.0f, 1.0f);
+  opaque.blue = CLAMP (opaque.blue, 0.0f, 1.0f);
+  opaque.alpha = 1;
+  if (gdk_rgba_equal (&opaque, &self->scene))
+    return;
+  self->scene = opaque;
+  sync_background_controls (self);
+  queue_render (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCENE_COLOUR]);
+}
+
+guint
+mat_preview_get_blend_index (MatPreview *self)
+{
+  g_return_val_if_fail (MAT_IS_PREVIEW (self), 0);
+  return blend_field (self)->index;
+}
+
+guint
+mat_preview_get_blend_mode (MatPreview *self)
+{
+  const Mat0BlendField *blend;
+
+  g_return_val_if_fail (MAT_IS_PREVIEW (self), 0);
+  blend = blend_field (self);
+  return blend->mode >= 0 ? (guint) blend->mode : 0;
+}
+
 guint
 mat_preview_get_random_offset (MatPreview *self)
 {
@@ -2090,26 +1828,19 @@ mat_preview_set_random_offset (MatPreview *self,
 
   if (self->random_offset == random_offset)
     return;
-  self->random_offset = random_offset;
-  invalidate_evaluation (self);
+  set_random_offset_internal (self, random_offset);
   sync_readout (self);
   sync_texture_status (self);
-  sync_reroll (self);
-  queue_render (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RANDOM_OFFSET]);
+  sync_blend_status (self);
 }
 
-/* As the engine: R = rand () % cycle of the shown block (0 without one). */
+/* As the engine: R = rand () % period of the shown block (0 without one). */
 void
 mat_preview_reroll (MatPreview *self)
 {
-  guint32 cycle, value;
-
   g_return_if_fail (MAT_IS_PREVIEW (self));
 
-  cycle = block_cycle (current_block (self));
-  value = g_rand_int (self->rand);
-  mat_preview_set_random_offset (self, cycle > 0 ? value % cycle : 0);
+  mat_preview_set_random_offset (self, draw_random_offset (self));
 }
 
 MatTextureLibrary *
@@ -2132,7 +1863,7 @@ mat_preview_set_textures (MatPreview        *self,
     {
       gtk_gl_area_make_current (self->gl_area);
       if (gtk_gl_area_get_error (self->gl_area) == NULL)
-        clear_gl_textures (self);
+        mat_preview_renderer_clear_textures (self->renderer);
     }
   sync_texture_status (self);
   queue_render (self);
@@ -2246,6 +1977,16 @@ mat_preview_read_pixel_for_test (MatPreview *self,
   return TRUE;
 }
 
+void
+mat_preview_get_draw_info_for_test (MatPreview         *self,
+                                    MatPreviewDrawInfo *info)
+{
+  g_return_if_fail (MAT_IS_PREVIEW (self));
+  g_return_if_fail (info != NULL);
+
+  mat_preview_renderer_get_draw_info (self->renderer, info);
+}
+
 guint64
 mat_preview_get_n_renders (MatPreview *self)
 {
@@ -2279,6 +2020,9 @@ mat_preview_get_test_widget (MatPreview *self,
     { "gl_area", G_STRUCT_OFFSET (MatPreview, gl_area) },
     { "error_label", G_STRUCT_OFFSET (MatPreview, error_label) },
     { "controls", G_STRUCT_OFFSET (MatPreview, controls) },
+    { "background_dropdown", G_STRUCT_OFFSET (MatPreview, background_dropdown) },
+    { "scene_button", G_STRUCT_OFFSET (MatPreview, scene_button) },
+    { "blend_label", G_STRUCT_OFFSET (MatPreview, blend_label) },
   };
 
   g_return_val_if_fail (MAT_IS_PREVIEW (self), NULL);

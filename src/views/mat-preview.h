@@ -4,19 +4,18 @@
 #include <gtk/gtk.h>
 
 #include "mat-material.h"
+#include "mat-playback.h"
+#include "mat-preview-renderer.h"
 #include "mat-texture-library.h"
 #include "phase-eval.h"
 
 G_BEGIN_DECLS
 
-typedef enum {
-  MAT_PREVIEW_SHAPE_SPHERE,
-  MAT_PREVIEW_SHAPE_CUBE,
-  MAT_PREVIEW_SHAPE_PLANE,
-} MatPreviewShape;
-
+/* MatPreviewShape and MatPreviewBackground: mat-preview-renderer.h */
 #define MAT_TYPE_PREVIEW_SHAPE (mat_preview_shape_get_type ())
 GType mat_preview_shape_get_type (void);
+#define MAT_TYPE_PREVIEW_BACKGROUND (mat_preview_background_get_type ())
+GType mat_preview_background_get_type (void);
 
 #define MAT_TYPE_PREVIEW (mat_preview_get_type ())
 
@@ -28,16 +27,29 @@ G_DECLARE_FINAL_TYPE (MatPreview, mat_preview, MAT, PREVIEW, GtkWidget)
  *   "phase"         uint               the static phase (block -1, or a
  *                                      block without keys)
  *   "time"          uint               ms since the instance started
- *                                      (the evaluator's now - start)
- *   "random-offset" uint               R of mode 3
- *   "playing"       boolean            advance "time" from the frame clock
+ *                                      (the evaluator's now - start): the
+ *                                      playback's time plus "time-offset"
+ *   "time-offset"   uint               added to the playback's time
+ *   "random-offset" uint               R of mode 3; while playing a mode-3
+ *                                      block, a new R every frame
+ *   "playing"       boolean            the playback runs
  *   "speed"         double             playback speed (1.0 = real time)
- *   "unlit"         boolean            show the raw blended colour
+ *   "loop"          boolean            see mat_preview_set_loop
+ *   "playback"      MatPlayback*       the clock (its own unless shared)
+ *   "unlit"         boolean            the "raw" view: the evaluated
+ *                                      diffuse colour without lighting
  *   "shape"         MatPreviewShape
+ *   "background"    MatPreviewBackground  what the material is drawn over
+ *   "scene-colour"  GdkRGBA*           the mission's scene colour (added
+ *                                      to the self-light; default grey 40)
  *   "textures"      MatTextureLibrary* where phase textures are found
  *   "show-controls" boolean            the control bar under the view
  * Every redraw evaluates through phase_eval_at_time(); nothing else
- * computes a blended phase. */
+ * computes a blended phase. The drawing is MatPreviewRenderer's; the
+ * blend mode comes from the material's attr1 (render.md 3). When the
+ * application's settings schema is installed, "background" and
+ * "scene-colour" follow the settings preview-background and
+ * preview-scene-colour. */
 GtkWidget   *mat_preview_new               (void);
 MatMaterial *mat_preview_get_material      (MatPreview  *self);
 void         mat_preview_set_material      (MatPreview  *self,
@@ -59,6 +71,31 @@ void         mat_preview_set_textures      (MatPreview  *self,
                                             MatTextureLibrary *textures);
 /* A new random offset R from the preview's seeded generator. */
 void         mat_preview_reroll            (MatPreview  *self);
+
+/* The clock: %NULL gives the preview a clock of its own again (ticked by
+ * its own frame clock). A shared clock is ticked by whoever owns it; the
+ * preview then only follows it (mat_preview_set_speed, _set_loop and
+ * _set_playing act on the shared clock). */
+MatPlayback *mat_preview_get_playback      (MatPreview  *self);
+void         mat_preview_set_playback      (MatPreview  *self,
+                                            MatPlayback *playback);
+guint        mat_preview_get_time_offset   (MatPreview  *self);
+void         mat_preview_set_time_offset   (MatPreview  *self,
+                                            guint        offset_ms);
+
+MatPreviewBackground mat_preview_get_background (MatPreview *self);
+void         mat_preview_set_background    (MatPreview  *self,
+                                            MatPreviewBackground background);
+/* Returns: (transfer none): the scene colour (alpha ignored). */
+const GdkRGBA *mat_preview_get_scene_colour (MatPreview  *self);
+void         mat_preview_set_scene_colour  (MatPreview  *self,
+                                            const GdkRGBA *colour);
+
+/* The blend mode the material is drawn with (render.md 3: 0..5; an
+ * unknown blend index draws as 0), and the blend index b of its attr1
+ * (0..15). Both 0 without a material. */
+guint        mat_preview_get_blend_mode    (MatPreview  *self);
+guint        mat_preview_get_blend_index   (MatPreview  *self);
 
 /* The evaluator's input and output of the last evaluation (what the next
  * frame draws). Returns %FALSE when nothing is shown. */
@@ -107,6 +144,9 @@ gboolean     mat_preview_read_pixel_for_test (MatPreview *self,
                                               int         x,
                                               int         y,
                                               guint8      rgba[4]);
+/* What the last frame's material draw ran with (GL state read back). */
+void         mat_preview_get_draw_info_for_test (MatPreview         *self,
+                                                 MatPreviewDrawInfo *info);
 /* Frames rendered and evaluator calls since the widget was created. */
 guint64      mat_preview_get_n_renders       (MatPreview *self);
 guint64      mat_preview_get_n_evaluations   (MatPreview *self);
@@ -114,7 +154,8 @@ guint64      mat_preview_get_n_evaluations   (MatPreview *self);
  * ("play_button", "loop_button", "time_scale", "time_label",
  * "block_dropdown", "phase_spin", "shape_dropdown", "unlit_button",
  * "speed_spin", "reroll_button", "texture_label", "gl_area",
- * "error_label", "controls"). */
+ * "error_label", "controls", "background_dropdown", "scene_button",
+ * "blend_label"). */
 GtkWidget   *mat_preview_get_test_widget     (MatPreview *self,
                                               const char *name);
 

@@ -9,6 +9,10 @@
  * Also printed: the process CPU time per frame (all threads, llvmpipe's
  * included), steadier than the frame rate on a loaded machine.
  *
+ * The preview draws as the game does (render.md): a depth buffer, culling
+ * off, the material's blend mode (printed; a see-through or additive
+ * material such as SMOKE_PUFF draws both faces of the sphere blended).
+ *
  * Environment: DEMO_LIB, DEMO_TEXTURES (optional), BENCH_NO_CONTROLS=1
  * (the view alone, without the control bar). Arguments: [SECONDS]
  * [MATERIAL] (default 5 s, LAVA_FLOW).
@@ -166,6 +170,7 @@ main (int   argc,
   Count preview_count = { 0 }, baseline_count = { 0 };
   double preview_time, baseline_time, preview_fps, baseline_fps, clock_fps;
   GtkWidget *preview, *area;
+  guint blend_mode;
   GtkWindow *window;
 
   if (seconds <= 0)
@@ -225,6 +230,7 @@ main (int   argc,
   preview_time = measure (preview, seconds, &preview_count, preview_renders);
   mat_preview_set_playing (MAT_PREVIEW (preview), FALSE);
   clock_fps = gdk_frame_clock_get_fps (gtk_widget_get_frame_clock (preview));
+  blend_mode = mat_preview_get_blend_mode (MAT_PREVIEW (preview));
   gtk_window_destroy (window);
 
   /* the baseline */
@@ -239,7 +245,8 @@ main (int   argc,
 
   preview_fps = preview_count.renders / preview_time;
   baseline_fps = baseline_count.renders / baseline_time;
-  printf ("material %s, %dx%d, %.1f s each\n", name, VIEW_WIDTH, VIEW_HEIGHT, seconds);
+  printf ("material %s (blend mode %u), %dx%d, %.1f s each\n", name, blend_mode, VIEW_WIDTH,
+          VIEW_HEIGHT, seconds);
   printf ("preview frames: %u paints, %u renders in %.2f s (frame clock reports %.1f fps)\n",
           preview_count.paints, preview_count.renders, preview_time, clock_fps);
   printf ("baseline frames: %u paints, %u renders in %.2f s\n",

@@ -1,9 +1,10 @@
-/* preview.frag - MatPreview: one runtime phase (formats.md 2.2) on the
- * shape, or (compiled with BACKGROUND defined) the checkerboard behind
- * it. Variants are compiled with UNLIT and TEXTURED defined or not, so no
- * fragment pays for a branch (a software rasteriser such as llvmpipe runs
- * both sides). The #version line, a precision for ES and the defines are
- * prepended when compiling. */
+/* preview.frag - MatPreviewRenderer: the vertex colour times the texture,
+ * alpha = texture alpha times the ambient alpha (render.md 2), or
+ * (compiled with BACKGROUND defined) the checkerboard's light squares.
+ * Variants are compiled with TEXTURED and ALPHA_TEST defined or not, so
+ * no fragment pays for a branch (a software rasteriser such as llvmpipe
+ * runs both sides). The #version line, a precision for ES and the
+ * defines are prepended when compiling. */
 
 out vec4 frag_colour;
 
@@ -24,30 +25,27 @@ main ()
 
 in vec2 v_uv;
 in vec3 v_colour;
-in vec3 v_specular;
 
-uniform vec4      u_diffuse;    /* f0..f3 */
 uniform sampler2D u_texture;
-uniform vec4      u_uv_rect;    /* atlas cell: offset xy, size zw */
+uniform float     u_alpha;      /* the ambient alpha f7, clamped to 0..1 */
 
 void
 main ()
 {
 #ifdef TEXTURED
-  vec4 tex = texture (u_texture, u_uv_rect.xy + v_uv * u_uv_rect.zw);
+  vec4 tex = texture (u_texture, v_uv);
 #else
   vec4 tex = vec4 (1.0);
 #endif
+  float alpha = tex.a * u_alpha;
 
-#ifdef UNLIT
-  /* Exactly the blended diffuse colour, modulated by the texture as the
-   * default texture stage does; alpha f3. */
-  frag_colour = vec4 (u_diffuse.rgb * tex.rgb, u_diffuse.a * tex.a);
-#else
-  /* The lit colour modulated by the texture, then the specular term. */
-  frag_colour = vec4 (clamp (v_colour * tex.rgb + v_specular, 0.0, 1.0),
-                      u_diffuse.a * tex.a);
+#ifdef ALPHA_TEST
+  /* Direct3D's alpha test, reference 1, GREATEREQUAL: a blended draw
+   * drops exactly the texels whose alpha is 0 */
+  if (alpha < 1.0 / 255.0)
+    discard;
 #endif
+  frag_colour = vec4 (v_colour * tex.rgb, alpha);
 }
 
 #endif

@@ -1,0 +1,1035 @@
+/* mat-preview-renderer.c - how the game draws a material, in OpenGL
+ *
+ * render.md, step by step:
+ *   1. the device material from the evaluated phase: diffuse f0..f2,
+ *      emissive = scene + f4..f6 (the self-light), specular f8..f10,
+ *      exponent 1 << (power & 31), alpha = the ambient alpha f7; f3, f11
+ *      and f12..f15 are never used;
+ *   2. one white directional light, per vertex (Gouraud, as Direct3D 7
+ *      lights): colour = clamp (emissive + diffuse N.L + specular
+ *      (N.H)^exponent), times the texture; alpha = texture alpha times f7;
+ *   3. the blend mode's factors, the alpha test for modes 1..5, culling
+ *      off, depth writes only when f7 is 1;
+ *   4. the cell: the vertex shader rewrites every UV into the Page rect.
+ * The "raw" view draws the diffuse colour f0..f2 instead of the lit one,
+ * with the same alpha and blending.
+ *
+ * Cheap under a software rasteriser (llvmpipe): the checkerboard is drawn
+ * once per size into its own framebuffer and copied in with one blit per
+ * frame, and each shader variant is compiled without branches.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <gdk/gdk.h>
+#include <glib/gi18n-lib.h>
+
+#include "mat-preview-renderer.h"
+
+#define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
+
+#define SPHERE_SLICES   48
+#define SPHERE_STACKS   32
+#define CUBE_HALF       0.72f
+#define PLANE_HALF      1.0f
+#define QUAD_STEPS      8
+#define N_SHAPES        3
+
+typedef enum {
+  ATTR_POSITION,
+  ATTR_NORMAL,
+  ATTR_UV,
+} Attribute;
+
+typedef struct {
+  GLuint  vao;
+  GLuint  vbo;
+  GLuint  ibo;
+  GLsizei n_indices;
+} Mesh;
+
+typedef enum {
+  U_MVP,
+  U_MODEL_VIEW,
+  U_TEXTURE,
+  U_UV_RECT,
+  U_DIFFUSE,
+  U_EMISSIVE,
+  U_SPECULAR,
+  U_POWER,
+  U_ALPHA,
+  U_LIGHT_DIR,
+  U_CHECKER_LIGHT,
+  U_VIEWPORT,
+  N_UNIFORMS
+} Uniform;
+
+static const char *const uniform_names[N_UNIFORMS] = {
+  "u_mvp", "u_model_view", "u_texture", "u_uv_rect", "u_diffuse", "u_emissive",
+  "u_specular", "u_power", "u_alpha", "u_light_dir", "u_checker_light", "u_viewport",
+};
+
+/* The background, then the shape's variants: index 1 + raw + 2 * textured
+ * + 4 * alpha test. */
+#define PROGRAM_BACKGROUND 0
+#define PROGRAM_SHAPE      1
+#define N_PROGRAMS         9
+
+typedef struct {
+  GLuint id;
+  GLint  uniforms[N_UNIFORMS];   /* -1 where the variant lacks one */
+} Program;
+
+struct _MatPreviewRenderer
+{
+  gboolean              ready;
+  gboolean              es;
+  Program               programs[N_PROGRAMS];
+  Mesh                  meshes[N_SHAPES];
+
+  /* the checkerboard, drawn once per size */
+  Mesh                  background;
+  GLuint                background_fbo;
+  GLuint                background_texture;
+  int                   background_width;
+  int                   background_height;
+  int                   background_cell;
+
+  GHashTable           *textures;    /* key -> GLuint (0: could not be made) */
+
+  MatPreviewRenderState state;       /* owns texture_key and texture_rgba */
+  MatPreviewDrawInfo    draw_info;
+};
+
+/* ---- pure helpers ----------------------------------------------------- */
+
+void
+mat_preview_blend_factors (guint     mode,
+                           GLenum   *src,
+                           GLenum   *dst,
+                           gboolean *alpha_test)
+{
+  static const struct { GLenum src, dst; } factors[6] = {
+    { GL_ONE, GL_ZERO },
+    { GL_SRC_ALPHA, GL_ZERO },
+    { GL_SRC_ALPHA, GL_ONE },
+    { GL_ZERO, GL_SRC_COLOR },
+    { GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA },
+    { GL_DST_COLOR, GL_SRC_COLOR },
+  };
+
+  if (mode >= G_N_ELEMENTS (factors))
+    mode = 0;
+  if (src != NULL)
+    *src = factors[mode].src;
+  if (dst != NULL)
+    *dst = factors[mode].dst;
+  if (alpha_test != NULL)
+    *alpha_test = mode != 0;
+}
+
+gboolean
+mat_preview_cell_uv_rect (const TexmImage *image,
+                          gint32           cell,
+                          float            rect[4])
+{
+  const TexmRect *r;
+  float w, h;
+
+  rect[0] = rect[1] = 0;
+  rect[2] = rect[3] = 1;
+  if (cell < 0 || image == NULL)
+    return TRUE;
+  if (!image->has_page || (guint32) cell >= image->n_rects
+      || image->header.width == 0 || image->header.height == 0)
+    return FALSE;
+
+  r = &image->rects[cell];
+  w = (float) image->header.width;
+  h = (float) image->header.height;
+  rect[0] = (float) r->x / w;
+  rect[1] = (float) r->y / h;
+  rect[2] = (float) r->w / w;
+  rect[3] = (float) r->h / h;
+  return TRUE;
+}
+
+float
+mat_preview_specular_exponent (float power)
+{
+  /* the runtime keeps p16 as a float; the engine converts it back to an
+   * int and shifts: 1 << (n & 31) on a 32-bit int */
+  guint32 n = isfinite (power) && power >= 0 && power < 4294967296.0f ? (guint32) power : 0;
+
+  return (float) (gint32) (1u << (n & 31u));
+}
+
+/* ---- matrices --------------------------------------------------------- */
+
+typedef struct { float m[16]; } Mat4;   /* column-major, as GL reads it */
+
+static Mat4
+mat4_identity (void)
+{
+  Mat4 r = { { 1, 0, 0, 0,  0, 1, 0, 0,  0, 0, 1, 0,  0, 0, 0, 1 } };
+  return r;
+}
+
+static Mat4
+mat4_mul (const Mat4 *a,
+          const Mat4 *b)
+{
+  Mat4 r;
+
+  for (int c = 0; c < 4; c++)
+    for (int row = 0; row < 4; row++)
+      {
+        float sum = 0;
+
+        for (int k = 0; k < 4; k++)
+          sum += a->m[k * 4 + row] * b->m[c * 4 + k];
+        r.m[c * 4 + row] = sum;
+      }
+  return r;
+}
+
+static Mat4
+mat4_rotation (float degrees,
+               int   axis)
+{
+  Mat4 r = mat4_identity ();
+  float rad = degrees * (float) G_PI / 180.0f;
+  float c = cosf (rad), s = sinf (rad);
+  int i = (axis + 1) % 3, j = (axis + 2) % 3;
+
+  r.m[i * 4 + i] = c;
+  r.m[j * 4 + j] = c;
+  r.m[i * 4 + j] = s;
+  r.m[j * 4 + i] = -s;
+  return r;
+}
+
+static Mat4
+mat4_translation (float x,
+                  float y,
+                  float z)
+{
+  Mat4 r = mat4_identity ();
+
+  r.m[12] = x;
+  r.m[13] = y;
+  r.m[14] = z;
+  return r;
+}
+
+static Mat4
+mat4_perspective (float fovy_degrees,
+                  float aspect,
+                  float near,
+                  float far)
+{
+  Mat4 r = { { 0 } };
+  float f = 1.0f / tanf (fovy_degrees * (float) G_PI / 360.0f);
+
+  r.m[0] = f / aspect;
+  r.m[5] = f;
+  r.m[10] = (far + near) / (near - far);
+  r.m[11] = -1.0f;
+  r.m[14] = 2.0f * far * near / (near - far);
+  return r;
+}
+
+/* ---- meshes ----------------------------------------------------------- */
+
+typedef struct {
+  GArray *vertices;   /* float: x y z, nx ny nz, u v */
+  GArray *indices;    /* guint32 */
+} MeshData;
+
+static void
+mesh_data_vertex (MeshData *d,
+                  float x, float y, float z,
+                  float nx, float ny, float nz,
+                  float u, float v)
+{
+  float vertex[8] = { x, y, z, nx, ny, nz, u, v };
+
+  g_array_append_vals (d->vertices, vertex, 8);
+}
+
+static guint32
+mesh_data_n_vertices (MeshData *d)
+{
+  return d->vertices->len / 8;
+}
+
+static void
+mesh_data_triangle (MeshData *d,
+                    guint32   a,
+                    guint32   b,
+                    guint32   c)
+{
+  guint32 tri[3] = { a, b, c };
+
+  g_array_append_vals (d->indices, tri, 3);
+}
+
+/* UV sphere of radius 1: v = 0 at the north pole, the seam at the back. */
+static void
+build_sphere (MeshData *d)
+{
+  for (guint i = 0; i <= SPHERE_STACKS; i++)
+    {
+      float theta = (float) G_PI * (float) i / SPHERE_STACKS;
+
+      for (guint j = 0; j <= SPHERE_SLICES; j++)
+        {
+          float phi = 2.0f * (float) G_PI * (float) j / SPHERE_SLICES;
+          /* u = 0 and 1 meet at the back (-z), away from the camera */
+          float x = -sinf (theta) * sinf (phi);
+          float y = cosf (theta);
+          float z = -sinf (theta) * cosf (phi);
+
+          mesh_data_vertex (d, x, y, z, x, y, z,
+                            (float) j / SPHERE_SLICES, (float) i / SPHERE_STACKS);
+        }
+    }
+  for (guint i = 0; i < SPHERE_STACKS; i++)
+    for (guint j = 0; j < SPHERE_SLICES; j++)
+      {
+        guint32 a = i * (SPHERE_SLICES + 1) + j;
+        guint32 b = a + SPHERE_SLICES + 1;
+
+        mesh_data_triangle (d, a, b, b + 1);
+        mesh_data_triangle (d, a, b + 1, a + 1);
+      }
+}
+
+/* One quad centred at @c with axes @u and @v (u x v = the normal @n),
+ * counter-clockwise seen from the front, as a grid of @steps x @steps
+ * cells (lighting is per vertex, as in Direct3D 7). */
+static void
+build_quad (MeshData    *d,
+            const float  c[3],
+            const float  u[3],
+            const float  v[3],
+            const float  n[3],
+            guint        steps)
+{
+  guint32 base = mesh_data_n_vertices (d);
+
+  for (guint j = 0; j <= steps; j++)
+    for (guint i = 0; i <= steps; i++)
+      {
+        float a = -1.0f + 2.0f * (float) i / (float) steps;
+        float b = -1.0f + 2.0f * (float) j / (float) steps;
+
+        mesh_data_vertex (d,
+                          c[0] + a * u[0] + b * v[0],
+                          c[1] + a * u[1] + b * v[1],
+                          c[2] + a * u[2] + b * v[2],
+                          n[0], n[1], n[2],
+                          (a + 1) / 2, (1 - b) / 2);
+      }
+  for (guint j = 0; j < steps; j++)
+    for (guint i = 0; i < steps; i++)
+      {
+        guint32 k = base + j * (steps + 1) + i;
+        guint32 above = k + steps + 1;
+
+        mesh_data_triangle (d, k, k + 1, above + 1);
+        mesh_data_triangle (d, k, above + 1, above);
+      }
+}
+
+static void
+build_cube (MeshData *d)
+{
+  const float h = CUBE_HALF;
+  /* normal, u axis, v axis per face */
+  static const float faces[6][3][3] = {
+    { { 0, 0, 1 }, { 1, 0, 0 }, { 0, 1, 0 } },
+    { { 0, 0, -1 }, { -1, 0, 0 }, { 0, 1, 0 } },
+    { { 1, 0, 0 }, { 0, 0, -1 }, { 0, 1, 0 } },
+    { { -1, 0, 0 }, { 0, 0, 1 }, { 0, 1, 0 } },
+    { { 0, 1, 0 }, { 1, 0, 0 }, { 0, 0, -1 } },
+    { { 0, -1, 0 }, { 1, 0, 0 }, { 0, 0, 1 } },
+  };
+
+  for (guint f = 0; f < 6; f++)
+    {
+      float c[3], u[3], v[3];
+
+      for (guint k = 0; k < 3; k++)
+        {
+          c[k] = faces[f][0][k] * h;
+          u[k] = faces[f][1][k] * h;
+          v[k] = faces[f][2][k] * h;
+        }
+      build_quad (d, c, u, v, faces[f][0], QUAD_STEPS);
+    }
+}
+
+static void
+build_plane (MeshData *d)
+{
+  static const float c[3] = { 0, 0, 0 };
+  static const float u[3] = { PLANE_HALF, 0, 0 };
+  static const float v[3] = { 0, PLANE_HALF, 0 };
+  static const float n[3] = { 0, 0, 1 };
+
+  build_quad (d, c, u, v, n, QUAD_STEPS * 2);
+}
+
+static void
+mesh_upload (Mesh          *mesh,
+             const float   *vertices,
+             gsize          n_floats,
+             const guint32 *indices,
+             gsize          n_indices)
+{
+  glGenVertexArrays (1, &mesh->vao);
+  glBindVertexArray (mesh->vao);
+  glGenBuffers (1, &mesh->vbo);
+  glBindBuffer (GL_ARRAY_BUFFER, mesh->vbo);
+  glBufferData (GL_ARRAY_BUFFER, (GLsizeiptr) (n_floats * sizeof (float)), vertices, GL_STATIC_DRAW);
+  glEnableVertexAttribArray (ATTR_POSITION);
+  glVertexAttribPointer (ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, 8 * sizeof (float), (void *) 0);
+  glEnableVertexAttribArray (ATTR_NORMAL);
+  glVertexAttribPointer (ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, 8 * sizeof (float),
+                         (void *) (3 * sizeof (float)));
+  glEnableVertexAttribArray (ATTR_UV);
+  glVertexAttribPointer (ATTR_UV, 2, GL_FLOAT, GL_FALSE, 8 * sizeof (float),
+                         (void *) (6 * sizeof (float)));
+  glGenBuffers (1, &mesh->ibo);
+  glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, mesh->ibo);
+  glBufferData (GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr) (n_indices * sizeof (guint32)),
+                indices, GL_STATIC_DRAW);
+  mesh->n_indices = (GLsizei) n_indices;
+  glBindVertexArray (0);
+  glBindBuffer (GL_ARRAY_BUFFER, 0);
+}
+
+static void
+mesh_data_upload (MeshData *d,
+                  Mesh     *mesh)
+{
+  mesh_upload (mesh, (const float *) (void *) d->vertices->data, d->vertices->len,
+               (const guint32 *) (void *) d->indices->data, d->indices->len);
+  g_array_unref (d->vertices);
+  g_array_unref (d->indices);
+}
+
+static MeshData
+mesh_data_new (void)
+{
+  MeshData d = {
+    g_array_new (FALSE, FALSE, sizeof (float)),
+    g_array_new (FALSE, FALSE, sizeof (guint32)),
+  };
+
+  return d;
+}
+
+static void
+mesh_build (Mesh            *mesh,
+            MatPreviewShape  shape)
+{
+  MeshData d = mesh_data_new ();
+
+  switch (shape)
+    {
+    case MAT_PREVIEW_SHAPE_SPHERE: build_sphere (&d); break;
+    case MAT_PREVIEW_SHAPE_CUBE: build_cube (&d); break;
+    case MAT_PREVIEW_SHAPE_PLANE: default: build_plane (&d); break;
+    }
+  mesh_data_upload (&d, mesh);
+}
+
+static void
+mesh_clear (Mesh *mesh)
+{
+  if (mesh->vao != 0)
+    glDeleteVertexArrays (1, &mesh->vao);
+  if (mesh->vbo != 0)
+    glDeleteBuffers (1, &mesh->vbo);
+  if (mesh->ibo != 0)
+    glDeleteBuffers (1, &mesh->ibo);
+  memset (mesh, 0, sizeof *mesh);
+}
+
+/* ---- the checkerboard ------------------------------------------------- */
+
+/* The light squares of a checkerboard of @cell pixels over @width x
+ * @height, in framebuffer pixels from the bottom left; the dark ones are
+ * the clear colour. */
+static void
+background_build (Mesh *mesh,
+                  int   width,
+                  int   height,
+                  int   cell)
+{
+  MeshData d = mesh_data_new ();
+
+  mesh_clear (mesh);
+  for (int y = 0; y * cell < height; y++)
+    for (int x = (y + 1) % 2; x * cell < width; x += 2)
+      {
+        float x0 = (float) (x * cell), y0 = (float) (y * cell);
+        float x1 = x0 + (float) cell, y1 = y0 + (float) cell;
+        guint32 base = mesh_data_n_vertices (&d);
+
+        mesh_data_vertex (&d, x0, y0, 0, 0, 0, 1, 0, 0);
+        mesh_data_vertex (&d, x1, y0, 0, 0, 0, 1, 0, 0);
+        mesh_data_vertex (&d, x1, y1, 0, 0, 0, 1, 0, 0);
+        mesh_data_vertex (&d, x0, y1, 0, 0, 0, 1, 0, 0);
+        mesh_data_triangle (&d, base, base + 1, base + 2);
+        mesh_data_triangle (&d, base, base + 2, base + 3);
+      }
+  mesh_data_upload (&d, mesh);
+}
+
+static void
+background_clear (MatPreviewRenderer *self)
+{
+  mesh_clear (&self->background);
+  if (self->background_fbo != 0)
+    glDeleteFramebuffers (1, &self->background_fbo);
+  if (self->background_texture != 0)
+    glDeleteTextures (1, &self->background_texture);
+  self->background_fbo = 0;
+  self->background_texture = 0;
+  self->background_width = self->background_height = self->background_cell = 0;
+}
+
+/* Draws the checkerboard into its own framebuffer (of the format of
+ * @target, so that the per-frame blit is a plain copy), then binds
+ * @target again. */
+static void
+background_draw (MatPreviewRenderer *self,
+                 GLuint              target,
+                 int                 width,
+                 int                 height,
+                 int                 cell)
+{
+  const Program *program = &self->programs[PROGRAM_BACKGROUND];
+  GLint alpha_bits = 8;
+
+  if (target != 0)
+    glGetFramebufferAttachmentParameteriv (GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                                           GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE, &alpha_bits);
+  background_clear (self);
+  background_build (&self->background, width, height, cell);
+
+  glGenTextures (1, &self->background_texture);
+  glBindTexture (GL_TEXTURE_2D, self->background_texture);
+  glTexImage2D (GL_TEXTURE_2D, 0, alpha_bits > 0 ? GL_RGBA8 : GL_RGB8, width, height, 0,
+                alpha_bits > 0 ? GL_RGBA : GL_RGB, GL_UNSIGNED_BYTE, NULL);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture (GL_TEXTURE_2D, 0);
+  glGenFramebuffers (1, &self->background_fbo);
+  glBindFramebuffer (GL_FRAMEBUFFER, self->background_fbo);
+  glFramebufferTexture2D (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                          self->background_texture, 0);
+
+  glClearColor (MAT_PREVIEW_CHECKER_DARK, MAT_PREVIEW_CHECKER_DARK,
+                MAT_PREVIEW_CHECKER_DARK, 1.0f);
+  glClear (GL_COLOR_BUFFER_BIT);
+  glUseProgram (program->id);
+  glUniform3f (program->uniforms[U_CHECKER_LIGHT], MAT_PREVIEW_CHECKER_LIGHT,
+               MAT_PREVIEW_CHECKER_LIGHT, MAT_PREVIEW_CHECKER_LIGHT);
+  glUniform2f (program->uniforms[U_VIEWPORT], (float) width, (float) height);
+  glBindVertexArray (self->background.vao);
+  glDrawElements (GL_TRIANGLES, self->background.n_indices, GL_UNSIGNED_INT, NULL);
+  glBindVertexArray (0);
+  glBindFramebuffer (GL_FRAMEBUFFER, target);
+
+  self->background_width = width;
+  self->background_height = height;
+  self->background_cell = cell;
+}
+
+/* ---- programs --------------------------------------------------------- */
+
+static GLuint
+compile_shader (GLenum       type,
+                const char  *resource,
+                gboolean     es,
+                const char  *defines,
+                GError     **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  const char *sources[3];
+  GLint lengths[3];
+  GLint status = 0;
+  GLuint shader;
+
+  bytes = g_resources_lookup_data (resource, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  if (bytes == NULL)
+    return 0;
+  sources[0] = es ? "#version 300 es\nprecision highp float;\nprecision highp int;\n"
+                  : "#version 330 core\n";
+  lengths[0] = (GLint) strlen (sources[0]);
+  sources[1] = defines;
+  lengths[1] = (GLint) strlen (defines);
+  sources[2] = g_bytes_get_data (bytes, NULL);
+  lengths[2] = (GLint) g_bytes_get_size (bytes);
+
+  shader = glCreateShader (type);
+  glShaderSource (shader, 3, sources, lengths);
+  glCompileShader (shader);
+  glGetShaderiv (shader, GL_COMPILE_STATUS, &status);
+  if (status == GL_FALSE)
+    {
+      GLint len = 0;
+      g_autofree char *log = NULL;
+
+      glGetShaderiv (shader, GL_INFO_LOG_LENGTH, &len);
+      log = g_malloc0 ((gsize) MAX (len, 1) + 1);
+      glGetShaderInfoLog (shader, len, NULL, log);
+      g_set_error (error, GDK_GL_ERROR, GDK_GL_ERROR_COMPILATION_FAILED,
+                   _("The shader %s does not compile: %s"), resource, log);
+      glDeleteShader (shader);
+      return 0;
+    }
+  return shader;
+}
+
+static GLuint
+link_program (gboolean     es,
+              const char  *defines,
+              GError     **error)
+{
+  GLuint vertex, fragment, program;
+  GLint status = 0;
+
+  vertex = compile_shader (GL_VERTEX_SHADER, RESOURCE_PREFIX "shaders/preview.vert", es,
+                           defines, error);
+  if (vertex == 0)
+    return 0;
+  fragment = compile_shader (GL_FRAGMENT_SHADER, RESOURCE_PREFIX "shaders/preview.frag", es,
+                             defines, error);
+  if (fragment == 0)
+    {
+      glDeleteShader (vertex);
+      return 0;
+    }
+
+  program = glCreateProgram ();
+  glAttachShader (program, vertex);
+  glAttachShader (program, fragment);
+  glBindAttribLocation (program, ATTR_POSITION, "a_position");
+  glBindAttribLocation (program, ATTR_NORMAL, "a_normal");
+  glBindAttribLocation (program, ATTR_UV, "a_uv");
+  glLinkProgram (program);
+  glGetProgramiv (program, GL_LINK_STATUS, &status);
+  glDetachShader (program, vertex);
+  glDetachShader (program, fragment);
+  glDeleteShader (vertex);
+  glDeleteShader (fragment);
+  if (status == GL_FALSE)
+    {
+      GLint len = 0;
+      g_autofree char *log = NULL;
+
+      glGetProgramiv (program, GL_INFO_LOG_LENGTH, &len);
+      log = g_malloc0 ((gsize) MAX (len, 1) + 1);
+      glGetProgramInfoLog (program, len, NULL, log);
+      g_set_error (error, GDK_GL_ERROR, GDK_GL_ERROR_LINK_FAILED,
+                   _("The preview shaders do not link: %s"), log);
+      glDeleteProgram (program);
+      return 0;
+    }
+  return program;
+}
+
+static char *
+program_defines (guint index)
+{
+  GString *defines = g_string_new (NULL);
+
+  if (index == PROGRAM_BACKGROUND)
+    return g_string_free (g_string_append (defines, "#define BACKGROUND 1\n"), FALSE);
+  index -= PROGRAM_SHAPE;
+  if (index & 1)
+    g_string_append (defines, "#define RAW 1\n");
+  if (index & 2)
+    g_string_append (defines, "#define TEXTURED 1\n");
+  if (index & 4)
+    g_string_append (defines, "#define ALPHA_TEST 1\n");
+  return g_string_free (defines, FALSE);
+}
+
+static void
+delete_programs (MatPreviewRenderer *self)
+{
+  for (guint p = 0; p < N_PROGRAMS; p++)
+    {
+      if (self->programs[p].id != 0)
+        glDeleteProgram (self->programs[p].id);
+      self->programs[p].id = 0;
+    }
+}
+
+/* ---- textures --------------------------------------------------------- */
+
+static void
+delete_texture (gpointer key,
+                gpointer value,
+                gpointer data)
+{
+  GLuint id = GPOINTER_TO_UINT (value);
+
+  if (id != 0)
+    glDeleteTextures (1, &id);
+}
+
+/* The GL texture of the state's texture, made once per key; 0 when it
+ * cannot be made. */
+static GLuint
+texture_for_state (MatPreviewRenderer *self)
+{
+  const MatPreviewRenderState *s = &self->state;
+  gpointer value;
+  GLuint id = 0;
+
+  if (s->texture_key == NULL)
+    return 0;
+  if (g_hash_table_lookup_extended (self->textures, s->texture_key, NULL, &value))
+    return GPOINTER_TO_UINT (value);
+
+  if (s->texture_rgba != NULL && s->texture_width > 0 && s->texture_height > 0
+      && s->texture_width <= G_MAXINT32 / 4 && s->texture_height <= G_MAXINT32
+      && g_bytes_get_size (s->texture_rgba) >= (gsize) s->texture_width * s->texture_height * 4)
+    {
+      glGenTextures (1, &id);
+      glBindTexture (GL_TEXTURE_2D, id);
+      glPixelStorei (GL_UNPACK_ALIGNMENT, 4);
+      glTexImage2D (GL_TEXTURE_2D, 0, GL_RGBA8, (GLsizei) s->texture_width,
+                    (GLsizei) s->texture_height, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                    g_bytes_get_data (s->texture_rgba, NULL));
+      glGenerateMipmap (GL_TEXTURE_2D);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+      /* Direct3D's default addressing */
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+      glTexParameteri (GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+      glBindTexture (GL_TEXTURE_2D, 0);
+    }
+  g_hash_table_insert (self->textures, g_strdup (s->texture_key), GUINT_TO_POINTER (id));
+  return id;
+}
+
+/* ---- public API ------------------------------------------------------- */
+
+MatPreviewRenderer *
+mat_preview_renderer_new (void)
+{
+  MatPreviewRenderer *self = g_new0 (MatPreviewRenderer, 1);
+
+  self->state.shape = MAT_PREVIEW_SHAPE_SPHERE;
+  self->state.scene[0] = self->state.scene[1] = self->state.scene[2] = MAT_PREVIEW_DEFAULT_SCENE;
+  self->state.uv_rect[2] = self->state.uv_rect[3] = 1;
+  return self;
+}
+
+void
+mat_preview_renderer_free (MatPreviewRenderer *self)
+{
+  if (self == NULL)
+    return;
+  if (self->ready)
+    g_warning ("MatPreviewRenderer freed with its GL objects alive");
+  g_clear_pointer (&self->textures, g_hash_table_unref);
+  g_free ((char *) self->state.texture_key);
+  g_clear_pointer (&self->state.texture_rgba, g_bytes_unref);
+  g_free (self);
+}
+
+gboolean
+mat_preview_renderer_init_gl (MatPreviewRenderer  *self,
+                              gboolean             es,
+                              GError             **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (!self->ready, TRUE);
+
+  self->es = es;
+  for (guint p = 0; p < N_PROGRAMS; p++)
+    {
+      Program *program = &self->programs[p];
+      g_autofree char *defines = program_defines (p);
+
+      program->id = link_program (es, defines, error);
+      if (program->id == 0)
+        {
+          delete_programs (self);
+          return FALSE;
+        }
+      for (guint i = 0; i < N_UNIFORMS; i++)
+        program->uniforms[i] = glGetUniformLocation (program->id, uniform_names[i]);
+    }
+  for (guint s = 0; s < N_SHAPES; s++)
+    mesh_build (&self->meshes[s], (MatPreviewShape) s);
+  self->background_width = self->background_height = 0;
+  self->textures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->ready = TRUE;
+  return TRUE;
+}
+
+void
+mat_preview_renderer_fini_gl (MatPreviewRenderer *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!self->ready)
+    return;
+  mat_preview_renderer_clear_textures (self);
+  g_clear_pointer (&self->textures, g_hash_table_unref);
+  for (guint s = 0; s < N_SHAPES; s++)
+    mesh_clear (&self->meshes[s]);
+  background_clear (self);
+  delete_programs (self);
+  self->ready = FALSE;
+}
+
+gboolean
+mat_preview_renderer_is_ready (MatPreviewRenderer *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->ready;
+}
+
+void
+mat_preview_renderer_set_state (MatPreviewRenderer          *self,
+                                const MatPreviewRenderState *state)
+{
+  char *key;
+  GBytes *rgba;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (state != NULL);
+
+  key = g_strdup (state->texture_key);
+  rgba = state->texture_rgba != NULL ? g_bytes_ref (state->texture_rgba) : NULL;
+  g_free ((char *) self->state.texture_key);
+  g_clear_pointer (&self->state.texture_rgba, g_bytes_unref);
+  self->state = *state;
+  self->state.texture_key = key;
+  self->state.texture_rgba = rgba;
+  if (self->state.shape > MAT_PREVIEW_SHAPE_PLANE)
+    self->state.shape = MAT_PREVIEW_SHAPE_SPHERE;
+}
+
+void
+mat_preview_renderer_clear_textures (MatPreviewRenderer *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->textures == NULL)
+    return;
+  g_hash_table_foreach (self->textures, delete_texture, NULL);
+  g_hash_table_remove_all (self->textures);
+}
+
+static Mat4
+model_matrix (const MatPreviewRenderState *s)
+{
+  Mat4 tilt, spin;
+
+  switch (s->shape)
+    {
+    case MAT_PREVIEW_SHAPE_PLANE:
+      return mat4_rotation (-s->rotation, 2);
+    case MAT_PREVIEW_SHAPE_CUBE:
+      tilt = mat4_rotation (25.0f, 0);
+      spin = mat4_rotation (35.0f + s->rotation, 1);
+      break;
+    case MAT_PREVIEW_SHAPE_SPHERE:
+    default:
+      tilt = mat4_rotation (18.0f, 0);
+      spin = mat4_rotation (-30.0f + s->rotation, 1);
+      break;
+    }
+  return mat4_mul (&tilt, &spin);
+}
+
+static void
+draw_material (MatPreviewRenderer *self,
+               int                 width,
+               int                 height)
+{
+  const MatPreviewRenderState *s = &self->state;
+  const PhaseRuntime *v = &s->phase;
+  const Mesh *mesh = &self->meshes[s->shape];
+  const Program *program;
+  GLuint texture = texture_for_state (self);
+  GLenum src, dst;
+  gboolean alpha_test, depth_write;
+  float emissive[3], light[3], length, alpha;
+  GLint value = 0;
+  GLboolean mask = GL_TRUE;
+  Mat4 projection, view, model, model_view, mvp;
+
+  projection = mat4_perspective (MAT_PREVIEW_CAMERA_FOVY, (float) width / (float) height,
+                                 0.1f, 20.0f);
+  view = mat4_translation (0, 0, -MAT_PREVIEW_CAMERA_DISTANCE);
+  model = model_matrix (s);
+  model_view = mat4_mul (&view, &model);
+  mvp = mat4_mul (&projection, &model_view);
+
+  mat_preview_blend_factors (s->blend_mode, &src, &dst, &alpha_test);
+  /* below 1.0 the batch goes to the translucent queue: no depth writes */
+  depth_write = !(v->f[7] < 1.0f);
+  alpha = isnan (v->f[7]) ? 0.0f : CLAMP (v->f[7], 0.0f, 1.0f);
+  for (guint c = 0; c < 3; c++)
+    emissive[c] = s->scene[c] + v->f[4 + c];
+  length = sqrtf (MAT_PREVIEW_LIGHT_X * MAT_PREVIEW_LIGHT_X + MAT_PREVIEW_LIGHT_Y * MAT_PREVIEW_LIGHT_Y
+                  + MAT_PREVIEW_LIGHT_Z * MAT_PREVIEW_LIGHT_Z);
+  light[0] = MAT_PREVIEW_LIGHT_X / length;
+  light[1] = MAT_PREVIEW_LIGHT_Y / length;
+  light[2] = MAT_PREVIEW_LIGHT_Z / length;
+
+  program = &self->programs[PROGRAM_SHAPE + (s->raw ? 1 : 0) + (texture != 0 ? 2 : 0)
+                            + (alpha_test ? 4 : 0)];
+  glUseProgram (program->id);
+  glUniformMatrix4fv (program->uniforms[U_MVP], 1, GL_FALSE, mvp.m);
+  glUniformMatrix4fv (program->uniforms[U_MODEL_VIEW], 1, GL_FALSE, model_view.m);
+  glUniform1i (program->uniforms[U_TEXTURE], 0);
+  glUniform4fv (program->uniforms[U_UV_RECT], 1, s->uv_rect);
+  glUniform3fv (program->uniforms[U_DIFFUSE], 1, &v->f[0]);
+  glUniform3fv (program->uniforms[U_EMISSIVE], 1, emissive);
+  glUniform3fv (program->uniforms[U_SPECULAR], 1, &v->f[8]);
+  glUniform1f (program->uniforms[U_POWER], mat_preview_specular_exponent (v->power));
+  glUniform1f (program->uniforms[U_ALPHA], alpha);
+  glUniform3fv (program->uniforms[U_LIGHT_DIR], 1, light);
+  glActiveTexture (GL_TEXTURE0);
+  glBindTexture (GL_TEXTURE_2D, texture);
+
+  if (s->blend_mode == 0 || s->blend_mode > 5)
+    glDisable (GL_BLEND);   /* ONE, ZERO */
+  else
+    {
+      glEnable (GL_BLEND);
+      glBlendEquation (GL_FUNC_ADD);
+      glBlendFunc (src, dst);
+    }
+  glEnable (GL_DEPTH_TEST);
+  glDepthFunc (GL_LESS);
+  glDepthMask (depth_write ? GL_TRUE : GL_FALSE);
+  glDisable (GL_CULL_FACE);   /* every batch is two-sided */
+
+  /* what the draw runs with, from GL itself */
+  memset (&self->draw_info, 0, sizeof self->draw_info);
+  self->draw_info.drawn = TRUE;
+  self->draw_info.blend = glIsEnabled (GL_BLEND);
+  glGetIntegerv (GL_BLEND_SRC_RGB, &value);
+  self->draw_info.src_rgb = self->draw_info.blend ? value : GL_ONE;
+  glGetIntegerv (GL_BLEND_DST_RGB, &value);
+  self->draw_info.dst_rgb = self->draw_info.blend ? value : GL_ZERO;
+  self->draw_info.depth_test = glIsEnabled (GL_DEPTH_TEST);
+  glGetBooleanv (GL_DEPTH_WRITEMASK, &mask);
+  self->draw_info.depth_write = mask == GL_TRUE;
+  self->draw_info.cull_face = glIsEnabled (GL_CULL_FACE);
+  self->draw_info.alpha_test = alpha_test;
+  self->draw_info.textured = texture != 0;
+  self->draw_info.raw = s->raw;
+
+  glBindVertexArray (mesh->vao);
+  glDrawElements (GL_TRIANGLES, mesh->n_indices, GL_UNSIGNED_INT, NULL);
+
+  glBindVertexArray (0);
+  glBindTexture (GL_TEXTURE_2D, 0);
+  glDisable (GL_BLEND);
+  glDisable (GL_DEPTH_TEST);
+  glDepthMask (GL_TRUE);
+}
+
+void
+mat_preview_renderer_render (MatPreviewRenderer *self,
+                             int                 width,
+                             int                 height,
+                             int                 scale)
+{
+  const MatPreviewRenderState *s;
+  GLint target = 0;
+
+  g_return_if_fail (self != NULL);
+
+  memset (&self->draw_info, 0, sizeof self->draw_info);
+  if (!self->ready || width <= 0 || height <= 0)
+    return;
+  s = &self->state;
+  scale = MAX (scale, 1);
+
+  glViewport (0, 0, width, height);
+  glDisable (GL_BLEND);
+  glDisable (GL_DEPTH_TEST);
+  glDisable (GL_CULL_FACE);
+  glDepthMask (GL_TRUE);
+
+  glGetIntegerv (GL_DRAW_FRAMEBUFFER_BINDING, &target);
+  switch (s->background)
+    {
+    case MAT_PREVIEW_BACKGROUND_CHECKERBOARD:
+      if (self->background_width != width || self->background_height != height
+          || self->background_cell != MAT_PREVIEW_CHECKER_CELL * scale)
+        background_draw (self, (GLuint) target, width, height, MAT_PREVIEW_CHECKER_CELL * scale);
+      /* one copy per frame instead of drawing the pattern again */
+      glBindFramebuffer (GL_READ_FRAMEBUFFER, self->background_fbo);
+      glBindFramebuffer (GL_DRAW_FRAMEBUFFER, (GLuint) target);
+      glBlitFramebuffer (0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+      glBindFramebuffer (GL_FRAMEBUFFER, (GLuint) target);
+      glClear (GL_DEPTH_BUFFER_BIT);
+      break;
+    case MAT_PREVIEW_BACKGROUND_BLACK:
+      glClearColor (0, 0, 0, 1);
+      glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+      break;
+    case MAT_PREVIEW_BACKGROUND_SCENE:
+    default:
+      glClearColor (CLAMP (s->scene[0], 0.0f, 1.0f), CLAMP (s->scene[1], 0.0f, 1.0f),
+                    CLAMP (s->scene[2], 0.0f, 1.0f), 1);
+      glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+      break;
+    }
+
+  if (s->has_phase)
+    draw_material (self, width, height);
+  glUseProgram (0);
+}
+
+GBytes *
+mat_preview_renderer_read_pixels (MatPreviewRenderer *self,
+                                  int                 width,
+                                  int                 height)
+{
+  gsize stride;
+  guint8 *pixels, *flipped;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+
+  stride = (gsize) width * 4;
+  pixels = g_malloc ((gsize) height * stride);
+  flipped = g_malloc ((gsize) height * stride);
+  glPixelStorei (GL_PACK_ALIGNMENT, 4);
+  glReadPixels (0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+  for (int y = 0; y < height; y++)
+    memcpy (flipped + (gsize) y * stride, pixels + (gsize) (height - 1 - y) * stride, stride);
+  g_free (pixels);
+  return g_bytes_new_take (flipped, (gsize) height * stride);
+}
+
+void
+mat_preview_renderer_get_draw_info (MatPreviewRenderer *self,
+                                    MatPreviewDrawInfo *info)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (info != NULL);
+
+  *info = self->draw_info;
+}
