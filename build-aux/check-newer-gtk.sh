@@ -67,11 +67,14 @@ flags=(
   -isystem "$root/lib/x86_64-linux-gnu/graphene-1.0/include"
   $(pkg-config --cflags-only-I freetype2 fribidi pixman-1 libpng json-glib-1.0 epoxy x11 | sed 's/-I/-isystem /g')
   -I "$build" -I "$build/src/views"
-  -I src/core -I src/model -I src/views -I tests/support -I tests/ui
+  -I src/core -I src/model -I tests/support -I tests/ui
 )
+for dir in src/views/*/; do
+  flags+=(-I "$dir")
+done
 
 status=0
-for file in src/main.c src/views/*.c tests/ui/*.c tests/bench/bench-ui.c tests/bench/bench-preview.c; do
+for file in src/main.c src/views/*/*.c tests/ui/*.c tests/bench/bench-ui.c tests/bench/bench-preview.c; do
   if ! gcc "${flags[@]}" "$file"; then
     status=1
   fi

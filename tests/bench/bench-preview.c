@@ -28,7 +28,7 @@
 
 #include "mat-library.h"
 #include "mat-preview.h"
-#include "mat-renderer.h"
+#include "mat-gsk-renderer.h"
 #include "mat-texture-library.h"
 
 #define VIEW_WIDTH  800
@@ -179,7 +179,7 @@ main (int   argc,
   g_setenv ("GTK_A11Y", "none", TRUE);
   gtk_init ();
   /* the windows drawn as the editor's are */
-  printf ("windows drawn with: %s\n", mat_renderer_choose (gdk_display_get_default ()) != NULL
+  printf ("windows drawn with: %s\n", mat_gsk_renderer_choose (gdk_display_get_default ()) != NULL
           ? "cairo (OpenGL is software)" : "GTK's choice");
 
   if (lib_path == NULL || !g_file_get_contents (lib_path, &data, &size, &error))

@@ -18,7 +18,7 @@
 #include "mat-application.h"
 #include "mat-block-editor.h"
 #include "mat-preview.h"
-#include "mat-renderer.h"
+#include "mat-gsk-renderer.h"
 #include "mat-timeline.h"
 #include "mat-window.h"
 
@@ -506,10 +506,10 @@ main (int argc, char *argv[])
   printf ("start-up to the first frame: editor with the demo %.1f ms, bare GTK window %.1f ms, "
           "ratio %.2fx  (goal <= 1.5x)\n", app_ms, bare_ms, app_ms / bare_ms);
   {
-    g_autofree char *gl_name = mat_renderer_dup_gl_name (gdk_display_get_default ());
+    g_autofree char *gl_name = mat_gsk_renderer_dup_gl_name (gdk_display_get_default ());
 
     /* the editor draws with cairo here: the bare window drawn so too */
-    if (g_getenv ("GSK_RENDERER") == NULL && mat_renderer_is_software (gl_name))
+    if (g_getenv ("GSK_RENDERER") == NULL && mat_gsk_renderer_is_software (gl_name))
       {
         double cairo_ms = median_spawn_ms (argv[0], "--bare", NULL, "cairo");
 

@@ -7,26 +7,26 @@
 #include "config.h"
 
 #include "mat-preview.h"
-#include "mat-renderer.h"
+#include "mat-gsk-renderer.h"
 #include "ui-support.h"
 
 static void
 test_names (void)
 {
-  g_assert_true (mat_renderer_is_software ("llvmpipe (LLVM 15.0.6, 256 bits)"));
-  g_assert_true (mat_renderer_is_software ("softpipe"));
-  g_assert_true (mat_renderer_is_software ("SWR (LLVM 12.0.0, 256 bits)"));
-  g_assert_false (mat_renderer_is_software ("AMD Radeon RX 6600 (navi23, LLVM 15.0.6, DRM 3.49)"));
-  g_assert_false (mat_renderer_is_software ("Mesa Intel(R) UHD Graphics 620 (KBL GT2)"));
-  g_assert_false (mat_renderer_is_software ("NVIDIA GeForce GTX 1060/PCIe/SSE2"));
-  g_assert_false (mat_renderer_is_software (NULL));
+  g_assert_true (mat_gsk_renderer_is_software ("llvmpipe (LLVM 15.0.6, 256 bits)"));
+  g_assert_true (mat_gsk_renderer_is_software ("softpipe"));
+  g_assert_true (mat_gsk_renderer_is_software ("SWR (LLVM 12.0.0, 256 bits)"));
+  g_assert_false (mat_gsk_renderer_is_software ("AMD Radeon RX 6600 (navi23, LLVM 15.0.6, DRM 3.49)"));
+  g_assert_false (mat_gsk_renderer_is_software ("Mesa Intel(R) UHD Graphics 620 (KBL GT2)"));
+  g_assert_false (mat_gsk_renderer_is_software ("NVIDIA GeForce GTX 1060/PCIe/SSE2"));
+  g_assert_false (mat_gsk_renderer_is_software (NULL));
 }
 
 static void
 test_choice (void)
 {
   GdkDisplay *display = gdk_display_get_default ();
-  g_autofree char *gl_name = mat_renderer_dup_gl_name (display);
+  g_autofree char *gl_name = mat_gsk_renderer_dup_gl_name (display);
   gboolean software;
   g_autoptr(GBytes) bytes = ui_demo_bytes ();
   g_autoptr(MatLibrary) library = ui_library_new (bytes);
@@ -37,18 +37,18 @@ test_choice (void)
   /* Xvfb with Mesa: there is OpenGL */
   g_assert_nonnull (gl_name);
   g_test_message ("OpenGL renderer: %s", gl_name);
-  software = mat_renderer_is_software (gl_name);
+  software = mat_gsk_renderer_is_software (gl_name);
 
   /* a renderer named by the user is left alone */
   g_setenv ("GSK_RENDERER", "ngl", TRUE);
-  g_assert_null (mat_renderer_choose (display));
+  g_assert_null (mat_gsk_renderer_choose (display));
   g_assert_null (g_object_get_data (G_OBJECT (display), "gsk-renderer"));
   g_unsetenv ("GSK_RENDERER");
 
   if (software)
-    g_assert_cmpstr (mat_renderer_choose (display), ==, "cairo");
+    g_assert_cmpstr (mat_gsk_renderer_choose (display), ==, "cairo");
   else
-    g_assert_null (mat_renderer_choose (display));
+    g_assert_null (mat_gsk_renderer_choose (display));
 
   /* the window, and the GL preview in it, drawn through that renderer */
   preview = mat_preview_new ();

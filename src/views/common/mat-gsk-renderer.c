@@ -1,4 +1,4 @@
-/* mat-renderer.c - how the windows are drawn when OpenGL is software
+/* mat-gsk-renderer.c - how the windows are drawn when OpenGL is software
  *
  * When GSK makes a window's renderer it reads the display's "gsk-renderer"
  * data first, then GSK_RENDERER, then makes its own choice. Only GTK
@@ -11,10 +11,10 @@
 
 #include <epoxy/gl.h>
 
-#include "mat-renderer.h"
+#include "mat-gsk-renderer.h"
 
 char *
-mat_renderer_dup_gl_name (GdkDisplay *display)
+mat_gsk_renderer_dup_gl_name (GdkDisplay *display)
 {
   g_autoptr(GdkGLContext) context = NULL;
   const char *name;
@@ -35,7 +35,7 @@ mat_renderer_dup_gl_name (GdkDisplay *display)
 }
 
 gboolean
-mat_renderer_is_software (const char *gl_name)
+mat_gsk_renderer_is_software (const char *gl_name)
 {
   static const char * const software[] = { "llvmpipe", "softpipe", "SWR" };
 
@@ -49,7 +49,7 @@ mat_renderer_is_software (const char *gl_name)
 }
 
 const char *
-mat_renderer_choose (GdkDisplay *display)
+mat_gsk_renderer_choose (GdkDisplay *display)
 {
   g_autofree char *gl_name = NULL;
   const char *wanted = g_getenv ("GSK_RENDERER");
@@ -61,8 +61,8 @@ mat_renderer_choose (GdkDisplay *display)
   if (gtk_get_major_version () > 4 || gtk_get_minor_version () >= 14)
     return NULL;   /* GTK makes this choice itself */
 
-  gl_name = mat_renderer_dup_gl_name (display);
-  if (!mat_renderer_is_software (gl_name))
+  gl_name = mat_gsk_renderer_dup_gl_name (display);
+  if (!mat_gsk_renderer_is_software (gl_name))
     return NULL;   /* a GPU, or no OpenGL (GTK falls back to cairo then) */
 
   g_object_set_data (G_OBJECT (display), "gsk-renderer", (gpointer) "cairo");

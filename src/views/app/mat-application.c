@@ -4,7 +4,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mat-application.h"
-#include "mat-renderer.h"
+#include "mat-gsk-renderer.h"
 #include "mat-style.h"
 #include "mat-window.h"
 
@@ -444,7 +444,7 @@ mat_application_startup (GApplication *application)
   G_APPLICATION_CLASS (mat_application_parent_class)->startup (application);
 
   /* before any window is drawn */
-  mat_renderer_choose (gdk_display_get_default ());
+  mat_gsk_renderer_choose (gdk_display_get_default ());
 
   /* once per process: tests and benchmarks start several applications */
   if (g_once_init_enter (&application_named))

@@ -5,7 +5,7 @@
 
 G_BEGIN_DECLS
 
-/* Adds ui/style.css (from the resources) to the default display, once.
+/* Adds style.css (from the resources) to the default display, once.
  * The application calls it at start-up; every widget with styles of its
  * own calls it too, so a widget used on its own (tests, other windows)
  * looks the same. */
