@@ -211,6 +211,7 @@ mt_library_free (MtLibrary *library)
   g_clear_pointer (&library->archive, nres_archive_free);
   g_free (library->path);
   g_free (library->label);
+  free (library->real_path);   /* from realpath () */
   g_free (library->etag);
   g_free (library);
 }

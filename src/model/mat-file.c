@@ -169,14 +169,17 @@ mat_file_open_regular (const char  *path,
                    _("Could not open the file: %s"), g_strerror (saved));
       return -1;
     }
-  if (fstat (fd, st) != 0 || !S_ISREG (st->st_mode))
+  if (fstat (fd, st) != 0)
     {
       saved = errno;
-      if (!S_ISREG (st->st_mode))
-        set_not_regular (error, st->st_mode);
-      else
-        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                     _("Could not open the file: %s"), g_strerror (saved));
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Could not open the file: %s"), g_strerror (saved));
+      close (fd);
+      return -1;
+    }
+  if (!S_ISREG (st->st_mode))
+    {
+      set_not_regular (error, st->st_mode);
       close (fd);
       return -1;
     }
@@ -313,7 +316,15 @@ mat_file_read_library (const char    *path,
 
   /* Then the whole file, in bounded pieces (no mapping: a file cut short
    * by another program later must not take the editor down). */
-  data = g_malloc (size);
+  data = g_try_malloc (MAX (size, 1));
+  if (data == NULL)
+    {
+      g_autofree char *shown = mat_file_format_count (size);
+
+      g_set_error (&local_error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                   _("Not enough memory to read a file of %s bytes"), shown);
+      goto io_failed;
+    }
   if (!read_at (fd, data, size, 0, cancellable, &local_error))
     goto io_failed;
   if (fstat (fd, &after) != 0 || after.st_size != st.st_size ||

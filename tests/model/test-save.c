@@ -1184,6 +1184,50 @@ test_read_cut_short (void)
   remove_tree (dir);
 }
 
+/* The checks made before the payloads are read say what the full parse
+ * says, for every cut of the demo library and for damaged directories. */
+static void
+test_checks_agree_with_parse (void)
+{
+  g_autoptr(GBytes) demo = env_file ("DEMO_LIB");
+  gsize size = g_bytes_get_size (demo);
+  const guint8 *data = g_bytes_get_data (demo, NULL);
+  guint checked = 0;
+
+  for (guint variant = 0; variant < 4; variant++)
+    for (gsize len = 0; len <= size; len += (variant == 0 ? 1 : size))
+      {
+        g_autofree guint8 *copy = g_memdup2 (data, size);
+        g_autoptr(GBytes) bytes = NULL;
+        g_autoptr(NresArchive) archive = NULL;
+        g_autoptr(GError) parse_error = NULL;
+        g_autoptr(GError) check_error = NULL;
+        guint32 n = 0, offset = 0;
+        gboolean ok;
+
+        if (variant == 1)
+          copy[size - 64 + 56] = 0xff;            /* last entry: data offset */
+        else if (variant == 2)
+          memset (copy + size - 64 + 20, 'A', 36); /* last entry: name without NUL */
+        else if (variant == 3)
+          copy[8] = 0x7f;                          /* entry count */
+        bytes = g_bytes_new (copy, len);
+        archive = nres_archive_parse (bytes, &parse_error);
+
+        ok = nres_check_header (copy, MIN (len, 16), len, &n, &offset, &check_error);
+        if (ok)
+          ok = nres_check_directory (copy + offset, n, offset, &check_error);
+        g_assert_true (ok == (archive != NULL));
+        if (!ok)
+          {
+            g_assert_cmpint (check_error->code, ==, parse_error->code);
+            g_assert_cmpstr (check_error->message, ==, parse_error->message);
+          }
+        checked++;
+      }
+  g_test_message ("%u files checked both ways", checked);
+}
+
 static void
 test_format_count (void)
 {
@@ -1488,6 +1532,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/read/refuses-at-once", test_read_refuses_at_once);
   g_test_add_func ("/read/cut-short", test_read_cut_short);
   g_test_add_func ("/read/format-count", test_format_count);
+  g_test_add_func ("/read/checks-agree-with-parse", test_checks_agree_with_parse);
   g_test_add_func ("/document/failed-save", test_document_failed_save);
   g_test_add_func ("/document/overwrite", test_document_overwrite);
   g_test_add_func ("/document/load-failure", test_document_load_failure);

@@ -1408,6 +1408,18 @@ test_demo (void)
 
 /* Saving that fails, opening that fails */
 
+static guint
+count_windows (void)
+{
+  guint n = 0;
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (MAT_IS_WINDOW (l->data))
+      n++;
+  return n;
+}
+
+#if !GTK_CHECK_VERSION (4, 10, 0)
 /* Every write of a save fails as on a full disk. */
 static ssize_t
 full_disk_write (int fd, const void *buf, size_t count)
@@ -1431,17 +1443,6 @@ fill_the_disk (gboolean full)
     _mat_file_set_io (NULL);
 }
 
-static guint
-count_windows (void)
-{
-  guint n = 0;
-
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
-    if (MAT_IS_WINDOW (l->data))
-      n++;
-  return n;
-}
-
 static gboolean
 no_temporary_files (void)
 {
@@ -1454,7 +1455,6 @@ no_temporary_files (void)
   return TRUE;
 }
 
-#if !GTK_CHECK_VERSION (4, 10, 0)
 /* The message dialog shown: its texts, then closed. */
 static void
 take_message (char **text,
