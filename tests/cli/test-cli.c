@@ -673,6 +673,12 @@ test_write_full_disk (void)
     }
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   g_assert_true (WIFEXITED (status));
+  if (WEXITSTATUS (status) == 10)
+    {
+      /* root without CAP_SYS_ADMIN (a locked-down container) */
+      g_test_skip ("no mount namespace with a tmpfs here");
+      return;
+    }
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
 }
 

@@ -1086,10 +1086,15 @@ test_full_tmpfs (void)
     }
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   g_assert_true (WIFEXITED (status));
-  if (WEXITSTATUS (status) >= 10 && WEXITSTATUS (status) <= 12)
-    g_test_message ("the mount namespace could not be set up (step %d)", WEXITSTATUS (status));
-  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
   remove_tree (mount_dir);
+  if (WEXITSTATUS (status) >= 10 && WEXITSTATUS (status) <= 12)
+    {
+      /* root without CAP_SYS_ADMIN (a locked-down container) */
+      g_test_skip_printf ("no mount namespace with a tmpfs here (step %d failed)",
+                          WEXITSTATUS (status));
+      return;
+    }
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
 }
 
 /* ---- reading ------------------------------------------------------------ */
