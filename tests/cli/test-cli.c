@@ -104,18 +104,36 @@ run_tool (Run *run, ...)
   run_tool_argv (run, NULL, (const char * const *) argv->pdata);
 }
 
+static char *tmp_dir;
+
 static char *
 tmp_path (const char *name)
 {
-  static char *dir;
-
-  if (dir == NULL)
+  if (tmp_dir == NULL)
     {
       g_autoptr(GError) error = NULL;
-      dir = g_dir_make_tmp ("mat0tool-test-XXXXXX", &error);
+      tmp_dir = g_dir_make_tmp ("mat0tool-test-XXXXXX", &error);
       g_assert_no_error (error);
     }
-  return g_build_filename (dir, name, NULL);
+  return g_build_filename (tmp_dir, name, NULL);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
 }
 
 static char *
@@ -1081,6 +1099,8 @@ test_eval_t_any_float (void)
 int
 main (int argc, char *argv[])
 {
+  int status;
+
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cli/usage", test_usage);
@@ -1116,5 +1136,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/names-escaped", test_control_characters_escaped);
   g_test_add_func ("/cli/eval/t-any-float", test_eval_t_any_float);
 
-  return g_test_run ();
+  status = g_test_run ();
+  if (tmp_dir != NULL)
+    remove_tree (tmp_dir);
+  return status;
 }
