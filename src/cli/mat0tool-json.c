@@ -1,8 +1,10 @@
 /* mat0tool-json.c - the dump, eval and build documents of cli.md */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cp1251.h"
 #include "mat0-flags.h"
@@ -152,7 +154,370 @@ mt_json_to_string (JsonNode *node, gboolean pretty)
   return g_string_free (out, FALSE);
 }
 
-/* ---- dump ------------------------------------------------------------- */
+/* ---- dump: written as it is made --------------------------------------- */
+
+/* Writes the same text as mt_json_to_string (@pretty) of the document
+ * would, without building the document: containers are opened and closed
+ * as the writer goes. An array that holds no object ("flat") stays on one
+ * line. */
+#define JSON_MAX_DEPTH 16
+
+typedef struct {
+  FILE     *out;
+  guint     depth;                      /* containers open */
+  gboolean  is_array[JSON_MAX_DEPTH];
+  gboolean  flat[JSON_MAX_DEPTH];
+  gboolean  pretty[JSON_MAX_DEPTH];     /* how the container is written */
+  gboolean  empty[JSON_MAX_DEPTH];
+} JsonOut;
+
+static void
+out_indent (JsonOut *w, guint depth)
+{
+  fputc ('\n', w->out);
+  for (guint i = 0; i < depth; i++)
+    fputs ("  ", w->out);
+}
+
+/* How the next value is written: pretty at the top, plain inside a flat
+ * array. */
+static gboolean
+out_child_pretty (const JsonOut *w)
+{
+  guint level;
+
+  if (w->depth == 0)
+    return TRUE;
+  level = w->depth - 1;
+  return w->pretty[level] && !(w->is_array[level] && w->flat[level]);
+}
+
+/* What comes before a value in an array: the comma and the indent. */
+static void
+out_value_prefix (JsonOut *w)
+{
+  guint level;
+
+  if (w->depth == 0)
+    return;
+  level = w->depth - 1;
+  if (!w->is_array[level])
+    return;   /* a member's value: out_member wrote the key */
+  if (!w->empty[level])
+    fputs (w->flat[level] && w->pretty[level] ? ", " : ",", w->out);
+  if (!w->flat[level] && w->pretty[level])
+    out_indent (w, w->depth);
+  w->empty[level] = FALSE;
+}
+
+static void
+out_string_raw (JsonOut *w, const char *s)
+{
+  fputc ('"', w->out);
+  for (const guchar *p = (const guchar *) s; *p != 0; p++)
+    {
+      switch (*p)
+        {
+        case '"': fputs ("\\\"", w->out); break;
+        case '\\': fputs ("\\\\", w->out); break;
+        case '\n': fputs ("\\n", w->out); break;
+        case '\r': fputs ("\\r", w->out); break;
+        case '\t': fputs ("\\t", w->out); break;
+        default:
+          if (*p < 0x20)
+            fprintf (w->out, "\\u%04x", *p);
+          else
+            fputc (*p, w->out);
+        }
+    }
+  fputc ('"', w->out);
+}
+
+static void
+out_push (JsonOut *w, gboolean is_array, gboolean flat, char open)
+{
+  gboolean pretty;
+
+  out_value_prefix (w);
+  pretty = out_child_pretty (w);
+  g_assert (w->depth < JSON_MAX_DEPTH);
+  w->is_array[w->depth] = is_array;
+  w->flat[w->depth] = flat;
+  w->pretty[w->depth] = pretty;
+  w->empty[w->depth] = TRUE;
+  w->depth++;
+  fputc (open, w->out);
+}
+
+static void
+out_begin_object (JsonOut *w)
+{
+  out_push (w, FALSE, FALSE, '{');
+}
+
+static void
+out_begin_array (JsonOut *w, gboolean flat)
+{
+  out_push (w, TRUE, flat, '[');
+}
+
+static void
+out_end (JsonOut *w)
+{
+  guint level = --w->depth;
+
+  if (w->is_array[level])
+    {
+      if (!w->flat[level] && !w->empty[level] && w->pretty[level])
+        out_indent (w, level);
+      fputc (']', w->out);
+    }
+  else
+    {
+      if (!w->empty[level] && w->pretty[level])
+        out_indent (w, level);
+      fputc ('}', w->out);
+    }
+}
+
+static void
+out_member (JsonOut *w, const char *key)
+{
+  guint level = w->depth - 1;
+
+  if (!w->empty[level])
+    fputc (',', w->out);
+  if (w->pretty[level])
+    out_indent (w, w->depth);
+  out_string_raw (w, key);
+  fputs (w->pretty[level] ? ": " : ":", w->out);
+  w->empty[level] = FALSE;
+}
+
+static void
+out_int (JsonOut *w, gint64 value)
+{
+  out_value_prefix (w);
+  fprintf (w->out, "%" G_GINT64_FORMAT, value);
+}
+
+static void
+out_bool (JsonOut *w, gboolean value)
+{
+  out_value_prefix (w);
+  fputs (value ? "true" : "false", w->out);
+}
+
+static void
+out_string (JsonOut *w, const char *value)
+{
+  out_value_prefix (w);
+  out_string_raw (w, value);
+}
+
+static void
+out_double (JsonOut *w, double value)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  out_value_prefix (w);
+  write_double (text, value);
+  fputs (text->str, w->out);
+}
+
+static void
+put_int (JsonOut *w, const char *key, gint64 value)
+{
+  out_member (w, key);
+  out_int (w, value);
+}
+
+static void
+put_bool (JsonOut *w, const char *key, gboolean value)
+{
+  out_member (w, key);
+  out_bool (w, value);
+}
+
+static void
+put_string (JsonOut *w, const char *key, const char *value)
+{
+  out_member (w, key);
+  out_string (w, value);
+}
+
+static void
+put_base64 (JsonOut *w, const char *key, const guint8 *data, gsize len)
+{
+  g_autofree char *text = g_base64_encode (data, len);
+
+  put_string (w, key, text);
+}
+
+/* Whether the UTF-8 form of a NUL-terminated field encodes back to the
+ * very same bytes (no undefined byte, nothing after the NUL). */
+static gboolean
+field_is_plain (const guint8 *field, gsize size)
+{
+  g_autofree char *utf8 = cp1251_to_utf8 (field, size);
+  guint8 back[64];
+
+  g_assert (size < sizeof back);
+  if (!cp1251_from_utf8 (utf8, back, size + 1, NULL))
+    return FALSE;
+  return memcmp (back, field, size) == 0;
+}
+
+static void
+dump_material (JsonOut *w, const NresEntry *entry, const Mat0Material *m)
+{
+  guint32 attr1 = entry->attr1;
+
+  out_member (w, "flags");
+  out_begin_object (w);
+  put_bool (w, "ext_texture_load", mat0_flags_ext_texture_load (attr1));
+  put_bool (w, "hw_profile", mat0_flags_hw_profile (attr1));
+  put_int (w, "nibble_mode", mat0_flags_nibble_mode (attr1));
+  put_bool (w, "behaviour", mat0_flags_behaviour (attr1));
+  put_int (w, "unknown_bits", mat0_flags_unknown_bits (attr1));
+  out_end (w);
+
+  out_member (w, "meta");
+  out_begin_object (w);
+  put_int (w, "a", m->meta_a);
+  put_int (w, "b", m->meta_b);
+  put_int (w, "c_raw", m->meta_c);
+  {
+    union { guint32 u; float f; } c = { .u = m->meta_c };
+    out_member (w, "c");
+    out_double (w, c.f);
+  }
+  put_int (w, "d", m->meta_d);
+  put_bool (w, "from_file", mat0_has_meta_d (m->attr2));
+  out_member (w, "fields");
+  out_begin_array (w, TRUE);
+  if (mat0_has_meta_ab (m->attr2))
+    {
+      out_string (w, "a");
+      out_string (w, "b");
+    }
+  if (mat0_has_meta_c (m->attr2))
+    out_string (w, "c");
+  if (mat0_has_meta_d (m->attr2))
+    out_string (w, "d");
+  out_end (w);
+  out_end (w);
+
+  out_member (w, "phases");
+  out_begin_array (w, m->n_phases == 0);
+  for (guint i = 0; i < m->n_phases; i++)
+    {
+      const Mat0Phase *phase = &m->phases[i];
+      g_autofree char *texture = mat0_phase_dup_texture (phase);
+
+      out_begin_object (w);
+      out_member (w, "params");
+      out_begin_array (w, TRUE);
+      for (guint j = 0; j < MAT0_PARAM_COUNT; j++)
+        out_int (w, phase->p[j]);
+      out_end (w);
+      put_string (w, "texture", texture);
+      if (!field_is_plain (phase->texture, MAT0_TEXTURE_SIZE))
+        put_base64 (w, "texture_raw", phase->texture, MAT0_TEXTURE_SIZE);
+      out_end (w);
+    }
+  out_end (w);
+
+  out_member (w, "blocks");
+  out_begin_array (w, m->n_blocks == 0);
+  for (guint i = 0; i < m->n_blocks; i++)
+    {
+      const Mat0Block *block = &m->blocks[i];
+
+      out_begin_object (w);
+      put_int (w, "header_raw", block->header_raw);
+      put_int (w, "mode", mat0_block_mode (block));
+      put_int (w, "interp_mask", mat0_block_interp_mask (block));
+      out_member (w, "keys");
+      out_begin_array (w, TRUE);
+      for (guint k = 0; k < block->n_keys; k++)
+        {
+          out_begin_array (w, TRUE);
+          out_int (w, block->keys[k].k0);
+          out_int (w, block->keys[k].k1);
+          out_int (w, block->keys[k].k2);
+          out_end (w);
+        }
+      out_end (w);
+      out_end (w);
+    }
+  out_end (w);
+}
+
+gboolean
+mt_json_dump (MtLibrary *library, const guint *indices, guint n_indices, FILE *out)
+{
+  const NresArchive *archive = library->archive;
+  JsonOut w = { .out = out };
+
+  out_begin_object (&w);
+  out_member (&w, "archive");
+  out_begin_object (&w);
+  put_int (&w, "version", archive->version);
+  put_int (&w, "entry_count", archive->n_entries);
+  put_int (&w, "total_size", archive->total_size);
+  put_bool (&w, "sort_index_valid", archive->sort_index_valid);
+  put_bool (&w, "sort_index_canonical", archive->sort_index_canonical);
+  out_end (&w);
+
+  out_member (&w, "entries");
+  out_begin_array (&w, n_indices == 0);
+  for (guint n = 0; n < n_indices && !ferror (out); n++)
+    {
+      guint i = indices[n];
+      const NresEntry *entry = &archive->entries[i];
+      g_autofree char *type = mt_type_name (entry->type_id);
+
+      /* One entry decoded at a time; its decode error is kept for the
+       * report at the end. */
+      mt_library_decode (library, i);
+
+      out_begin_object (&w);
+      put_int (&w, "index", i);
+      put_string (&w, "name", library->names[i]);
+      if (!field_is_plain ((const guint8 *) entry->name, NRES_NAME_SIZE))
+        put_base64 (&w, "name_raw", (const guint8 *) entry->name, NRES_NAME_SIZE);
+      put_string (&w, "type", type);
+      put_int (&w, "attr1", entry->attr1);
+      put_int (&w, "attr2", entry->attr2);
+      put_int (&w, "attr3", entry->attr3);
+      put_int (&w, "data_offset", entry->data_offset);
+      put_int (&w, "size", entry->size);
+      put_int (&w, "sort_index", entry->sort_index);
+      if (library->materials[i] != NULL)
+        dump_material (&w, entry, library->materials[i]);
+      else
+        {
+          gsize size;
+          const guint8 *data = nres_archive_payload (archive, i, &size);
+
+          if (library->errors[i] != NULL)
+            put_string (&w, "error", library->errors[i]->message);
+          /* Other entry types (and MAT0 entries that do not decode) carry
+           * their bytes so that `build` can put them back. */
+          put_base64 (&w, "payload_base64", data, size);
+        }
+      out_end (&w);
+      g_clear_pointer (&library->materials[i], mat0_material_free);
+    }
+  out_end (&w);
+  out_end (&w);
+  fputc ('\n', out);
+
+  return !ferror (out);
+}
+
+/* ---- the builder helpers of the small documents ----------------------- */
 
 static void
 add_int (JsonBuilder *b, const char *key, gint64 value)
@@ -173,172 +538,6 @@ add_string (JsonBuilder *b, const char *key, const char *value)
 {
   json_builder_set_member_name (b, key);
   json_builder_add_string_value (b, value);
-}
-
-static void
-add_base64 (JsonBuilder *b, const char *key, const guint8 *data, gsize len)
-{
-  g_autofree char *text = g_base64_encode (data, len);
-
-  add_string (b, key, text);
-}
-
-/* Whether the UTF-8 form of a NUL-terminated field encodes back to the
- * very same bytes (no undefined byte, nothing after the NUL). */
-static gboolean
-field_is_plain (const guint8 *field, gsize size)
-{
-  g_autofree char *utf8 = cp1251_to_utf8 (field, size);
-  g_autofree guint8 *back = g_malloc0 (size + 1);
-
-  if (!cp1251_from_utf8 (utf8, back, size + 1, NULL))
-    return FALSE;
-  return memcmp (back, field, size) == 0;
-}
-
-static void
-dump_material (JsonBuilder *b, const NresEntry *entry, const Mat0Material *m)
-{
-  guint32 attr1 = entry->attr1;
-  GString *present = g_string_new (NULL);
-
-  json_builder_set_member_name (b, "flags");
-  json_builder_begin_object (b);
-  add_bool (b, "ext_texture_load", mat0_flags_ext_texture_load (attr1));
-  add_bool (b, "hw_profile", mat0_flags_hw_profile (attr1));
-  add_int (b, "nibble_mode", mat0_flags_nibble_mode (attr1));
-  add_bool (b, "behaviour", mat0_flags_behaviour (attr1));
-  add_int (b, "unknown_bits", mat0_flags_unknown_bits (attr1));
-  json_builder_end_object (b);
-
-  json_builder_set_member_name (b, "meta");
-  json_builder_begin_object (b);
-  add_int (b, "a", m->meta_a);
-  add_int (b, "b", m->meta_b);
-  add_int (b, "c_raw", m->meta_c);
-  {
-    union { guint32 u; float f; } c = { .u = m->meta_c };
-    json_builder_set_member_name (b, "c");
-    json_builder_add_double_value (b, c.f);
-  }
-  add_int (b, "d", m->meta_d);
-  add_bool (b, "from_file", mat0_has_meta_d (m->attr2));
-  json_builder_set_member_name (b, "fields");
-  json_builder_begin_array (b);
-  if (mat0_has_meta_ab (m->attr2))
-    {
-      json_builder_add_string_value (b, "a");
-      json_builder_add_string_value (b, "b");
-    }
-  if (mat0_has_meta_c (m->attr2))
-    json_builder_add_string_value (b, "c");
-  if (mat0_has_meta_d (m->attr2))
-    json_builder_add_string_value (b, "d");
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  g_string_free (present, TRUE);
-
-  json_builder_set_member_name (b, "phases");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < m->n_phases; i++)
-    {
-      const Mat0Phase *phase = &m->phases[i];
-      g_autofree char *texture = mat0_phase_dup_texture (phase);
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "params");
-      json_builder_begin_array (b);
-      for (guint j = 0; j < MAT0_PARAM_COUNT; j++)
-        json_builder_add_int_value (b, phase->p[j]);
-      json_builder_end_array (b);
-      add_string (b, "texture", texture);
-      if (!field_is_plain (phase->texture, MAT0_TEXTURE_SIZE))
-        add_base64 (b, "texture_raw", phase->texture, MAT0_TEXTURE_SIZE);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-
-  json_builder_set_member_name (b, "blocks");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < m->n_blocks; i++)
-    {
-      const Mat0Block *block = &m->blocks[i];
-
-      json_builder_begin_object (b);
-      add_int (b, "header_raw", block->header_raw);
-      add_int (b, "mode", mat0_block_mode (block));
-      add_int (b, "interp_mask", mat0_block_interp_mask (block));
-      json_builder_set_member_name (b, "keys");
-      json_builder_begin_array (b);
-      for (guint k = 0; k < block->n_keys; k++)
-        {
-          json_builder_begin_array (b);
-          json_builder_add_int_value (b, block->keys[k].k0);
-          json_builder_add_int_value (b, block->keys[k].k1);
-          json_builder_add_int_value (b, block->keys[k].k2);
-          json_builder_end_array (b);
-        }
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-}
-
-JsonNode *
-mt_json_dump (const MtLibrary *library, const guint *indices, guint n_indices)
-{
-  const NresArchive *archive = library->archive;
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "archive");
-  json_builder_begin_object (b);
-  add_int (b, "version", archive->version);
-  add_int (b, "entry_count", archive->n_entries);
-  add_int (b, "total_size", archive->total_size);
-  add_bool (b, "sort_index_valid", archive->sort_index_valid);
-  add_bool (b, "sort_index_canonical", archive->sort_index_canonical);
-  json_builder_end_object (b);
-
-  json_builder_set_member_name (b, "entries");
-  json_builder_begin_array (b);
-  for (guint n = 0; n < n_indices; n++)
-    {
-      guint i = indices[n];
-      const NresEntry *entry = &archive->entries[i];
-      g_autofree char *type = mt_type_name (entry->type_id);
-
-      json_builder_begin_object (b);
-      add_int (b, "index", i);
-      add_string (b, "name", library->names[i]);
-      if (!field_is_plain ((const guint8 *) entry->name, NRES_NAME_SIZE))
-        add_base64 (b, "name_raw", (const guint8 *) entry->name, NRES_NAME_SIZE);
-      add_string (b, "type", type);
-      add_int (b, "attr1", entry->attr1);
-      add_int (b, "attr2", entry->attr2);
-      add_int (b, "attr3", entry->attr3);
-      add_int (b, "data_offset", entry->data_offset);
-      add_int (b, "size", entry->size);
-      add_int (b, "sort_index", entry->sort_index);
-      if (library->materials[i] != NULL)
-        dump_material (b, entry, library->materials[i]);
-      else
-        {
-          gsize size;
-          const guint8 *data = nres_archive_payload (archive, i, &size);
-
-          if (library->errors[i] != NULL)
-            add_string (b, "error", library->errors[i]->message);
-          /* Other entry types (and MAT0 entries that do not decode) carry
-           * their bytes so that `build` can put them back. */
-          add_base64 (b, "payload_base64", data, size);
-        }
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-
-  return json_builder_get_root (b);
 }
 
 /* ---- eval ------------------------------------------------------------- */
@@ -463,6 +662,24 @@ get_string (JsonObject *object, const char *key)
   return json_node_get_string (node);
 }
 
+/* Strict base64: g_base64_decode skips what it does not know, so a
+ * damaged payload would be built silently. */
+static gboolean
+base64_is_valid (const char *text)
+{
+  gsize len = strlen (text);
+  gsize padding = 0;
+
+  if (len % 4 != 0)
+    return FALSE;
+  if (len > 0 && text[len - 1] == '=')
+    padding = (len > 1 && text[len - 2] == '=') ? 2 : 1;
+  for (gsize i = 0; i < len - padding; i++)
+    if (!g_ascii_isalnum (text[i]) && text[i] != '+' && text[i] != '/')
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 get_base64 (JsonObject *object, const char *key, const char *where,
             gsize expected, GBytes **out, GError **error)
@@ -473,6 +690,14 @@ get_base64 (JsonObject *object, const char *key, const char *where,
 
   if (text == NULL)
     return TRUE;
+  if (!base64_is_valid (text))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s.%s: expected base64 text (A-Z, a-z, 0-9, +, / in groups of four, "
+                   "= only as padding at the end), found \"%.20s%s\"",
+                   where, key, text, strlen (text) > 20 ? "..." : "");
+      return FALSE;
+    }
   data = g_base64_decode (text, &len);
   if (expected != 0 && len != expected)
     {
@@ -707,102 +932,407 @@ build_material (JsonObject *object, const char *where, guint32 attr2,
   return TRUE;
 }
 
-GBytes *
-mt_json_build (JsonNode *root, GError **error)
+/* One entry of the document into @out (its payload built). */
+static gboolean
+build_entry (JsonNode *node, guint i, NresOutEntry *out, GError **error)
 {
-  JsonArray *entries;
-  NresOutEntry *out;
-  guint n;
-  GBytes *result = NULL;
+  g_autofree char *where = g_strdup_printf ("entries[%u]", i);
+  g_autoptr(GBytes) name_raw = NULL;
+  g_autoptr(GBytes) payload = NULL;
+  NresEntry *entry = &out->entry;
+  JsonObject *object;
+  const char *name;
+  guint64 attr1 = 0, attr2 = 0, attr3 = 0;
 
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  out->source = -1;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "(document): expected an object, found another kind of value");
+                   "%s: expected an object, found another kind of value", where);
+      return FALSE;
+    }
+  object = json_node_get_object (node);
+  name = get_string (object, "name");
+  if (name != NULL)
+    {
+      g_free (where);
+      where = g_strdup_printf ("entries[%u] (%s)", i, name);
+    }
+
+  if (!parse_type (get_string (object, "type"), &entry->type_id))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s.type: expected four characters such as \"MAT0\" or 0xXXXXXXXX, found %s",
+                   where, get_string (object, "type") ? get_string (object, "type") : "none");
+      return FALSE;
+    }
+  if (!get_uint (object, "attr1", where, G_MAXUINT32, FALSE, &attr1, error) ||
+      !get_uint (object, "attr2", where, G_MAXUINT32, FALSE, &attr2, error) ||
+      !get_uint (object, "attr3", where, G_MAXUINT32, FALSE, &attr3, error))
+    return FALSE;
+  entry->attr1 = (guint32) attr1;
+  entry->attr2 = (guint32) attr2;
+  entry->attr3 = (guint32) attr3;
+
+  if (!get_base64 (object, "name_raw", where, NRES_NAME_SIZE, &name_raw, error))
+    return FALSE;
+  if (name_raw != NULL)
+    memcpy (entry->name, g_bytes_get_data (name_raw, NULL), NRES_NAME_SIZE);
+  else
+    {
+      g_autoptr(GError) local = NULL;
+      if (name == NULL || !nres_entry_set_name (entry, name, &local))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s.name: expected a name of 1..35 CP1251 bytes, found %s",
+                       where, local != NULL ? local->message : "none");
+          return FALSE;
+        }
+    }
+
+  if (!get_base64 (object, "payload_base64", where, 0, &payload, error))
+    return FALSE;
+  if (payload != NULL)
+    out->payload = g_steal_pointer (&payload);
+  else if (entry->type_id == NRES_TYPE_MAT0)
+    {
+      g_autoptr(Mat0Material) m = g_new0 (Mat0Material, 1);
+
+      if (!build_material (object, where, entry->attr2, m, error))
+        return FALSE;
+      out->payload = mat0_encode (m);
+    }
+  else
+    out->payload = g_bytes_new (NULL, 0);
+  return TRUE;
+}
+
+/* ---- reading the document piece by piece ---------------------------- */
+
+#define READ_PIECE (1u << 16)
+#define NO_MARK    G_MAXSIZE
+
+/* A window on the document: the bytes from the mark (the start of the
+ * value being read) to what was read last; everything before the mark
+ * is dropped, so memory holds one entry, not the document. */
+typedef struct {
+  int      fd;
+  guint8  *buf;
+  gsize    cap;
+  gsize    len;
+  gsize    pos;
+  gsize    mark;
+  gboolean eof;
+  guint64  line;
+  GError  *error;   /* a read error */
+} JsonIn;
+
+static gboolean
+in_fill (JsonIn *in)
+{
+  gssize n;
+
+  if (in->eof || in->error != NULL)
+    return FALSE;
+  if (in->mark != NO_MARK && in->mark > 0)
+    {
+      memmove (in->buf, in->buf + in->mark, in->len - in->mark);
+      in->len -= in->mark;
+      in->pos -= in->mark;
+      in->mark = 0;
+    }
+  else if (in->mark == NO_MARK)
+    in->len = in->pos = 0;
+  if (in->len == in->cap)
+    {
+      in->cap *= 2;
+      in->buf = g_realloc (in->buf, in->cap);
+    }
+  do
+    n = read (in->fd, in->buf + in->len, in->cap - in->len);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    {
+      int saved = errno;
+
+      g_set_error (&in->error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   "could not read: %s", g_strerror (saved));
+      return FALSE;
+    }
+  if (n == 0)
+    {
+      in->eof = TRUE;
+      return FALSE;
+    }
+  in->len += (gsize) n;
+  return TRUE;
+}
+
+/* The next byte, or -1 at the end. */
+static int
+in_peek (JsonIn *in)
+{
+  if (in->pos == in->len && !in_fill (in))
+    return -1;
+  return in->buf[in->pos];
+}
+
+static int
+in_next (JsonIn *in)
+{
+  int c = in_peek (in);
+
+  if (c >= 0)
+    {
+      in->pos++;
+      if (c == '\n')
+        in->line++;
+    }
+  return c;
+}
+
+static void
+in_skip_space (JsonIn *in)
+{
+  int c;
+
+  while ((c = in_peek (in)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+    in_next (in);
+}
+
+static gboolean
+in_fail (JsonIn *in, GError **error, const char *expected)
+{
+  int c;
+
+  if (in->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&in->error));
+      return FALSE;
+    }
+  c = in_peek (in);
+  if (c < 0)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                 "line %" G_GUINT64_FORMAT ": expected %s, found the end of the file",
+                 in->line, expected);
+  else
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                 "line %" G_GUINT64_FORMAT ": expected %s, found '%c'",
+                 in->line, expected, g_ascii_isprint (c) ? c : '?');
+  return FALSE;
+}
+
+static gboolean
+in_expect (JsonIn *in, char want, GError **error)
+{
+  char what[4] = { '\'', want, '\'', 0 };
+
+  in_skip_space (in);
+  if (in_peek (in) != want)
+    return in_fail (in, error, what);
+  in_next (in);
+  return TRUE;
+}
+
+/* Moves past one value (its syntax is checked when it is parsed). */
+static gboolean
+in_skip_value (JsonIn *in, GError **error)
+{
+  guint depth = 0;
+  int c = in_peek (in);
+
+  if (c < 0 || c == ',' || c == '}' || c == ']' || c == ':')
+    return in_fail (in, error, "a value");
+  do
+    {
+      c = in_next (in);
+      if (c < 0)
+        return in_fail (in, error, depth > 0 ? "the end of an object or array" : "a value");
+      if (c == '"')
+        {
+          for (;;)
+            {
+              c = in_next (in);
+              if (c < 0)
+                return in_fail (in, error, "the end of a string");
+              if (c == '\\')
+                in_next (in);
+              else if (c == '"')
+                break;
+            }
+        }
+      else if (c == '{' || c == '[')
+        depth++;
+      else if (c == '}' || c == ']')
+        depth--;
+      else if (depth == 0)
+        {
+          /* a number, true, false or null: up to the next delimiter */
+          while ((c = in_peek (in)) >= 0 && c != ',' && c != '}' && c != ']' &&
+                 c != ' ' && c != '\t' && c != '\n' && c != '\r')
+            in_next (in);
+        }
+    }
+  while (depth > 0);
+  return TRUE;
+}
+
+/* Reads one value and parses it alone. Returns: (transfer full). */
+static JsonNode *
+in_read_value (JsonIn *in, JsonParser *parser, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  guint64 line;
+  JsonNode *root;
+
+  in_skip_space (in);
+  line = in->line;
+  in->mark = in->pos;
+  if (!in_skip_value (in, error))
+    return NULL;
+  if (!json_parser_load_from_data (parser, (const char *) in->buf + in->mark,
+                                   (gssize) (in->pos - in->mark), &local))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "line %" G_GUINT64_FORMAT ": %s", line, local->message);
+      in->mark = NO_MARK;
       return NULL;
     }
-  entries = get_array (json_node_get_object (root), "entries", "(document)", error);
-  if (entries == NULL)
-    return NULL;
+  in->mark = NO_MARK;
+  root = json_parser_steal_root (parser);
+  return root != NULL ? root : json_node_new (JSON_NODE_NULL);
+}
 
-  n = json_array_get_length (entries);
-  out = g_new0 (NresOutEntry, n);
-  for (guint i = 0; i < n; i++)
-    {
-      JsonNode *node = json_array_get_element (entries, i);
-      g_autofree char *where = g_strdup_printf ("entries[%u]", i);
-      g_autoptr(GBytes) name_raw = NULL;
-      g_autoptr(GBytes) payload = NULL;
-      NresEntry *entry = &out[i].entry;
-      JsonObject *object;
-      const char *name;
-      guint64 attr1 = 0, attr2 = 0, attr3 = 0;
+GBytes *
+mt_json_build (int fd, GError **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  JsonIn in = { .fd = fd, .cap = READ_PIECE, .mark = NO_MARK, .line = 1 };
+  NresOutEntry *out = NULL;
+  guint n = 0, cap = 0;
+  gboolean have_entries = FALSE;
+  GBytes *result = NULL;
 
-      out[i].source = -1;
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s: expected an object, found another kind of value", where);
+  in.buf = g_malloc (in.cap);
+
+  if (!in_expect (&in, '{', error))
+    goto out;
+  in_skip_space (&in);
+  if (in_peek (&in) == '}')
+    in_next (&in);
+  else
+    for (;;)
+      {
+        g_autoptr(JsonNode) key_node = NULL;
+        const char *key;
+
+        in_skip_space (&in);
+        if (in_peek (&in) != '"')
+          {
+            in_fail (&in, error, "a member name");
+            goto out;
+          }
+        key_node = in_read_value (&in, parser, error);
+        if (key_node == NULL)
           goto out;
-        }
-      object = json_node_get_object (node);
-      name = get_string (object, "name");
-      if (name != NULL)
-        {
-          g_free (where);
-          where = g_strdup_printf ("entries[%u] (%s)", i, name);
-        }
-
-      if (!parse_type (get_string (object, "type"), &entry->type_id))
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s.type: expected four characters such as \"MAT0\" or 0xXXXXXXXX, found %s",
-                       where, get_string (object, "type") ? get_string (object, "type") : "none");
+        key = json_node_get_string (key_node);
+        if (!in_expect (&in, ':', error))
           goto out;
-        }
-      if (!get_uint (object, "attr1", where, G_MAXUINT32, FALSE, &attr1, error) ||
-          !get_uint (object, "attr2", where, G_MAXUINT32, FALSE, &attr2, error) ||
-          !get_uint (object, "attr3", where, G_MAXUINT32, FALSE, &attr3, error))
-        goto out;
-      entry->attr1 = (guint32) attr1;
-      entry->attr2 = (guint32) attr2;
-      entry->attr3 = (guint32) attr3;
 
-      if (!get_base64 (object, "name_raw", where, NRES_NAME_SIZE, &name_raw, error))
-        goto out;
-      if (name_raw != NULL)
-        memcpy (entry->name, g_bytes_get_data (name_raw, NULL), NRES_NAME_SIZE);
-      else
+        if (g_strcmp0 (key, "entries") == 0)
+          {
+            if (have_entries)
+              {
+                g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                             "line %" G_GUINT64_FORMAT ": (document): expected one member \"entries\", found another",
+                             in.line);
+                goto out;
+              }
+            have_entries = TRUE;
+            in_skip_space (&in);
+            if (in_peek (&in) != '[')
+              {
+                g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                             "(document): expected an array \"entries\", found another kind of value");
+                goto out;
+              }
+            in_next (&in);
+            in_skip_space (&in);
+            if (in_peek (&in) == ']')
+              in_next (&in);
+            else
+              for (;;)
+                {
+                  g_autoptr(JsonNode) node = in_read_value (&in, parser, error);
+                  int c;
+
+                  if (node == NULL)
+                    goto out;
+                  if (n == cap)
+                    {
+                      cap = MAX (64, cap * 2);
+                      out = g_renew (NresOutEntry, out, cap);
+                    }
+                  memset (&out[n], 0, sizeof out[n]);
+                  n++;
+                  if (!build_entry (node, n - 1, &out[n - 1], error))
+                    goto out;
+                  in_skip_space (&in);
+                  c = in_next (&in);
+                  if (c == ']')
+                    break;
+                  if (c != ',')
+                    {
+                      in.pos -= c >= 0 ? 1 : 0;
+                      in_fail (&in, error, "',' or ']'");
+                      goto out;
+                    }
+                }
+          }
+        else
+          {
+            /* Other members ("archive") are checked, not used. */
+            g_autoptr(JsonNode) value = in_read_value (&in, parser, error);
+
+            if (value == NULL)
+              goto out;
+          }
+
+        in_skip_space (&in);
         {
-          g_autoptr(GError) local = NULL;
-          if (name == NULL || !nres_entry_set_name (entry, name, &local))
+          int c = in_next (&in);
+
+          if (c == '}')
+            break;
+          if (c != ',')
             {
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "%s.name: expected a name of 1..35 CP1251 bytes, found %s",
-                           where, local != NULL ? local->message : "none");
+              in.pos -= c >= 0 ? 1 : 0;
+              in_fail (&in, error, "',' or '}'");
               goto out;
             }
         }
+      }
 
-      if (!get_base64 (object, "payload_base64", where, 0, &payload, error))
-        goto out;
-      if (payload != NULL)
-        out[i].payload = g_steal_pointer (&payload);
-      else if (entry->type_id == NRES_TYPE_MAT0)
-        {
-          g_autoptr(Mat0Material) m = g_new0 (Mat0Material, 1);
-
-          if (!build_material (object, where, entry->attr2, m, error))
-            goto out;
-          out[i].payload = mat0_encode (m);
-        }
-      else
-        out[i].payload = g_bytes_new (NULL, 0);
+  in_skip_space (&in);
+  if (in_peek (&in) >= 0 || in.error != NULL)
+    {
+      in_fail (&in, error, "the end of the document");
+      goto out;
+    }
+  if (!have_entries)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "(document): expected an array \"entries\", found none");
+      goto out;
     }
 
   result = nres_write_repack (NULL, out, n, error);
 
 out:
+  if (in.error != NULL && error != NULL && *error == NULL)
+    g_propagate_error (error, g_steal_pointer (&in.error));
+  g_clear_error (&in.error);
+  g_free (in.buf);
   nres_out_entries_free (out, n);
   return result;
 }

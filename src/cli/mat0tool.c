@@ -1,15 +1,19 @@
 /* mat0tool.c - the command-line face of the core (cli.md) */
 #include "config.h"
 
+#include <errno.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <gio/gio.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cp1251.h"
 #include "mat0-fields.h"
 #include "mat0-validate.h"
+#include "mat-file.h"
 #include "mat0tool.h"
 #include "texm.h"
 
@@ -62,7 +66,8 @@ usage_error (const char *format, ...)
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  fprintf (stderr, "mat0tool: %s\nTry 'mat0tool --help'.\n", message);
+  mt_printerr ("mat0tool: %s", message);
+  fprintf (stderr, "Try 'mat0tool --help'.\n");
   return MT_EXIT_USAGE;
 }
 
@@ -100,13 +105,59 @@ mt_type_name (guint32 type_id)
   return g_strdup (s);
 }
 
+char *
+mt_escape (const char *text)
+{
+  GString *out;
+
+  if (text == NULL)
+    return g_strdup ("(null)");
+  for (const guchar *p = (const guchar *) text; *p != 0; p++)
+    if (*p < 0x20 || *p == 0x7f)
+      goto escape;
+  return g_strdup (text);
+
+escape:
+  out = g_string_new (NULL);
+  for (const guchar *p = (const guchar *) text; *p != 0; p++)
+    switch (*p)
+      {
+      case '\n': g_string_append (out, "\\n"); break;
+      case '\r': g_string_append (out, "\\r"); break;
+      case '\t': g_string_append (out, "\\t"); break;
+      default:
+        if (*p < 0x20 || *p == 0x7f)
+          g_string_append_printf (out, "\\x%02x", *p);
+        else
+          g_string_append_c (out, (char) *p);
+      }
+  return g_string_free (out, FALSE);
+}
+
+void
+mt_printerr (const char *format, ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+  g_autofree char *line = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  /* one line per problem, whatever the names hold */
+  line = mt_escape (message);
+  fflush (stdout);
+  fprintf (stderr, "%s\n", line);
+}
+
 MtLibrary *
-mt_library_new_from_bytes (const char *path, GBytes *bytes, GError **error)
+mt_library_new_from_bytes (const char *path, GBytes *bytes, gboolean decode, GError **error)
 {
   g_autoptr(MtLibrary) library = g_new0 (MtLibrary, 1);
   NresArchive *archive;
 
   library->path = g_strdup (path);
+  library->label = mt_escape (path);
   archive = library->archive = nres_archive_parse (bytes, error);
   if (archive == NULL)
     return NULL;
@@ -114,21 +165,36 @@ mt_library_new_from_bytes (const char *path, GBytes *bytes, GError **error)
   library->materials = g_new0 (Mat0Material *, archive->n_entries);
   library->errors = g_new0 (GError *, archive->n_entries);
   library->names = g_new0 (char *, archive->n_entries + 1);
+  library->labels = g_new0 (char *, archive->n_entries + 1);
   for (guint i = 0; i < archive->n_entries; i++)
     {
-      const NresEntry *entry = &archive->entries[i];
-
-      library->names[i] = cp1251_to_utf8 ((const guint8 *) entry->name, NRES_NAME_SIZE);
-      if (entry->type_id == NRES_TYPE_MAT0)
-        {
-          gsize size;
-          const guint8 *data = nres_archive_payload (archive, i, &size);
-
-          library->materials[i] = mat0_decode (data, size, entry->attr2, library->names[i],
-                                               entry->data_offset, &library->errors[i]);
-        }
+      library->names[i] = cp1251_to_utf8 ((const guint8 *) archive->entries[i].name, NRES_NAME_SIZE);
+      library->labels[i] = mt_escape (library->names[i]);
+      if (decode)
+        mt_library_decode (library, i);
     }
   return g_steal_pointer (&library);
+}
+
+void
+mt_library_decode (MtLibrary *library, guint i)
+{
+  const NresEntry *entry = &library->archive->entries[i];
+  gsize size;
+  const guint8 *data;
+
+  if (entry->type_id != NRES_TYPE_MAT0 || library->materials[i] != NULL || library->errors[i] != NULL)
+    return;
+  data = nres_archive_payload (library->archive, i, &size);
+  library->materials[i] = mat0_decode (data, size, entry->attr2, library->names[i],
+                                       entry->data_offset, &library->errors[i]);
+}
+
+void
+mt_library_forget (MtLibrary *library, guint i)
+{
+  g_clear_pointer (&library->materials[i], mat0_material_free);
+  g_clear_error (&library->errors[i]);
 }
 
 void
@@ -138,40 +204,53 @@ mt_library_free (MtLibrary *library)
     return;
   if (library->archive != NULL)
     for (guint i = 0; i < library->archive->n_entries; i++)
-      {
-        g_clear_pointer (&library->materials[i], mat0_material_free);
-        g_clear_error (&library->errors[i]);
-      }
+      mt_library_forget (library, i);
   g_free (library->materials);
   g_free (library->errors);
   g_strfreev (library->names);
+  g_strfreev (library->labels);
   g_clear_pointer (&library->archive, nres_archive_free);
   g_free (library->path);
+  g_free (library->label);
+  free (library->real_path);   /* from realpath () */
+  g_free (library->etag);
   g_free (library);
 }
 
-/* Loads LIB; on failure prints "FILE: message" and sets *status. */
+/* Reads LIB (mat_file_read_library: anything but a regular file is
+ * refused at once; the header and directory are checked against the
+ * file's size first). On failure prints "FILE: message" and sets
+ * *status: 2 for I/O, 1 for a file that is not a valid library. */
 static MtLibrary *
-load_library (const char *path, int *status)
+load_library_full (const char *path, gboolean decode, int *status)
 {
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = g_file_load_bytes (file, NULL, NULL, &error);
+  g_autofree char *etag = NULL;
+  g_autoptr(GBytes) bytes = mat_file_read_library (path, &etag, NULL, NULL, &error);
   MtLibrary *library;
 
   if (bytes == NULL)
     {
-      fprintf (stderr, "%s: %s\n", path, error->message);
-      *status = MT_EXIT_USAGE;
+      mt_printerr ("%s: %s", path, error->message);
+      *status = error->domain == NRES_ERROR ? MT_EXIT_INVALID : MT_EXIT_USAGE;
       return NULL;
     }
-  library = mt_library_new_from_bytes (path, bytes, &error);
+  library = mt_library_new_from_bytes (path, bytes, decode, &error);
   if (library == NULL)
     {
-      fprintf (stderr, "%s: %s\n", path, error->message);
+      mt_printerr ("%s: %s", path, error->message);
       *status = MT_EXIT_INVALID;
+      return NULL;
     }
+  library->etag = g_steal_pointer (&etag);
+  library->real_path = realpath (path, NULL);
   return library;
+}
+
+static MtLibrary *
+load_library (const char *path, int *status)
+{
+  return load_library_full (path, TRUE, status);
 }
 
 /* Prints every decode error; returns whether there was one. */
@@ -183,38 +262,64 @@ report_decode_errors (const MtLibrary *library)
   for (guint i = 0; i < library->archive->n_entries; i++)
     if (library->errors[i] != NULL)
       {
-        fprintf (stderr, "%s: %s\n", library->path, library->errors[i]->message);
+        mt_printerr ("%s: %s", library->path, library->errors[i]->message);
         any = TRUE;
       }
   return any;
 }
 
-static gboolean
-write_atomically (const char *path, GBytes *bytes, GError **error)
+/* Where OUT would be written: the file at the end of its links, or, when
+ * it does not exist yet, its folder's real path with its name. */
+static char *
+resolve_output (const char *path)
 {
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
-  gsize len;
-  const char *data = g_bytes_get_data (bytes, &len);
+  char *real = realpath (path, NULL);
+  g_autofree char *dir = NULL;
+  g_autofree char *real_dir = NULL;
+  g_autofree char *base = NULL;
 
-  /* GIO writes a temporary file in the same folder, syncs it when it
-   * replaces an existing file, and renames it over the target. */
-  return g_file_replace_contents (file, data, len, NULL, FALSE,
-                                  G_FILE_CREATE_NONE, NULL, NULL, error);
+  if (real != NULL)
+    {
+      char *copy = g_strdup (real);
+      free (real);
+      return copy;
+    }
+  dir = g_path_get_dirname (path);
+  base = g_path_get_basename (path);
+  real = realpath (dir, NULL);
+  if (real == NULL)
+    return g_strdup (path);
+  real_dir = g_strdup (real);
+  free (real);
+  return g_build_filename (real_dir, base, NULL);
 }
 
+/* Writes the result of an edit. @bytes %NULL: the writer refused the
+ * input (@error says why): the message names the input. Writing over the
+ * input passes the ETag read with it, so a file another program changed
+ * meanwhile is left alone. Every failure leaves OUT as it was. */
 static int
-finish_write (const char *path, GBytes *bytes, GError *error)
+finish_write (const MtLibrary *input, const char *input_path, const char *out,
+              GBytes *bytes, GError *error)
 {
   g_autoptr(GError) write_error = NULL;
+  const char *etag = NULL;
 
   if (bytes == NULL)
     {
-      fprintf (stderr, "%s: %s\n", path, error->message);
+      mt_printerr ("%s: %s", input_path, error->message);
       return MT_EXIT_INVALID;
     }
-  if (!write_atomically (path, bytes, &write_error))
+  if (input != NULL && input->real_path != NULL)
     {
-      fprintf (stderr, "%s: %s\n", path, write_error->message);
+      g_autofree char *target = resolve_output (out);
+
+      if (g_str_equal (target, input->real_path))
+        etag = input->etag;
+    }
+  if (!mat_file_replace (out, bytes, etag, MAT_SAVE_NONE, NULL, NULL, NULL, &write_error))
+    {
+      mt_printerr ("%s: %s", out, write_error->message);
       return MT_EXIT_USAGE;
     }
   return MT_EXIT_OK;
@@ -342,7 +447,7 @@ cmd_info (char **args)
         }
     }
 
-  printf ("file: %s\n", lib->path);
+  printf ("file: %s\n", lib->label);
   printf ("size: %u bytes (payloads %" G_GUINT64_FORMAT ", directory %u)\n",
            lib->archive->total_size, payload_bytes, lib->archive->n_entries * NRES_ENTRY_SIZE);
   printf ("version: 0x%X\n", lib->archive->version);
@@ -451,12 +556,12 @@ cmd_list (char **args)
           g_autofree char *blend = blend_text (e->attr1);
 
           printf ("%5u  %-35s  %s  attr1=0x%08X attr2=%u attr3=%u  size=%u  phases=%u blocks=%u  blend: %s\n",
-                  i, lib->names[i], type, e->attr1, e->attr2, e->attr3, e->size,
+                  i, lib->labels[i], type, e->attr1, e->attr2, e->attr3, e->size,
                   m->n_phases, m->n_blocks, blend);
         }
       else
         printf ("%5u  %-35s  %s  attr1=0x%08X attr2=%u attr3=%u  size=%u%s\n",
-                 i, lib->names[i], type, e->attr1, e->attr2, e->attr3, e->size,
+                 i, lib->labels[i], type, e->attr1, e->attr2, e->attr3, e->size,
                  lib->errors[i] != NULL ? "  (does not decode)" : "");
     }
   json_builder_end_array (b);
@@ -468,12 +573,34 @@ cmd_list (char **args)
   return report_decode_errors (lib) ? MT_EXIT_INVALID : MT_EXIT_OK;
 }
 
+/* Finds NAME (UTF-8): the first entry whose name matches exactly (ASCII
+ * case-insensitively) in index order, whatever the lookup table says
+ * (cli.md); -1 if absent. */
+static gint
+find_entry (const MtLibrary *lib, const char *name)
+{
+  guint8 field[NRES_NAME_SIZE];
+
+  if (!cp1251_from_utf8 (name, field, sizeof field, NULL))
+    return -1;
+  for (guint i = 0; i < lib->archive->n_entries; i++)
+    if (cp1251_name_compare ((const char *) field, lib->archive->entries[i].name) == 0)
+      return (gint) i;
+  return -1;
+}
+
+static int
+no_such_entry (const MtLibrary *lib, const char *name)
+{
+  mt_printerr ("%s: %s: no such entry", lib->path, name);
+  return MT_EXIT_INVALID;
+}
+
 static int
 cmd_dump (char **args)
 {
   g_autoptr(MtLibrary) lib = NULL;
   g_autoptr(GArray) indices = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(JsonNode) root = NULL;
   int status = MT_EXIT_OK;
   guint n_args = g_strv_length (args);
 
@@ -481,7 +608,8 @@ cmd_dump (char **args)
     return usage_error ("dump takes LIB [NAME...]");
   if (!opt_json)
     return usage_error ("dump prints JSON only: add --json");
-  lib = load_library (args[0], &status);
+  /* Entries are decoded one at a time as the document is written. */
+  lib = load_library_full (args[0], FALSE, &status);
   if (lib == NULL)
     return status;
 
@@ -490,29 +618,21 @@ cmd_dump (char **args)
       g_array_append_val (indices, i);
   for (guint a = 1; a < n_args; a++)
     {
-      guint8 field[NRES_NAME_SIZE];
-      g_autoptr(GError) error = NULL;
-      gint index = -1;
+      gint index = find_entry (lib, args[a]);
 
-      if (cp1251_from_utf8 (args[a], field, sizeof field, &error))
-        index = nres_archive_find (lib->archive, (const char *) field);
       if (index < 0)
-        {
-          fprintf (stderr, "%s: %s: no such entry\n", lib->path, args[a]);
-          return MT_EXIT_INVALID;
-        }
+        return no_such_entry (lib, args[a]);
       g_array_append_val (indices, index);
     }
 
-  root = mt_json_dump (lib, (const guint *) indices->data, indices->len);
-  print_json (root);
+  if (!mt_json_dump (lib, (const guint *) indices->data, indices->len, stdout))
+    return MT_EXIT_USAGE;   /* main() reports the write error */
   return report_decode_errors (lib) ? MT_EXIT_INVALID : MT_EXIT_OK;
 }
 
 static int
 cmd_check (char **args)
 {
-  g_autoptr(GFile) file = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(NresArchive) archive = NULL;
@@ -522,14 +642,16 @@ cmd_check (char **args)
 
   if (g_strv_length (args) != 1)
     return usage_error ("check takes one LIB");
-  file = g_file_new_for_commandline_arg (args[0]);
-  bytes = g_file_load_bytes (file, NULL, NULL, &error);
-  if (bytes == NULL)
+  /* A FIFO or a device is refused at once; a file that is not a library
+   * is answered from its header, whatever its size. */
+  bytes = mat_file_read_library (args[0], NULL, NULL, NULL, &error);
+  if (bytes == NULL && error->domain != NRES_ERROR)
     {
-      fprintf (stderr, "%s: %s\n", args[0], error->message);
+      mt_printerr ("%s: %s", args[0], error->message);
       return MT_EXIT_USAGE;
     }
-  archive = nres_archive_parse (bytes, &error);
+  if (bytes != NULL)
+    archive = nres_archive_parse (bytes, &error);
   if (archive == NULL)
     {
       if (opt_json)
@@ -557,7 +679,12 @@ cmd_check (char **args)
           print_json (root);
         }
       else
-        printf ("error: %s: %s\n", args[0], error->message);
+        {
+          g_autofree char *line = g_strdup_printf ("error: %s: %s", args[0], error->message);
+          g_autofree char *shown = mt_escape (line);
+
+          printf ("%s\n", shown);
+        }
       return MT_EXIT_INVALID;
     }
 
@@ -579,7 +706,10 @@ cmd_check (char **args)
         n_lints++;
       if (!opt_json)
         {
-          printf ("%s: %s: %s\n", severity, args[0], d->message);
+          g_autofree char *line = g_strdup_printf ("%s: %s: %s", severity, args[0], d->message);
+          g_autofree char *shown = mt_escape (line);
+
+          printf ("%s\n", shown);
           continue;
         }
       json_builder_begin_object (b);
@@ -618,24 +748,12 @@ cmd_check (char **args)
     }
   else
     {
-      fflush (stdout);
-      fprintf (stderr, "%s: %u errors, %u lints\n", args[0], n_errors, n_lints);
+      mt_printerr ("%s: %u errors, %u lints", args[0], n_errors, n_lints);
     }
 
   if (n_errors > 0 || (opt_strict && n_lints > 0))
     return MT_EXIT_INVALID;
   return MT_EXIT_OK;
-}
-
-/* Finds NAME (UTF-8) exactly (case-insensitively); -1 if absent. */
-static gint
-find_entry (const MtLibrary *lib, const char *name)
-{
-  guint8 field[NRES_NAME_SIZE];
-
-  if (!cp1251_from_utf8 (name, field, sizeof field, NULL))
-    return -1;
-  return nres_archive_find (lib->archive, (const char *) field);
 }
 
 static int
@@ -660,10 +778,10 @@ cmd_resolve (char **args)
   index = nres_archive_resolve (lib->archive, (const char *) field, &how);
   if (index < 0)
     {
-      fprintf (stderr, "%s: the archive has no entry to fall back to\n", lib->path);
+      mt_printerr ("%s: the archive has no entry to fall back to", lib->path);
       return MT_EXIT_INVALID;
     }
-  printf ("%s %s\n", how_names[how], lib->names[index]);
+  printf ("%s %s\n", how_names[how], lib->labels[index]);
   return MT_EXIT_OK;
 }
 
@@ -678,7 +796,7 @@ cmd_eval (char **args)
   const Mat0Material *m;
   guint32 block = 0, now = 0, start = 0, offset = 0;
   gboolean normalized = opt_t != NULL;
-  float t = 0.0f;
+  double t = 0.5;
   int status = MT_EXIT_OK;
   gint index;
 
@@ -688,41 +806,41 @@ cmd_eval (char **args)
     return usage_error ("eval takes either --time MS or --t T");
   if (opt_block != NULL && !parse_u32 (opt_block, &block))
     return usage_error ("--block: expected a block index, found %s", opt_block);
-  if (normalized)
-    {
-      /* any float the C library parses, nan and inf included */
-      char *end = NULL;
-      double value = g_ascii_strtod (opt_t, &end);
-
-      if (end == opt_t || *end != '\0')
-        return usage_error ("--t: expected a number, found %s", opt_t);
-      t = (float) value;
-    }
   if (opt_time != NULL && !parse_u32 (opt_time, &now))
     return usage_error ("--time: expected milliseconds 0..4294967295, found %s", opt_time);
   if (opt_start != NULL && !parse_u32 (opt_start, &start))
     return usage_error ("--start: expected milliseconds 0..4294967295, found %s", opt_start);
   if (opt_offset != NULL && !parse_u32 (opt_offset, &offset))
     return usage_error ("--offset: expected 0..4294967295, found %s", opt_offset);
+  if (normalized)
+    {
+      char *end = NULL;
+
+      /* Any float the C library parses, nan and inf included (cli.md). */
+      errno = 0;
+      t = g_ascii_strtod (opt_t, &end);
+      if (opt_t[0] == '\0' || end == NULL || *end != '\0')
+        return usage_error ("--t: expected a number, found %s", opt_t);
+      if (isnan (t) || t < 0.0 || t > 1.0)
+        mt_printerr ("mat0tool: note: --t %s is outside [0, 1]: evaluated at 0.5, as the game does",
+                     opt_t);
+    }
 
   lib = load_library (args[0], &status);
   if (lib == NULL)
     return status;
   index = find_entry (lib, args[1]);
   if (index < 0)
-    {
-      fprintf (stderr, "%s: %s: no such entry\n", lib->path, args[1]);
-      return MT_EXIT_INVALID;
-    }
+    return no_such_entry (lib, args[1]);
   if (lib->errors[index] != NULL)
     {
-      fprintf (stderr, "%s: %s\n", lib->path, lib->errors[index]->message);
+      mt_printerr ("%s: %s", lib->path, lib->errors[index]->message);
       return MT_EXIT_INVALID;
     }
   m = lib->materials[index];
   if (m == NULL)
     {
-      fprintf (stderr, "%s: %s: not a MAT0 entry\n", lib->path, args[1]);
+      mt_printerr ("%s: %s: not a MAT0 entry", lib->path, args[1]);
       return MT_EXIT_INVALID;
     }
   if (block >= m->n_blocks && !(block == 0 && m->n_blocks == 0))
@@ -735,12 +853,7 @@ cmd_eval (char **args)
   input.n_phases = m->n_phases;
   input.block = m->n_blocks > 0 ? &m->blocks[block] : NULL;
   if (normalized)
-    {
-      if (isnan (t) || t < 0.0f || t > 1.0f)
-        fprintf (stderr, "mat0tool: note: --t %s is outside [0, 1]: evaluated at 0.5, as the game does\n",
-                 opt_t);
-      phase_eval_at_t (&input, t, &result);
-    }
+    phase_eval_at_t (&input, (float) t, &result);
   else
     phase_eval_at_time (&input, now, start, offset, &result);
 
@@ -756,7 +869,7 @@ cmd_eval (char **args)
                                              mat0_block_interp_mask (input.block) : 0);
 
       printf ("%s block %u (%s): period %u ms, r %u, key %d -> %d, alpha %.9g, phase %d -> %d%s%s%s\n",
-               lib->names[index], block, mode, result.period,
+               lib->labels[index], block, mode, result.period,
                result.r, result.segment, result.next, result.alpha, result.phase_a,
                result.phase_b, result.hold ? ", hold" : "",
                result.unknown_mode ? ", unknown mode evaluated as loop" : "",
@@ -797,18 +910,15 @@ cmd_set (char **args)
     return status;
   index = find_entry (lib, args[1]);
   if (index < 0)
+    return no_such_entry (lib, args[1]);
+  if (lib->materials[index] == NULL && lib->errors[index] == NULL)
     {
-      fprintf (stderr, "%s: %s: no such entry\n", lib->path, args[1]);
+      mt_printerr ("%s: %s: not a MAT0 entry", lib->path, args[1]);
       return MT_EXIT_INVALID;
     }
-  if (lib->materials[index] == NULL)
-    {
-      if (lib->errors[index] != NULL)
-        fprintf (stderr, "%s: %s\n", lib->path, lib->errors[index]->message);
-      else
-        fprintf (stderr, "%s: %s: not a MAT0 entry\n", lib->path, args[1]);
-      return MT_EXIT_INVALID;
-    }
+  /* The output would fail `check` as the input does: refuse, write nothing. */
+  if (report_decode_errors (lib))
+    return MT_EXIT_INVALID;
 
   m = mat0_material_copy (lib->materials[index]);
   out = nres_out_entries_from_archive (lib->archive, &n_out);
@@ -818,10 +928,25 @@ cmd_set (char **args)
         nres_out_entries_free (out, n_out);
         return usage_error ("%s", error->message);
       }
+
+  /* A new name no other entry has (names compare case-insensitively). */
+  for (guint i = 0; i < n_out; i++)
+    if (i != (guint) index &&
+        cp1251_name_compare (out[index].entry.name, out[i].entry.name) == 0 &&
+        cp1251_name_compare (out[index].entry.name, lib->archive->entries[index].name) != 0)
+      {
+        g_autofree char *name = cp1251_to_utf8 ((const guint8 *) out[index].entry.name,
+                                                NRES_NAME_SIZE);
+
+        nres_out_entries_free (out, n_out);
+        return usage_error ("name=%s: expected a name no other entry has, found it at entry %u (%s)",
+                            name, i, lib->labels[i]);
+      }
+
   out[index].payload = mat0_encode (m);
   bytes = nres_write_preserving (lib->archive, out, n_out, &error);
   nres_out_entries_free (out, n_out);
-  return finish_write (opt_output, bytes, error);
+  return finish_write (lib, args[0], opt_output, bytes, error);
 }
 
 static int
@@ -850,10 +975,10 @@ cmd_roundtrip (char **args)
   nres_out_entries_free (out, n_out);
   if (bytes != NULL && !g_bytes_equal (bytes, lib->archive->bytes))
     {
-      fprintf (stderr, "%s: the preserving writer did not reproduce the input\n", lib->path);
+      mt_printerr ("%s: the preserving writer did not reproduce the input", lib->path);
       return MT_EXIT_INVALID;
     }
-  return finish_write (opt_output, bytes, error);
+  return finish_write (lib, args[0], opt_output, bytes, error);
 }
 
 static int
@@ -871,33 +996,43 @@ cmd_repack (char **args)
   lib = load_library (args[0], &status);
   if (lib == NULL)
     return status;
+  /* An entry that does not decode would make a file that fails `check`. */
+  if (report_decode_errors (lib))
+    return MT_EXIT_INVALID;
   out = nres_out_entries_from_archive (lib->archive, &n_out);
   bytes = nres_write_repack (lib->archive, out, n_out, &error);
   nres_out_entries_free (out, n_out);
-  return finish_write (opt_output, bytes, error);
+  return finish_write (lib, args[0], opt_output, bytes, error);
 }
 
 static int
 cmd_build (char **args)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
+  GStatBuf st;
+  int fd;
 
   if (g_strv_length (args) != 1 || opt_output == NULL)
     return usage_error ("build takes JSON -o LIB");
-  if (!json_parser_load_from_file (parser, args[0], &error))
+  fd = mat_file_open_regular (args[0], &st, &error);
+  if (fd < 0)
     {
-      fprintf (stderr, "%s: %s\n", args[0], error->message);
-      return g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? MT_EXIT_USAGE : MT_EXIT_INVALID;
+      mt_printerr ("%s: %s", args[0], error->message);
+      return MT_EXIT_USAGE;
     }
-  bytes = mt_json_build (json_parser_get_root (parser), &error);
+  /* Read and built entry by entry: the document is never held whole. */
+  bytes = mt_json_build (fd, &error);
+  close (fd);
   if (bytes == NULL)
     {
-      fprintf (stderr, "%s: %s\n", args[0], error->message);
-      return MT_EXIT_INVALID;
+      gboolean invalid = error->domain == JSON_PARSER_ERROR ||
+                         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+
+      mt_printerr ("%s: %s", args[0], error->message);
+      return invalid ? MT_EXIT_INVALID : MT_EXIT_USAGE;
     }
-  return finish_write (opt_output, bytes, NULL);
+  return finish_write (NULL, args[0], opt_output, bytes, NULL);
 }
 
 static void
@@ -920,7 +1055,7 @@ cmd_textures (char **args)
     return status;
   if (opt_png != NULL && g_mkdir_with_parents (opt_png, 0755) != 0)
     {
-      fprintf (stderr, "%s: cannot create the folder\n", opt_png);
+      mt_printerr ("%s: cannot create the folder", opt_png);
       return MT_EXIT_USAGE;
     }
 
@@ -937,11 +1072,11 @@ cmd_textures (char **args)
       image = texm_parse (payload, lib->names[i], e->data_offset, &error);
       if (image == NULL)
         {
-          fprintf (stderr, "%s: %s\n", lib->path, error->message);
+          mt_printerr ("%s: %s", lib->path, error->message);
           bad = TRUE;
           continue;
         }
-      printf ("%5u  %-16s  format %-4u  %ux%u  mips %u", i, lib->names[i],
+      printf ("%5u  %-16s  format %-4u  %ux%u  mips %u", i, lib->labels[i],
                image->header.format, image->header.width, image->header.height,
                image->header.mip_count);
       if (image->has_page)
@@ -961,7 +1096,7 @@ cmd_textures (char **args)
           path = g_build_filename (opt_png, base, NULL);
           if (!gdk_pixbuf_save (pixbuf, path, "png", &error, NULL))
             {
-              fprintf (stderr, "%s: %s\n", path, error->message);
+              mt_printerr ("%s: %s", path, error->message);
               return MT_EXIT_USAGE;
             }
         }
@@ -1005,7 +1140,22 @@ main (int argc, char *argv[])
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_str_equal (args[1], commands[i].name))
-      return commands[i].run (args + 2);
+      {
+        int status;
+
+        setvbuf (stdout, NULL, _IOFBF, 1 << 16);
+        status = commands[i].run (args + 2);
+        /* Every write to stdout is checked: a full disk behind a
+         * redirection is an I/O error, not a success. */
+        if (fflush (stdout) != 0 || ferror (stdout))
+          {
+            int saved = errno;
+
+            fprintf (stderr, "mat0tool: stdout: %s\n", g_strerror (saved != 0 ? saved : EIO));
+            return MT_EXIT_USAGE;
+          }
+        return status;
+      }
 
   return usage_error ("unknown command '%s'", args[1]);
 }

@@ -1,6 +1,7 @@
 /* mat0tool.h - shared pieces of the mat0tool command-line tool */
 #pragma once
 
+#include <stdio.h>
 #include <json-glib/json-glib.h>
 
 #include "mat0.h"
@@ -14,37 +15,62 @@ G_BEGIN_DECLS
 #define MT_EXIT_INVALID 1
 #define MT_EXIT_USAGE   2
 
-/* An opened library: the archive and every MAT0 entry decoded. */
+/* An opened library: the archive and its MAT0 entries, decoded. */
 typedef struct {
   char          *path;
+  char          *label;       /* the path as printed (mt_escape) */
+  char          *real_path;   /* the file at the end of its links, or NULL */
+  char          *etag;        /* of the version read (mat_file_query_etag) */
   NresArchive   *archive;
-  Mat0Material **materials;   /* n_entries; NULL for other types and for
-                                 entries that did not decode */
+  Mat0Material **materials;   /* n_entries; NULL for other types, for
+                                 entries that did not decode, and for
+                                 entries not decoded yet */
   GError       **errors;      /* n_entries; the decode error or NULL */
   char         **names;       /* n_entries; UTF-8 */
+  char         **labels;      /* n_entries; the names as printed (mt_escape) */
 } MtLibrary;
 
+/* @decode: decode every MAT0 entry now; otherwise mt_library_decode
+ * does it entry by entry. */
 MtLibrary  *mt_library_new_from_bytes (const char  *path,
                                        GBytes      *bytes,
+                                       gboolean     decode,
                                        GError     **error);
+void        mt_library_decode         (MtLibrary   *library,
+                                       guint        index);
+/* Drops what mt_library_decode made of entry @index. */
+void        mt_library_forget         (MtLibrary   *library,
+                                       guint        index);
 void        mt_library_free           (MtLibrary   *library);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MtLibrary, mt_library_free)
+
+/* @text with control characters escaped ("\n", "\x1b"), so that a name
+ * never breaks a message over lines or reaches the terminal as a
+ * command. Returns: (transfer full). */
+char       *mt_escape                 (const char  *text);
+/* Prints one line on stderr, control characters escaped. */
+void        mt_printerr               (const char  *format,
+                                       ...) G_GNUC_PRINTF (1, 2);
 
 /* "MAT0", "Texm", ... or "0x%08X" when the id is not printable.
  * Returns: (transfer full). */
 char       *mt_type_name              (guint32      type_id);
 
-/* JSON documents of cli.md */
-JsonNode   *mt_json_dump              (const MtLibrary *library,
+/* The dump document of cli.md, written to @out as it is made: entry by
+ * entry, each decoded, written and dropped. Returns: FALSE when writing
+ * failed (errno is set). */
+gboolean    mt_json_dump              (MtLibrary       *library,
                                        const guint     *indices,
-                                       guint            n_indices);
+                                       guint            n_indices,
+                                       FILE            *out);
 JsonNode   *mt_json_eval              (const char            *material,
                                        gint                   block,
                                        const Mat0Material    *mat,
                                        const PhaseEvalResult *result);
-/* Builds a library in canonical layout from a dump document.
- * Returns: (transfer full). */
-GBytes     *mt_json_build             (JsonNode    *root,
+/* Builds a library in canonical layout from a dump document read from
+ * @fd, one entry at a time: the document is never held whole.
+ * Returns: (transfer full): the library, or %NULL with @error. */
+GBytes     *mt_json_build             (int          fd,
                                        GError     **error);
 /* Serialises @node; floats are printed with %.9g as cli.md asks.
  * Returns: (transfer full). */

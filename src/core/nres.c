@@ -73,9 +73,10 @@ compare_names_bounded (const char *a,
     }
 }
 
+/* @data holds the first min(@len, 16) bytes of a file of @len bytes. */
 static gboolean
 check_header (const guint8  *data,
-              gsize          len,
+              guint64        len,
               guint32       *out_count,
               guint32       *out_directory_offset,
               GError       **error)
@@ -119,7 +120,7 @@ check_header (const guint8  *data,
     }
 
   total_size = get_u32 (data + 12);
-  if ((guint64) total_size != (guint64) len)
+  if ((guint64) total_size != len)
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_SIZE,
                    _("(header): offset 12: expected total size %lu (the file size), found %u"),
@@ -210,6 +211,55 @@ check_entry (const NresEntry  *entry,
                    directory_offset - entry->data_offset,
                    entry->data_offset, directory_offset, entry->size);
       return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+nres_check_header (const guint8  *header,
+                   gsize          header_len,
+                   guint64        file_size,
+                   guint32       *n_entries,
+                   guint32       *directory_offset,
+                   GError       **error)
+{
+  guint32 count = 0, offset = 0;
+
+  g_return_val_if_fail (header != NULL || file_size == 0, FALSE);
+  g_return_val_if_fail (header_len >= MIN (file_size, NRES_HEADER_SIZE), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!check_header (header, file_size, &count, &offset, error))
+    return FALSE;
+  if (n_entries != NULL)
+    *n_entries = count;
+  if (directory_offset != NULL)
+    *directory_offset = offset;
+
+  return TRUE;
+}
+
+gboolean
+nres_check_directory (const guint8  *directory,
+                      guint32        n_entries,
+                      guint32        directory_offset,
+                      GError       **error)
+{
+  g_return_val_if_fail (directory != NULL || n_entries == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  for (guint i = 0; i < n_entries; i++)
+    {
+      guint32 entry_offset = directory_offset + i * NRES_ENTRY_SIZE;
+      const guint8 *p = directory + (gsize) i * NRES_ENTRY_SIZE;
+      NresEntry entry;
+
+      entry.size = get_u32 (p + ENTRY_OFF_SIZE);
+      memcpy (entry.name, p + ENTRY_OFF_NAME, NRES_NAME_SIZE);
+      entry.data_offset = get_u32 (p + ENTRY_OFF_DATA_OFFSET);
+      if (!check_entry (&entry, i, entry_offset, directory_offset, error))
+        return FALSE;
     }
 
   return TRUE;

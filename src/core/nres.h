@@ -70,6 +70,26 @@ NresArchive  *nres_archive_parse        (GBytes             *bytes,
                                          GError            **error);
 void          nres_archive_free         (NresArchive        *archive);
 
+/* The checks a reader makes before it reads more than the header: the
+ * 16-byte @header (the first min(@file_size, 16) bytes of the file) against
+ * the file's size, @file_size: magic, version, entry count, total size
+ * equal to the file size, a directory that fits. Pure: no I/O.
+ * On success sets @n_entries and @directory_offset (both nullable). */
+gboolean      nres_check_header         (const guint8       *header,
+                                         gsize               header_len,
+                                         guint64             file_size,
+                                         guint32            *n_entries,
+                                         guint32            *directory_offset,
+                                         GError            **error);
+/* The next check, before the payloads are read: the @n_entries * 64 bytes
+ * of @directory, read at @directory_offset, name fields and payload ranges
+ * (every range inside the data region). Same messages as
+ * nres_archive_parse. Pure: no I/O. */
+gboolean      nres_check_directory      (const guint8       *directory,
+                                         guint32             n_entries,
+                                         guint32             directory_offset,
+                                         GError            **error);
+
 /* Returns: (transfer none): the payload bytes of entry @index. */
 const guint8 *nres_archive_payload      (const NresArchive  *archive,
                                          guint               index,

@@ -135,6 +135,24 @@ mat_library_new_from_bytes (GBytes  *bytes,
   return library_new (archive);
 }
 
+/* Returns: (transfer full): the local path of @file, or %NULL with @error. */
+static char *
+local_path (GFile   *file,
+            GError **error)
+{
+  char *path = g_file_get_path (file);
+
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("Only files on a local disk can be opened and saved, not %s"), uri);
+    }
+
+  return path;
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -144,28 +162,36 @@ load_thread (GTask        *task,
   GFile *file = task_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *etag = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *path = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  char *contents = NULL;
-  gsize length = 0;
   MatLibrary *self;
 
-  if (!g_file_load_contents (file, cancellable, &contents, &length, &etag, &error))
+  path = local_path (file, &error);
+  if (path != NULL)
+    bytes = mat_file_read_library (path, &etag, &summary, cancellable, &error);
+  if (bytes != NULL)
     {
-      g_task_return_error (task, g_steal_pointer (&error));
+      self = mat_library_new_from_bytes (bytes, &error);
+      if (self != NULL)
+        {
+          self->file = g_object_ref (file);
+          self->etag = g_steal_pointer (&etag);
+          g_task_return_pointer (task, self, g_object_unref);
+          return;
+        }
+    }
+
+  /* First what is wrong in plain words, then the exact detail. */
+  if (summary != NULL)
+    {
+      GError *combined = g_error_new (error->domain, error->code, "%s\n%s",
+                                      summary, error->message);
+
+      g_task_return_error (task, combined);
       return;
     }
-  bytes = g_bytes_new_take (contents, length);
-
-  self = mat_library_new_from_bytes (bytes, &error);
-  if (self == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  self->file = g_object_ref (file);
-  self->etag = g_steal_pointer (&etag);
-
-  g_task_return_pointer (task, self, g_object_unref);
+  g_task_return_error (task, g_steal_pointer (&error));
 }
 
 void
@@ -229,10 +255,15 @@ mat_library_save_to_bytes (MatLibrary  *self,
 }
 
 typedef struct {
-  GFile     *file;
-  GBytes    *bytes;
-  GPtrArray *snapshot;   /* the items the bytes hold, in order */
-  guint64    state;
+  GFile        *file;
+  char         *path;
+  GBytes       *bytes;
+  GPtrArray    *snapshot;   /* the items the bytes hold, in order */
+  guint64       state;
+  char         *etag;       /* of the version the bytes were made from */
+  MatSaveFlags  flags;
+  char         *new_etag;
+  MatSaveNotes  notes;
 } SaveData;
 
 static void
@@ -241,26 +272,48 @@ save_data_free (gpointer data)
   SaveData *save = data;
 
   g_clear_object (&save->file);
+  g_free (save->path);
   g_clear_pointer (&save->bytes, g_bytes_unref);
   g_clear_pointer (&save->snapshot, g_ptr_array_unref);
+  g_free (save->etag);
+  g_free (save->new_etag);
   g_free (save);
 }
 
+/* In a thread: the one save routine of the model. */
 static void
-replace_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
+save_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  SaveData *save = task_data;
+  GError *error = NULL;
+
+  if (!mat_file_replace (save->path, save->bytes, save->etag, save->flags,
+                         &save->new_etag, &save->notes, cancellable, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Back on the main thread: the written bytes become the new base. */
+static void
+save_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  MatLibrary *self = g_task_get_source_object (task);
-  SaveData *save = g_task_get_task_data (task);
+  MatLibrary *self = MAT_LIBRARY (object);
+  SaveData *save = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
-  g_autofree char *etag = NULL;
   NresArchive *archive;
   gboolean file_changed;
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, &etag, &error))
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
+      /* Nothing changed: the library keeps its edits, its base, its file
+       * and its unsaved state. */
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -284,7 +337,7 @@ replace_cb (GObject      *object,
   file_changed = self->file == NULL || !g_file_equal (self->file, save->file);
   g_set_object (&self->file, save->file);
   g_free (self->etag);
-  self->etag = g_steal_pointer (&etag);
+  self->etag = g_steal_pointer (&save->new_etag);
   self->saved_state = save->state;
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
 
@@ -292,21 +345,23 @@ replace_cb (GObject      *object,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
   update_dirty (self);
 
+  g_task_set_task_data (task, GUINT_TO_POINTER (save->notes), NULL);
   g_task_return_boolean (task, TRUE);
 }
 
 void
 mat_library_save_async (MatLibrary          *self,
                         GFile               *file,
-                        gboolean             make_backup,
+                        MatSaveFlags         flags,
                         GCancellable        *cancellable,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) inner = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
   SaveData *save;
-  const char *etag = NULL;
 
   g_return_if_fail (MAT_IS_LIBRARY (self));
   g_return_if_fail (file == NULL || G_IS_FILE (file));
@@ -323,38 +378,50 @@ mat_library_save_async (MatLibrary          *self,
                                _("The library has no file to save to yet"));
       return;
     }
-
-  save = g_new0 (SaveData, 1);
-  save->file = g_object_ref (file);
-  save->snapshot = g_ptr_array_new_full (self->items->len, g_object_unref);
-  for (guint i = 0; i < self->items->len; i++)
-    g_ptr_array_add (save->snapshot, g_object_ref (g_ptr_array_index (self->items, i)));
-  save->state = _mat_history_get_state (self->history);
-  g_task_set_task_data (task, save, save_data_free);
-
-  save->bytes = build_bytes (self, &error);
-  if (save->bytes == NULL)
+  path = local_path (file, &error);
+  if (path == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
+  save = g_new0 (SaveData, 1);
+  save->file = g_object_ref (file);
+  save->path = g_steal_pointer (&path);
+  save->flags = flags;
+  save->snapshot = g_ptr_array_new_full (self->items->len, g_object_unref);
+  for (guint i = 0; i < self->items->len; i++)
+    g_ptr_array_add (save->snapshot, g_object_ref (g_ptr_array_index (self->items, i)));
+  save->state = _mat_history_get_state (self->history);
+  /* Over its own file, the version it was loaded (or last saved) as. */
   if (self->file != NULL && g_file_equal (file, self->file))
-    etag = self->etag;
+    save->etag = g_strdup (self->etag);
 
-  g_file_replace_contents_bytes_async (file, save->bytes, etag, make_backup,
-                                       G_FILE_CREATE_NONE, cancellable,
-                                       replace_cb, g_steal_pointer (&task));
+  save->bytes = build_bytes (self, &error);
+  if (save->bytes == NULL)
+    {
+      save_data_free (save);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  inner = g_task_new (self, cancellable, save_done_cb, g_steal_pointer (&task));
+  g_task_set_task_data (inner, save, save_data_free);
+  g_task_run_in_thread (inner, save_thread);
 }
 
 gboolean
 mat_library_save_finish (MatLibrary    *self,
                          GAsyncResult  *result,
+                         MatSaveNotes  *notes,
                          GError       **error)
 {
   g_return_val_if_fail (MAT_IS_LIBRARY (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (notes != NULL)
+    *notes = GPOINTER_TO_UINT (g_task_get_task_data (G_TASK (result)));
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 
+#include "mat-file.h"
 #include "mat-history.h"
 #include "mat-material.h"
 #include "mat-model-error.h"
@@ -24,7 +25,12 @@ G_DECLARE_FINAL_TYPE (MatLibrary, mat_library, MAT, LIBRARY, GObject)
 MatLibrary  *mat_library_new_from_bytes   (GBytes               *bytes,
                                            GError              **error);
 
-/* Reads and parses @file in a thread; remembers its ETag. */
+/* Reads and parses @file in a thread (mat_file_read_library: a FIFO or
+ * a device is refused at once, the header and directory are checked
+ * against the file's size before the payloads are read); remembers its
+ * ETag. On failure the error's message is two lines: first what is
+ * wrong in plain words ("The file is cut short: 1,900 of 3,768 bytes."),
+ * then the exact detail. */
 void         mat_library_load_async       (GFile                *file,
                                            GCancellable         *cancellable,
                                            GAsyncReadyCallback   callback,
@@ -33,20 +39,26 @@ void         mat_library_load_async       (GFile                *file,
 MatLibrary  *mat_library_load_finish      (GAsyncResult         *result,
                                            GError              **error);
 
-/* Saves to @file, or to the library's own file when %NULL. Writing over
- * the file it was loaded from passes the ETag from the load (or the last
- * save): a file changed on disk fails with G_IO_ERROR_WRONG_ETAG and is
- * left as it is. The write is atomic; @make_backup keeps a "~" copy.
- * On success the library is clean, remembers @file and its new ETag, and
- * the written bytes become its new base. */
+/* Saves to @file, or to the library's own file when %NULL, through
+ * mat_file_replace (atomic; a failed save leaves the file as it was).
+ * Writing over the file it was loaded from passes the ETag from the load
+ * (or the last save): a file changed on disk fails with
+ * G_IO_ERROR_WRONG_ETAG and is left as it is, unless @flags has
+ * MAT_SAVE_IGNORE_CHANGES. MAT_SAVE_BACKUP keeps the previous file as
+ * FILE.bak. On success the library is clean, remembers @file and its new
+ * ETag, and the written bytes become its new base; on failure nothing
+ * changes (edits, unsaved state, file). */
 void         mat_library_save_async       (MatLibrary           *self,
                                            GFile                *file,
-                                           gboolean              make_backup,
+                                           MatSaveFlags          flags,
                                            GCancellable         *cancellable,
                                            GAsyncReadyCallback   callback,
                                            gpointer              user_data);
+/* @notes: (out) (optional): what the user may want to know of a save
+ * that succeeded (MAT_SAVE_NOTE_LINKS_DETACHED). */
 gboolean     mat_library_save_finish      (MatLibrary           *self,
                                            GAsyncResult         *result,
+                                           MatSaveNotes         *notes,
                                            GError              **error);
 /* The bytes a save would write (preserving writer): an unchanged library
  * gives the loaded bytes back. Does not mark the library saved.

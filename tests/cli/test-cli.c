@@ -1,9 +1,21 @@
 /* test-cli.c - mat0tool commands, exit codes and JSON (cli.md) */
+#define _GNU_SOURCE 1   /* unshare, CLONE_NEWNS */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "mat0.h"
 #include "nres.h"
@@ -26,45 +38,106 @@ run_clear (Run *run)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
+static gboolean
+watchdog_cb (gpointer data)
+{
+  g_subprocess_force_exit (G_SUBPROCESS (data));
+  g_test_message ("mat0tool did not finish in time: killed");
+  return G_SOURCE_REMOVE;
+}
+
+static void
+communicate_cb (GObject *object, GAsyncResult *result, gpointer data)
+{
+  *(GAsyncResult **) data = g_object_ref (result);
+}
+
+/* Runs mat0tool with @argv (no program name); stdout to @stdout_path
+ * when given. A run that takes more than a minute is killed (and fails
+ * its test). */
+static void
+run_tool_argv (Run *run, const char *stdout_path, const char * const *argv)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  GSubprocessFlags flags = G_SUBPROCESS_FLAGS_STDERR_PIPE;
+  guint watchdog;
+
+  g_ptr_array_add (args, (gpointer) g_getenv ("MAT0TOOL"));
+  for (guint i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) argv[i]);
+  g_ptr_array_add (args, NULL);
+
+  if (stdout_path == NULL)
+    flags |= G_SUBPROCESS_FLAGS_STDOUT_PIPE;
+  launcher = g_subprocess_launcher_new (flags);
+  if (stdout_path != NULL)
+    g_subprocess_launcher_set_stdout_file_path (launcher, stdout_path);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  watchdog = g_timeout_add_seconds (60, watchdog_cb, proc);
+  g_subprocess_communicate_utf8_async (proc, NULL, NULL, communicate_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+  g_subprocess_communicate_utf8_finish (proc, result, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  run->status = g_subprocess_get_exit_status (proc);
+  if (run->out == NULL)
+    run->out = g_strdup ("");
+}
+
 /* Runs mat0tool with a NULL-terminated argument list. */
 static void
 run_tool (Run *run, ...)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GError) error = NULL;
   const char *arg;
   va_list args;
 
-  g_ptr_array_add (argv, (gpointer) g_getenv ("MAT0TOOL"));
   va_start (args, run);
   while ((arg = va_arg (args, const char *)) != NULL)
     g_ptr_array_add (argv, (gpointer) arg);
   va_end (args);
   g_ptr_array_add (argv, NULL);
 
-  proc = g_subprocess_newv ((const char * const *) argv->pdata,
-                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                            &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (proc));
-  run->status = g_subprocess_get_exit_status (proc);
+  run_tool_argv (run, NULL, (const char * const *) argv->pdata);
 }
+
+static char *tmp_dir;
 
 static char *
 tmp_path (const char *name)
 {
-  static char *dir;
-
-  if (dir == NULL)
+  if (tmp_dir == NULL)
     {
       g_autoptr(GError) error = NULL;
-      dir = g_dir_make_tmp ("mat0tool-test-XXXXXX", &error);
+      tmp_dir = g_dir_make_tmp ("mat0tool-test-XXXXXX", &error);
       g_assert_no_error (error);
     }
-  return g_build_filename (dir, name, NULL);
+  return g_build_filename (tmp_dir, name, NULL);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
 }
 
 static char *
@@ -540,7 +613,7 @@ test_set_in_place_is_atomic (void)
   /* no temporary file is left behind */
   d = g_dir_open (dir, 0, NULL);
   while ((name = g_dir_read_name (d)) != NULL)
-    g_assert_false (g_str_has_prefix (name, ".goutputstream"));
+    g_assert_false (name[0] == '.');
 }
 
 static void
@@ -918,9 +991,535 @@ test_demo_textures (void)
   }
 }
 
+/* ---- input that never hangs -------------------------------------------- */
+
+static void
+test_input_not_regular (void)
+{
+  g_autofree char *fifo = tmp_path ("pipe.lib");
+  g_autofree char *dir = tmp_path ("a-folder.lib");
+  g_autofree char *out = tmp_path ("never-built.lib");
+  const char *commands[] = { "check", "info", "list", "roundtrip" };
+
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      const char *targets[] = { fifo, "/dev/zero", dir };
+
+      for (guint t = 0; t < G_N_ELEMENTS (targets); t++)
+        {
+          g_auto(Run) r = { 0 };
+          gint64 start = g_get_monotonic_time ();
+          const char *argv[] = { commands[i], targets[t], "-o", out, NULL };
+
+          if (!g_str_equal (commands[i], "roundtrip"))
+            argv[2] = NULL;
+          run_tool_argv (&r, NULL, argv);
+          /* refused at once, before anything is read */
+          g_assert_cmpint (r.status, ==, 2);
+          g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+          g_assert_true (g_str_has_prefix (r.err, targets[t]));
+          g_assert_nonnull (strstr (r.err, t == 2 ? "a folder" : "not a regular file"));
+          g_assert_cmpstr (r.out, ==, "");
+        }
+    }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_tool (&r, "build", fifo, "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "named pipe"));
+  }
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+}
+
+/* A 4 GiB file that is not a library: answered from its header. */
+static void
+test_input_huge (void)
+{
+  g_autofree char *big = tmp_path ("big.lib");
+  g_auto(Run) r = { 0 };
+  gint64 start;
+  int fd;
+
+  fd = g_open (big, O_WRONLY | O_CREAT, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, G_GINT64_CONSTANT (4) << 30), ==, 0);
+  close (fd);
+  start = g_get_monotonic_time ();
+  run_tool (&r, "check", big, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+  g_assert_nonnull (strstr (r.out, "(header): offset 0: expected magic \"NRes\", found 00 00 00 00"));
+  g_unlink (big);
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* `roundtrip X -o X` on a full disk: exit 2, X exactly as it was. A tmpfs
+ * of 320 KiB in a mount namespace of its own (root only; CI is root). */
+static void
+test_write_full_disk (void)
+{
+  g_autoptr(GBytes) retail = test_load_file (g_getenv ("RETAIL_LIB"));
+  g_autofree char *dir = tmp_path ("full-disk");
+  pid_t pid;
+  int status = 0;
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("mounting a small tmpfs needs root (CI runs as root)");
+      return;
+    }
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      g_autofree char *lib = g_build_filename (dir, "Material.lib", NULL);
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      g_autofree char *contents = NULL;
+      g_autoptr(GDir) d = NULL;
+      const char *argv[] = { g_getenv ("MAT0TOOL"), "roundtrip", lib, "-o", lib, NULL };
+      gsize len = 0;
+      int exit_status = 0;
+
+      if (unshare (CLONE_NEWNS) != 0 || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+          mount ("tmpfs", dir, "tmpfs", 0, "size=320k") != 0)
+        _exit (10);
+      if (!g_file_set_contents (lib, g_bytes_get_data (retail, NULL),
+                                (gssize) g_bytes_get_size (retail), NULL))
+        _exit (11);
+      if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                         &out, &err, &exit_status, NULL))
+        _exit (12);
+      if (!WIFEXITED (exit_status) || WEXITSTATUS (exit_status) != 2)
+        _exit (20);
+      if (strstr (err, g_strerror (ENOSPC)) == NULL || !g_str_has_prefix (err, lib))
+        _exit (21);
+      if (!g_file_get_contents (lib, &contents, &len, NULL) || len != g_bytes_get_size (retail) ||
+          memcmp (contents, g_bytes_get_data (retail, NULL), len) != 0)
+        _exit (22);
+      d = g_dir_open (dir, 0, NULL);
+      if (g_strcmp0 (g_dir_read_name (d), "Material.lib") != 0 || g_dir_read_name (d) != NULL)
+        _exit (23);
+      umount (dir);
+      _exit (0);
+    }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  if (WEXITSTATUS (status) == 10)
+    {
+      /* root without CAP_SYS_ADMIN (a locked-down container) */
+      g_test_skip ("no mount namespace with a tmpfs here");
+      return;
+    }
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+}
+
+/* -o through a symbolic link: the link stays, its target is replaced
+ * atomically (a new file renamed over it, not rewritten in place); a
+ * second hard link keeps the old content. */
+static void
+test_write_symlink (void)
+{
+  g_autofree char *lib = worked_library ();
+  g_autofree char *link_path = tmp_path ("link_path-to-worked.lib");
+  g_autofree char *hard = tmp_path ("hard-link_path-to-worked.lib");
+  g_autoptr(GBytes) before = test_load_file (lib);
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) other = NULL;
+  g_autofree char *target = NULL;
+  g_auto(Run) r = { 0 };
+  GStatBuf st_before, st_after;
+
+  g_assert_cmpint (symlink (lib, link_path), ==, 0);
+  g_assert_cmpint (link (lib, hard), ==, 0);
+  g_assert_cmpint (g_stat (lib, &st_before), ==, 0);
+  run_tool (&r, "set", link_path, "WORKED", "attr3=7", "-o", link_path, NULL);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  target = g_file_read_link (link_path, NULL);
+  g_assert_cmpstr (target, ==, lib);
+  g_assert_cmpint (g_stat (lib, &st_after), ==, 0);
+  g_assert_cmpuint (st_after.st_ino, !=, st_before.st_ino);
+  g_assert_cmpuint (st_after.st_mode, ==, st_before.st_mode);
+  other = test_load_file (hard);
+  g_assert_true (g_bytes_equal (other, before));
+  after = test_load_file (lib);
+  g_assert_cmpuint (g_bytes_get_size (after), ==, g_bytes_get_size (before));
+  g_assert_cmpuint (test_get_u32 ((const guint8 *) g_bytes_get_data (after, NULL) +
+                                  g_bytes_get_size (after) - 2 * 64 + 16), ==, 7);
+}
+
+/* Another program writes LIB while `roundtrip LIB -o LIB` works: the
+ * change is noticed and kept, nothing is written. The tool is stopped
+ * right after it read the file (inotify), the file changed, the tool
+ * resumed. */
+static void
+test_write_changed_meanwhile (void)
+{
+  g_autofree char *lib = tmp_path ("changed-meanwhile.lib");
+  g_autoptr(GBytes) stress = test_load_file (g_getenv ("STRESS_LIB"));
+  g_autoptr(GBytes) after = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *argv[] = { g_getenv ("MAT0TOOL"), "roundtrip", lib, "-o", lib, NULL };
+  guint8 changed_byte;
+  gboolean tested = FALSE;
+
+  for (guint attempt = 0; attempt < 5 && !tested; attempt++)
+    {
+      g_autoptr(GError) error = NULL;
+      struct pollfd pfd;
+      char events[4096];
+      GStatBuf before_st, now_st;
+      GPid pid;
+      int err_fd, status = 0, ifd;
+      gsize len = g_bytes_get_size (stress);
+
+      g_file_set_contents (lib, g_bytes_get_data (stress, NULL), (gssize) len, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (g_stat (lib, &before_st), ==, 0);
+      ifd = inotify_init1 (IN_CLOEXEC);
+      g_assert_cmpint (ifd, >=, 0);
+      g_assert_cmpint (inotify_add_watch (ifd, lib, IN_CLOSE_NOWRITE), >=, 0);
+
+      g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
+                                               G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                               NULL, NULL, &pid, NULL, NULL, &err_fd, &error));
+      g_assert_no_error (error);
+      pfd.fd = ifd;
+      pfd.events = POLLIN;
+      g_assert_cmpint (poll (&pfd, 1, 60000), ==, 1);
+      /* it has read the file: hold it there */
+      kill (pid, SIGSTOP);
+      g_assert_cmpint (read (ifd, events, sizeof events), >, 0);
+      close (ifd);
+      g_assert_cmpint (g_stat (lib, &now_st), ==, 0);
+      if (now_st.st_ino == before_st.st_ino)
+        {
+          /* another program changes one byte in place */
+          int fd = g_open (lib, O_WRONLY, 0);
+
+          g_assert_cmpint (fd, >=, 0);
+          changed_byte = ((const guint8 *) g_bytes_get_data (stress, NULL))[100] ^ 0xff;
+          g_usleep (10 * 1000);   /* a later modification time */
+          g_assert_cmpint (pwrite (fd, &changed_byte, 1, 100), ==, 1);
+          close (fd);
+          tested = TRUE;
+        }
+      kill (pid, SIGCONT);
+      g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+      g_spawn_close_pid (pid);
+      {
+        g_autoptr(GIOChannel) channel = g_io_channel_unix_new (err_fd);
+
+        g_io_channel_set_close_on_unref (channel, TRUE);
+        g_free (err);
+        g_io_channel_read_to_end (channel, &err, NULL, NULL);
+      }
+      if (!tested)
+        {
+          g_test_message ("the tool wrote before it could be stopped; again");
+          continue;
+        }
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+      g_assert_true (g_str_has_prefix (err, lib));
+      g_assert_nonnull (strstr (err, "changed on disk"));
+      after = test_load_file (lib);
+      g_assert_cmpuint (g_bytes_get_size (after), ==, g_bytes_get_size (stress));
+      g_assert_cmpuint (((const guint8 *) g_bytes_get_data (after, NULL))[100], ==, changed_byte);
+    }
+  g_assert_true (tested);
+  g_unlink (lib);
+}
+
+/* A write to stdout that fails is an I/O error. */
+static void
+test_stdout_full (void)
+{
+  g_auto(Run) r = { 0 };
+  const char *argv[] = { "dump", g_getenv ("DEMO_LIB"), "--json", NULL };
+
+  if (!g_file_test ("/dev/full", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /dev/full");
+      return;
+    }
+  run_tool_argv (&r, "/dev/full", argv);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "stdout: "));
+  g_assert_nonnull (strstr (r.err, g_strerror (ENOSPC)));
+}
+
+/* ---- the corrections of the command handling ----------------------------- */
+
+/* The worked library with WORKED's payload cut to its first two bytes
+ * (phaseCount only): WORKED does not decode. */
+static char *
+library_with_bad_entry (const char *name)
+{
+  g_autofree char *lib = worked_library ();
+  g_autoptr(GBytes) good = test_load_file (lib);
+  g_autoptr(GByteArray) bad = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  gsize n = g_bytes_get_size (good);
+
+  g_byte_array_append (bad, g_bytes_get_data (good, NULL), n);
+  bad->data[18] = 25;   /* WORKED's animBlockCount: more than 19 */
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&bad));
+  return write_tmp (name, bytes);
+}
+
+static void
+test_repack_refuses_bad_entry (void)
+{
+  g_autofree char *lib = library_with_bad_entry ("bad-repack.lib");
+  g_autofree char *out = tmp_path ("bad-repacked.lib");
+  g_auto(Run) r = { 0 };
+
+  run_tool (&r, "repack", lib, "-o", out, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r.err, lib));
+  g_assert_nonnull (strstr (r.err, "WORKED: offset 18:"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_set_refuses_bad_entry (void)
+{
+  g_autofree char *lib = library_with_bad_entry ("bad-set.lib");
+  g_autofree char *out = tmp_path ("bad-set-out.lib");
+  g_auto(Run) r = { 0 };
+
+  /* DEFAULT decodes; WORKED, another entry, does not */
+  run_tool (&r, "set", lib, "DEFAULT", "attr3=1", "-o", out, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "WORKED: offset 18:"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_set_refuses_duplicate_name (void)
+{
+  g_autofree char *lib = worked_library ();
+  g_autofree char *out = tmp_path ("dup-name.lib");
+  g_auto(Run) r1 = { 0 }, r2 = { 0 }, r3 = { 0 };
+
+  run_tool (&r1, "set", lib, "WORKED", "name=DEFAULT", "-o", out, NULL);
+  g_assert_cmpint (r1.status, ==, 2);
+  g_assert_nonnull (strstr (r1.err, "name=DEFAULT: expected a name no other entry has, found it at entry 1 (DEFAULT)"));
+  run_tool (&r2, "set", lib, "WORKED", "name=default", "-o", out, NULL);
+  g_assert_cmpint (r2.status, ==, 2);
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  /* a new case of its own name is fine */
+  run_tool (&r3, "set", lib, "WORKED", "name=Worked", "-o", out, NULL);
+  g_assert_cmpint (r3.status, ==, 0);
+}
+
+static void
+test_build_rejects_bad_base64 (void)
+{
+  g_autofree char *json = tmp_path ("bad-base64.json");
+  g_autofree char *out = tmp_path ("bad-base64.lib");
+  g_autoptr(GError) error = NULL;
+  const char *payloads[] = { "AAA", "AA!A", "A=AA", "QUJD\\nRA==" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (payloads); i++)
+    {
+      g_auto(Run) r = { 0 };
+      g_autofree char *doc = g_strdup_printf ("{\"entries\": [{\"name\": \"X\", \"type\": \"WEAR\","
+                                              " \"payload_base64\": \"%s\"}]}", payloads[i]);
+
+      g_file_set_contents (json, doc, -1, &error);
+      g_assert_no_error (error);
+      run_tool (&r, "build", json, "-o", out, NULL);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_nonnull (strstr (r.err, "entries[0] (X).payload_base64: expected base64 text"));
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+    }
+  {
+    g_auto(Run) r = { 0 };
+    g_autoptr(GBytes) built = NULL;
+
+    g_file_set_contents (json, "{\"entries\": [{\"name\": \"X\", \"type\": \"WEAR\","
+                               " \"payload_base64\": \"QUJD\"}]}", -1, &error);
+    run_tool (&r, "build", json, "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    built = test_load_file (out);
+    g_assert_cmpmem ((const guint8 *) g_bytes_get_data (built, NULL) + 16, 3, "ABC", 3);
+  }
+}
+
+/* Broken JSON: refused with the line, whatever part of the document. */
+static void
+test_build_rejects_broken_json (void)
+{
+  g_autofree char *json = tmp_path ("broken.json");
+  g_autofree char *out = tmp_path ("broken.lib");
+  g_autoptr(GError) error = NULL;
+  const struct { const char *doc; const char *message; } cases[] = {
+    { "{\"entries\": [{\"name\": \"X\", \"type\": \"WEAR\"},\n {\"name\": }]}", "line 2:" },
+    { "{\"archive\": {\"version\": 256,}, \"entries\": []}", "line 1:" },
+    { "{\"entries\": []} trailing", "expected the end of the document" },
+    { "{\"archive\": {}}", "expected an array \"entries\", found none" },
+    { "{\"entries\": [{\"name\": \"X\", \"type\": \"WEAR\"}", "found the end of the file" },
+    { "[]", "expected '{'" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) r = { 0 };
+
+      g_file_set_contents (json, cases[i].doc, -1, &error);
+      g_assert_no_error (error);
+      run_tool (&r, "build", json, "-o", out, NULL);
+      g_test_message ("%s -> %s", cases[i].doc, r.err);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_nonnull (strstr (r.err, cases[i].message));
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+    }
+}
+
+/* A refusal of the writer is about the input: it names the input. */
+static void
+test_refusal_names_input (void)
+{
+  g_autofree char *lib = worked_library ();
+  g_autofree char *out = tmp_path ("overlap-out.lib");
+  g_autoptr(GBytes) good = test_load_file (lib);
+  g_autoptr(GByteArray) shared = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *shared_path = NULL;
+  g_auto(Run) r = { 0 };
+  gsize n = g_bytes_get_size (good);
+  guint8 *dir;
+
+  /* DEFAULT (entry 1) points at WORKED's bytes: 100 at offset 16 */
+  g_byte_array_append (shared, g_bytes_get_data (good, NULL), n);
+  dir = shared->data + n - 64;
+  dir[12] = 100; dir[13] = dir[14] = dir[15] = 0;
+  dir[56] = 16; dir[57] = dir[58] = dir[59] = 0;
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&shared));
+  shared_path = write_tmp ("overlap.lib", bytes);
+
+  run_tool (&r, "set", shared_path, "DEFAULT", "phase[0].p[0]=9", "-o", out, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r.err, shared_path));
+  g_assert_nonnull (strstr (r.err, "found an overlap"));
+  g_assert_null (strstr (r.err, out));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+}
+
+/* Control characters in names never reach the terminal as they are. */
+static void
+test_control_characters_escaped (void)
+{
+  static const guint8 broken[] = { 1, 0 };
+  TestEntrySpec specs[2] = {
+    { 0x3054414D, 0x01, 6, 0, "EVIL\n\x1b[2J", broken, sizeof broken, 0 },
+    { 0x52414557, 0, 0, 0, "TAB\tBEL\a", broken, sizeof broken, 0 },
+  };
+  g_autoptr(GBytes) archive = test_build_archive (specs, 2, TRUE);
+  g_autofree char *lib = write_tmp ("evil.lib", archive);
+  g_auto(Run) r1 = { 0 }, r2 = { 0 }, r3 = { 0 };
+  g_auto(GStrv) lines = NULL;
+
+  run_tool (&r1, "list", lib, NULL);
+  g_assert_cmpint (r1.status, ==, 1);
+  lines = g_strsplit (r1.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);   /* two entries and the end */
+  g_assert_nonnull (strstr (lines[0], "EVIL\\n\\x1b[2J"));
+  g_assert_nonnull (strstr (lines[1], "TAB\\tBEL\\x07"));
+  g_assert_null (strchr (r1.out, '\x1b'));
+  /* the decode error: one line */
+  g_assert_null (strchr (r1.err, '\x1b'));
+  g_assert_nonnull (strstr (r1.err, "EVIL\\n\\x1b[2J: offset 16:"));
+  g_assert_cmpuint (strlen (r1.err) - 1, ==, (gsize) (strchr (r1.err, '\n') - r1.err));
+
+  run_tool (&r2, "check", lib, NULL);
+  g_assert_cmpint (r2.status, ==, 1);
+  g_assert_null (strchr (r2.out, '\x1b'));
+  g_assert_nonnull (strstr (r2.out, "EVIL\\n\\x1b[2J"));
+
+  run_tool (&r3, "eval", lib, "EVIL\n\x1b[2J", "--time", "0", NULL);
+  g_assert_cmpint (r3.status, ==, 1);
+  g_assert_null (strchr (r3.err, '\x1b'));
+}
+
+/* NAME is found in index order whatever the lookup table says (cli.md). */
+static void
+test_unsorted_lookup_table (void)
+{
+  g_autofree char *lib = worked_library ();
+  g_autoptr(GBytes) good = test_load_file (lib);
+  g_autoptr(GByteArray) unsorted = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *out = tmp_path ("unsorted-out.lib");
+  g_auto(Run) r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, r4 = { 0 };
+  gsize n = g_bytes_get_size (good);
+
+  /* sort_index (0, 1): a permutation, not in name order (DEFAULT < WORKED) */
+  g_byte_array_append (unsorted, g_bytes_get_data (good, NULL), n);
+  unsorted->data[n - 128 + 60] = 0;
+  unsorted->data[n - 64 + 60] = 1;
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&unsorted));
+  path = write_tmp ("unsorted.lib", bytes);
+
+  run_tool (&r1, "set", path, "WORKED", "attr3=3", "-o", out, NULL);
+  g_assert_cmpstr (r1.err, ==, "");
+  g_assert_cmpint (r1.status, ==, 0);
+  run_tool (&r2, "dump", path, "worked", "--json", NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  g_assert_nonnull (strstr (r2.out, "\"name\": \"WORKED\""));
+  run_tool (&r3, "eval", path, "WORKED", "--time", "250", NULL);
+  g_assert_cmpint (r3.status, ==, 0);
+  /* resolve answers as the engine's binary search would: not found */
+  run_tool (&r4, "resolve", path, "WORKED", NULL);
+  g_assert_cmpint (r4.status, ==, 0);
+  g_assert_cmpstr (r4.out, ==, "default DEFAULT\n");
+}
+
+/* --t takes any float the C library parses; outside [0, 1] it is 0.5. */
+static void
+test_eval_t_any_float (void)
+{
+  g_autofree char *lib = worked_library ();
+  g_auto(Run) half = { 0 };
+  const char *values[] = { "nan", "inf", "-inf", "2", "-0.25", "NAN" };
+
+  run_tool (&half, "eval", lib, "WORKED", "--t", "0.5", "--json", NULL);
+  g_assert_cmpint (half.status, ==, 0);
+  g_assert_cmpstr (half.err, ==, "");
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_auto(Run) r = { 0 };
+      g_autofree char *note = g_strdup_printf ("--t %s is outside [0, 1]", values[i]);
+
+      run_tool (&r, "eval", lib, "WORKED", "--t", values[i], "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_cmpstr (r.out, ==, half.out);
+      g_assert_nonnull (strstr (r.err, note));
+    }
+  {
+    g_auto(Run) r = { 0 };
+
+    run_tool (&r, "eval", lib, "WORKED", "--t", "half", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "--t: expected a number, found half"));
+  }
+}
+
 int
 main (int argc, char *argv[])
 {
+  int status;
+
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cli/usage", test_usage);
@@ -944,6 +1543,24 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/build/bad-json", test_build_rejects_bad_json);
   g_test_add_func ("/cli/textures", test_textures);
   g_test_add_func ("/cli/textures/demo", test_demo_textures);
+  g_test_add_func ("/cli/input/not-regular", test_input_not_regular);
+  g_test_add_func ("/cli/input/huge", test_input_huge);
+  g_test_add_func ("/cli/write/full-disk", test_write_full_disk);
+  g_test_add_func ("/cli/write/symlink", test_write_symlink);
+  g_test_add_func ("/cli/write/changed-meanwhile", test_write_changed_meanwhile);
+  g_test_add_func ("/cli/write/stdout-full", test_stdout_full);
+  g_test_add_func ("/cli/repack/refuses-bad-entry", test_repack_refuses_bad_entry);
+  g_test_add_func ("/cli/set/refuses-bad-entry", test_set_refuses_bad_entry);
+  g_test_add_func ("/cli/set/refuses-duplicate-name", test_set_refuses_duplicate_name);
+  g_test_add_func ("/cli/set/unsorted-lookup-table", test_unsorted_lookup_table);
+  g_test_add_func ("/cli/build/bad-base64", test_build_rejects_bad_base64);
+  g_test_add_func ("/cli/build/broken-json", test_build_rejects_broken_json);
+  g_test_add_func ("/cli/refusal-names-input", test_refusal_names_input);
+  g_test_add_func ("/cli/names-escaped", test_control_characters_escaped);
+  g_test_add_func ("/cli/eval/t-any-float", test_eval_t_any_float);
 
-  return g_test_run ();
+  status = g_test_run ();
+  if (tmp_dir != NULL)
+    remove_tree (tmp_dir);
+  return status;
 }

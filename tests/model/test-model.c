@@ -130,8 +130,9 @@ save_file (MatLibrary *lib,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  mat_library_save_async (lib, file, backup, NULL, async_cb, &result);
-  return mat_library_save_finish (lib, wait_for (&result), error);
+  mat_library_save_async (lib, file, backup ? MAT_SAVE_BACKUP : MAT_SAVE_NONE, NULL,
+                          async_cb, &result);
+  return mat_library_save_finish (lib, wait_for (&result), NULL, error);
 }
 
 /* The demo and retail-shaped libraries */

@@ -17,7 +17,12 @@
 #include "mat-meta-editor.h"
 #include "mat-unsaved-dialog.h"
 #include "mat-window.h"
+#include "mat-file-private.h"
 #include "ui-support.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define WAIT_SECONDS 20
 
@@ -1401,6 +1406,364 @@ test_demo (void)
   g_unsetenv ("MATEDIT_DEMO_DIR");
 }
 
+/* Saving that fails, opening that fails */
+
+static guint
+count_windows (void)
+{
+  guint n = 0;
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (MAT_IS_WINDOW (l->data))
+      n++;
+  return n;
+}
+
+#if !GTK_CHECK_VERSION (4, 10, 0)
+/* Every write of a save fails as on a full disk. */
+static ssize_t
+full_disk_write (int fd, const void *buf, size_t count)
+{
+  errno = ENOSPC;
+  return -1;
+}
+
+static MatFileIO full_disk_io;
+
+static void
+fill_the_disk (gboolean full)
+{
+  if (full)
+    {
+      full_disk_io = *_mat_file_get_system_io ();
+      full_disk_io.write = full_disk_write;
+      _mat_file_set_io (&full_disk_io);
+    }
+  else
+    _mat_file_set_io (NULL);
+}
+
+static gboolean
+no_temporary_files (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);
+  const char *name;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".tmp"))
+      return FALSE;
+  return TRUE;
+}
+
+/* The message dialog shown: its texts, then closed. */
+static void
+take_message (char **text,
+              char **secondary)
+{
+  GtkWidget *dialog;
+
+  g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
+  dialog = ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+  g_object_get (dialog, "text", text, "secondary-text", secondary, NULL);
+  g_test_message ("message: %s / %s", *text, *secondary);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  ui_spin_ms (50);
+  g_assert_null (ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
+}
+
+/* Asks to close, checks the unsaved-changes prompt comes, cancels it. */
+static void
+assert_close_asks (MatWindow *window)
+{
+  MatUnsavedDialog *dialog;
+
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_true (ui_wait_for (unsaved_dialog_shown, NULL, WAIT_SECONDS));
+  dialog = ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.response", "s", "cancel");
+  ui_spin_ms (50);
+  g_assert_true (window_is_toplevel (window));
+}
+
+/* Ctrl+S on a full disk: an error that says so, the file as it was, the
+ * unsaved mark and the edits kept, closing still asks. */
+static void
+test_save_fails (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("full.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  GtkLabel *title = template_child (window, "title_label");
+  g_autoptr(GBytes) ours = NULL;
+  g_autoptr(GBytes) on_disk = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *secondary = NULL;
+
+  edit_one_param (select_by_name (window, "ROCK_WALL"));
+  ours = ui_library_save (library);
+
+  fill_the_disk (TRUE);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
+  fill_the_disk (FALSE);
+  take_message (&text, &secondary);
+  g_assert_cmpstr (text, ==, "Could Not Save “full.lib”");
+  g_assert_cmpstr (secondary, ==,
+                   "Could not write the new file: No space left on device. The original was left as it was.");
+
+  on_disk = file_bytes (file);
+  g_assert_true (g_bytes_equal (on_disk, original));
+  g_assert_true (no_temporary_files ());
+  g_assert_true (mat_library_get_dirty (library));
+  g_assert_cmpstr (gtk_label_get_label (title), ==, "full.lib •");
+  g_assert_true (g_file_equal (mat_library_get_file (library), file));
+  /* not "another program changed the file": nothing did */
+  ui_spin_ms (700);
+  g_assert_false (gtk_revealer_get_reveal_child (template_child (window, "changed_revealer")));
+  assert_close_asks (window);
+
+  /* room again: the same edits are saved */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
+  g_clear_pointer (&on_disk, g_bytes_unref);
+  on_disk = file_bytes (file);
+  g_assert_true (g_bytes_equal (on_disk, ours));
+  g_assert_cmpstr (gtk_label_get_label (title), ==, "full.lib");
+
+  close_window (window);
+}
+
+/* "Overwrite" after a change on disk is one save over the same file; when
+ * it fails nothing changes: their version on disk, our edits in the
+ * window, the library on its own file, the unsaved mark, the prompt. */
+static void
+test_overwrite_fails (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("overwrite.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  GtkLabel *title = template_child (window, "title_label");
+  g_autoptr(GBytes) theirs = NULL;
+  g_autoptr(GBytes) ours = NULL;
+  g_autoptr(GBytes) on_disk = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *secondary = NULL;
+  GByteArray *array;
+  GtkDialog *dialog;
+
+  array = g_byte_array_new ();
+  g_byte_array_append (array, g_bytes_get_data (original, NULL), g_bytes_get_size (original));
+  array->data[16] ^= 0x01;
+  theirs = g_byte_array_free_to_bytes (array);
+  ui_spin_ms (50);
+  write_file (file, theirs);
+  g_assert_true (ui_wait_for (banner_shown, window, WAIT_SECONDS));
+  edit_one_param (select_by_name (window, "METAL_PLATE"));
+  ours = ui_library_save (library);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
+  dialog = ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+  fill_the_disk (TRUE);
+  gtk_dialog_response (dialog, 2);   /* Overwrite */
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
+  fill_the_disk (FALSE);
+  take_message (&text, &secondary);
+  g_assert_cmpstr (text, ==, "Could Not Save “overwrite.lib”");
+
+  on_disk = file_bytes (file);
+  g_assert_true (g_bytes_equal (on_disk, theirs));
+  g_assert_true (no_temporary_files ());
+  g_assert_true (mat_library_get_dirty (library));
+  g_assert_true (g_file_equal (mat_library_get_file (library), file));
+  g_assert_true (g_file_equal (mat_window_get_file (window), file));
+  g_assert_cmpstr (gtk_label_get_label (title), ==, "overwrite.lib •");
+  assert_close_asks (window);
+
+  /* Overwrite again, with room: one save, ours on disk, clean */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
+  gtk_dialog_response (ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG), 2);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
+  ui_spin_ms (50);
+  g_clear_pointer (&on_disk, g_bytes_unref);
+  on_disk = file_bytes (file);
+  g_assert_true (g_bytes_equal (on_disk, ours));
+  g_assert_false (mat_library_get_dirty (library));
+  g_assert_true (g_file_equal (mat_library_get_file (library), file));
+  g_assert_cmpstr (gtk_label_get_label (title), ==, "overwrite.lib");
+  g_assert_false (gtk_revealer_get_reveal_child (template_child (window, "changed_revealer")));
+
+  close_window (window);
+}
+
+/* A file with a second hard link: saved as a file of its own, said once. */
+static void
+test_save_hard_link_note (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("linked.lib", original);
+  g_autofree char *other = g_build_filename (tmp_dir, "linked-too.lib", NULL);
+  MatWindow *window;
+  g_autofree char *text = NULL;
+  g_autofree char *secondary = NULL;
+  g_autoptr(GBytes) still = NULL;
+
+  g_assert_cmpint (link (g_file_peek_path (file), other), ==, 0);
+  window = open_window (file);
+  edit_one_param (select_by_name (window, "ROCK_WALL"));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
+  take_message (&text, &secondary);
+  g_assert_cmpstr (text, ==, "Saved as a Separate File");
+  g_assert_true (g_str_has_prefix (secondary, "“linked.lib” had other hard links."));
+  {
+    g_autoptr(GFile) other_file = g_file_new_for_path (other);
+
+    still = file_bytes (other_file);
+  }
+  g_assert_true (g_bytes_equal (still, original));
+
+  /* once */
+  edit_one_param (select_by_name (window, "ROCK_WALL"));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
+  ui_spin_ms (100);
+  g_assert_null (ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
+  g_unlink (other);
+  close_window (window);
+}
+#endif
+
+/* A file that does not open from a window that shows a library: no empty
+ * window is left, the message says in plain words what is wrong; the
+ * demo a file was to replace stays. */
+static void
+test_open_fails (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GBytes) cut = g_bytes_new_from_bytes (original, 0, 1900);
+  g_autoptr(GFile) file = temp_file ("shown.lib", original);
+  g_autoptr(GFile) demo = temp_file ("demo-kept.lib", original);
+  g_autoptr(GFile) bad = temp_file ("short.lib", cut);
+  gsize size = g_bytes_get_size (original);
+  /* in plain words first, with the sizes grouped; then the exact detail */
+  g_autofree char *summary = g_strdup_printf ("The file is cut short: 1,900 of %" G_GSIZE_FORMAT ",%03" G_GSIZE_FORMAT " bytes.",
+                                              size / 1000, size % 1000);
+  g_autofree char *message = g_strdup_printf ("%s\n\n(header): offset 12: expected total size 1900 (the file size), found %" G_GSIZE_FORMAT,
+                                              summary, size);
+  MatWindow *window = open_window (file);
+  MatWindow *demo_window = mat_window_new (app);
+  guint before;
+
+  edit_one_param (select_by_name (window, "ROCK_WALL"));   /* not replaceable */
+  before = count_windows ();
+  mat_application_open_file (app, bad, NULL);
+  ui_spin_ms (50);
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  {
+    g_autofree char *text = NULL;
+    g_autofree char *secondary = NULL;
+
+    take_message (&text, &secondary);
+    g_assert_cmpstr (text, ==, "Could Not Open “short.lib”");
+    g_assert_cmpuint (size, >, 1900);
+    g_assert_cmpuint (size, <, 1000000);
+    g_assert_cmpstr (secondary, ==, message);
+  }
+#else
+  ui_spin_ms (1000);
+#endif
+  g_assert_cmpuint (count_windows (), ==, before);
+  g_assert_null (window_for (bad));
+  g_assert_true (mat_library_get_dirty (mat_window_get_library (window)));
+
+  /* into a window showing the demo: the demo stays */
+  mat_window_open (demo_window, demo, TRUE);
+  gtk_window_present (GTK_WINDOW (demo_window));
+  g_assert_true (ui_wait_for (not_busy, demo_window, WAIT_SECONDS));
+  g_assert_true (mat_window_get_replaceable (demo_window));
+  mat_window_open (demo_window, bad, FALSE);
+  g_assert_true (ui_wait_for (not_busy, demo_window, WAIT_SECONDS));
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  {
+    g_autofree char *text = NULL;
+    g_autofree char *secondary = NULL;
+
+    take_message (&text, &secondary);
+    g_assert_true (g_str_has_prefix (secondary, summary));
+  }
+#endif
+  g_assert_nonnull (mat_window_get_library (demo_window));
+  g_assert_true (g_file_equal (mat_window_get_file (demo_window), demo));
+  g_assert_true (mat_window_get_replaceable (demo_window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (template_child (demo_window, "main_stack")),
+                   ==, "material");
+
+  close_window (demo_window);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  close_window (window);
+}
+
+/* A FIFO: refused at once, never "Loading…" forever. */
+static void
+test_open_fifo (void)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, "pipe.lib", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  MatWindow *window = mat_window_new (app);
+  GtkLabel *label = template_child (window, "library_error_label");
+
+  g_assert_cmpint (mkfifo (path, 0644), ==, 0);
+  mat_window_open (window, file, FALSE);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ui_wait_for (not_busy, window, 5));
+  g_assert_null (mat_window_get_library (window));
+  g_assert_cmpstr (mat_window_get_load_error (window), ==,
+                   "This is not a library file.\n\nThis is a named pipe (FIFO), not a regular file");
+  g_assert_cmpstr (gtk_label_get_label (label), ==, mat_window_get_load_error (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (template_child (window, "main_stack")), ==,
+                   "library-error");
+  close_window (window);
+  g_unlink (path);
+}
+
+/* With the backup setting, a save keeps the previous file as FILE.bak. */
+static void
+test_save_backup (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("kept.lib", original);
+  g_autofree char *backup = g_build_filename (tmp_dir, "kept.lib.bak", NULL);
+  g_autofree char *tilde = g_build_filename (tmp_dir, "kept.lib~", NULL);
+  GSettings *settings = mat_application_get_settings (app);
+  MatWindow *window;
+  g_autoptr(GBytes) kept = NULL;
+  GStatBuf st;
+
+  g_assert_cmpint (g_chmod (g_file_peek_path (file), 0640), ==, 0);
+  g_settings_set_boolean (settings, "make-backup", TRUE);
+  window = open_window (file);
+  edit_one_param (select_by_name (window, "ROCK_WALL"));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
+  g_settings_set_boolean (settings, "make-backup", FALSE);
+
+  {
+    g_autoptr(GFile) backup_file = g_file_new_for_path (backup);
+
+    kept = file_bytes (backup_file);
+  }
+  g_assert_true (g_bytes_equal (kept, original));
+  g_assert_cmpint (g_stat (backup, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & 07777, ==, 0640);
+  g_assert_false (g_file_test (tilde, G_FILE_TEST_EXISTS));
+  close_window (window);
+  g_unlink (backup);
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -1471,6 +1834,14 @@ main (int   argc,
   g_test_add_func ("/ui/window/save", test_save);
   g_test_add_func ("/ui/window/changed-on-disk", test_changed_on_disk);
   g_test_add_func ("/ui/window/close-prompt", test_close_prompt);
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  g_test_add_func ("/ui/window/save-fails", test_save_fails);
+  g_test_add_func ("/ui/window/overwrite-fails", test_overwrite_fails);
+  g_test_add_func ("/ui/window/save-hard-link-note", test_save_hard_link_note);
+#endif
+  g_test_add_func ("/ui/window/save-backup", test_save_backup);
+  g_test_add_func ("/ui/window/open-fails", test_open_fails);
+  g_test_add_func ("/ui/window/open-fifo", test_open_fifo);
   g_test_add_func ("/ui/window/search", test_search);
   g_test_add_func ("/ui/window/sort", test_sort);
   g_test_add_func ("/ui/window/rows", test_rows);

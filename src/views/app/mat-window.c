@@ -13,6 +13,7 @@
 #include "mat-name-dialog.h"
 #include "mat-block-editor.h"
 #include "mat-compare-view.h"
+#include "mat-document.h"
 #include "mat-phase-table.h"
 #include "mat-preview.h"
 #include "mat-texture-library.h"
@@ -22,7 +23,6 @@
 #include "mat-window.h"
 
 #define DIAGNOSTICS_DELAY_MS 250
-#define MONITOR_DELAY_MS     300
 
 typedef enum {
   SORT_INDEX,
@@ -70,7 +70,6 @@ struct _MatWindow
   MatPhaseTable        *phase_table;
   MatBlockEditor       *block_editor;
   MatPreview           *preview;
-  GCancellable         *textures_cancellable;
   MatFlagsInspector    *flags_inspector;
   MatMetaEditor        *meta_editor;
   GtkRevealer          *lint_revealer;
@@ -96,31 +95,33 @@ struct _MatWindow
   guint                 n_errors;
   guint                 diagnostics_source;
 
-  /* the document */
-  GFile                *file;
-  MatLibrary           *library;
+  /* the document: the window only shows it */
+  MatDocument          *document;
+  GFile                *file;           /* shown, or being loaded */
+  MatLibrary           *library;        /* the document's, while shown */
   char                 *load_error;
   char                 *reselect_name;
-  GCancellable         *cancellable;
+  GCancellable         *cancellable;    /* the running load */
+  MatDocument          *loading_document;
+  GSignalGroup         *document_signals;
   GSignalGroup         *library_signals;
   GSignalGroup         *history_signals;
   GSignalGroup         *material_signals;
   MatMaterial          *shown;
-  GFileMonitor         *monitor;
-  guint                 monitor_source;
   MatUnsavedDialog     *unsaved_dialog;
 
   guint                 is_demo : 1;
+  guint                 loading_demo : 1;
   guint                 loading : 1;
   guint                 saving : 1;
   guint                 close_confirmed : 1;
+  guint                 links_noted : 1;
   guint                 app_applied : 1;
 };
 
 G_DEFINE_FINAL_TYPE (MatWindow, mat_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static void update_actions (MatWindow *self);
-static void save_library (MatWindow *self, GFile *file, gboolean close_after);
 
 /* Utilities */
 
@@ -190,25 +191,34 @@ message_dialog_response_cb (GtkDialog *dialog,
 #endif
 
 static void
-show_error (MatWindow  *self,
-            const char *heading,
-            const char *body)
+show_message (GtkWindow      *parent,
+              GtkMessageType  type,
+              const char     *heading,
+              const char     *body)
 {
 #if GTK_CHECK_VERSION (4, 10, 0)
   g_autoptr(GtkAlertDialog) dialog = gtk_alert_dialog_new ("%s", heading);
 
   gtk_alert_dialog_set_detail (dialog, body);
-  gtk_alert_dialog_show (dialog, GTK_WINDOW (self));
+  gtk_alert_dialog_show (dialog, parent);
 #else
   GtkWidget *dialog;
 
-  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+  dialog = gtk_message_dialog_new (parent,
                                    GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", heading);
+                                   type, GTK_BUTTONS_CLOSE, "%s", heading);
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", body);
   g_signal_connect (dialog, "response", G_CALLBACK (message_dialog_response_cb), NULL);
   gtk_window_present (GTK_WINDOW (dialog));
 #endif
+}
+
+static void
+show_error (MatWindow  *self,
+            const char *heading,
+            const char *body)
+{
+  show_message (GTK_WINDOW (self), GTK_MESSAGE_ERROR, heading, body);
 }
 
 /* Title, counts, problems */
@@ -855,126 +865,45 @@ material_changed_cb (MatWindow *self)
   update_actions (self);
 }
 
-static gboolean
-monitor_check_done (MatWindow *self,
-                    GFileInfo *info,
-                    GError    *error)
+/* The banner: what the document's monitor saw of the file. */
+static void
+disk_state_changed_cb (MatWindow *self)
 {
-  const char *etag;
-  const char *ours;
+  MatDiskState state = self->document != NULL ? mat_document_get_disk_state (self->document)
+                                              : MAT_DISK_STATE_SAME;
 
-  if (self->library == NULL || self->saving)
-    return FALSE;
-
-  ours = mat_library_get_etag (self->library);
-  if (info == NULL)
+  if (self->library == NULL || state == MAT_DISK_STATE_SAME)
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        {
-          gtk_label_set_label (self->changed_label,
-                               _("The file was deleted or moved on disk. Save to write it again."));
-          gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reload", FALSE);
-          gtk_revealer_set_reveal_child (self->changed_revealer, TRUE);
-        }
-      return FALSE;
+      gtk_revealer_set_reveal_child (self->changed_revealer, FALSE);
+      return;
     }
 
-  etag = g_file_info_get_etag (info);
-  if (etag != NULL && ours != NULL && strcmp (etag, ours) != 0)
+  if (state == MAT_DISK_STATE_DELETED)
+    {
+      gtk_label_set_label (self->changed_label,
+                           _("The file was deleted or moved on disk. Save to write it again."));
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reload", FALSE);
+    }
+  else
     {
       gtk_label_set_label (self->changed_label,
                            mat_library_get_dirty (self->library)
                            ? _("The file changed on disk. Reloading it discards your unsaved changes.")
                            : _("The file changed on disk."));
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.reload", TRUE);
-      gtk_revealer_set_reveal_child (self->changed_revealer, TRUE);
-      return TRUE;
     }
-
-  gtk_revealer_set_reveal_child (self->changed_revealer, FALSE);
-  return FALSE;
+  gtk_revealer_set_reveal_child (self->changed_revealer, TRUE);
 }
 
 static void
-monitor_query_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+document_file_changed_cb (MatWindow *self)
 {
-  g_autoptr(MatWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFileInfo) info = g_file_query_info_finish (G_FILE (object), result, &error);
+  GFile *file = self->document != NULL ? mat_document_get_file (self->document) : NULL;
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  monitor_check_done (self, info, error);
-}
-
-static gboolean
-monitor_timeout_cb (gpointer user_data)
-{
-  MatWindow *self = user_data;
-  GFile *file;
-
-  self->monitor_source = 0;
-  file = self->library != NULL ? mat_library_get_file (self->library) : NULL;
-  if (file != NULL)
-    g_file_query_info_async (file, G_FILE_ATTRIBUTE_ETAG_VALUE, G_FILE_QUERY_INFO_NONE,
-                             G_PRIORITY_DEFAULT, self->cancellable, monitor_query_cb,
-                             g_object_ref (self));
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-monitor_changed_cb (MatWindow         *self,
-                    GFile             *file,
-                    GFile             *other,
-                    GFileMonitorEvent  event,
-                    GFileMonitor      *monitor)
-{
-  if (event == G_FILE_MONITOR_EVENT_ATTRIBUTE_CHANGED)
-    return;
-
-  g_clear_handle_id (&self->monitor_source, g_source_remove);
-  self->monitor_source = g_timeout_add (MONITOR_DELAY_MS, monitor_timeout_cb, self);
-}
-
-static void
-watch_file (MatWindow *self)
-{
-  GFile *file = self->library != NULL ? mat_library_get_file (self->library) : NULL;
-
-  g_clear_handle_id (&self->monitor_source, g_source_remove);
-  if (self->monitor != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->monitor, self);
-      g_file_monitor_cancel (self->monitor);
-      g_clear_object (&self->monitor);
-    }
-  gtk_revealer_set_reveal_child (self->changed_revealer, FALSE);
-
-  if (file == NULL)
-    return;
-
-  self->monitor = g_file_monitor_file (file, G_FILE_MONITOR_WATCH_MOVES, NULL, NULL);
-  if (self->monitor != NULL)
-    g_signal_connect_object (self->monitor, "changed", G_CALLBACK (monitor_changed_cb),
-                             self, G_CONNECT_SWAPPED);
-}
-
-static void
-library_file_changed_cb (MatWindow *self)
-{
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  GFile *file = mat_library_get_file (self->library);
-
-  if (self->saving)
+  if (file == NULL || self->loading)
     return;
   g_set_object (&self->file, file);
   update_title (self);
-  watch_file (self);
-  if (file != NULL && MAT_IS_APPLICATION (app) && !self->is_demo)
-    mat_application_add_recent (MAT_APPLICATION (app), file);
 }
 
 static void
@@ -985,77 +914,15 @@ timeline_scrubbed_cb (MatWindow *self,
   mat_preview_set_time (self->preview, position);
 }
 
-/* Textures: the Textures.lib beside the library, found and decoded off
- * the main thread; the phase table and the preview show what it has. */
-
+/* Textures: the Textures.lib the document found beside the library; the
+ * phase table and the preview show what it has. */
 static void
-set_textures (MatWindow         *self,
-              MatTextureLibrary *textures)
+document_textures_changed_cb (MatWindow *self)
 {
   /* the preview follows the table (a library chosen in the picker too) */
-  mat_phase_table_set_textures (self->phase_table, textures);
-}
-
-static void
-textures_loaded_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(MatWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(MatTextureLibrary) textures = mat_texture_library_load_finish (result, &error);
-
-  if (textures == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_message ("Textures.lib beside the library: %s", error->message);
-      return;
-    }
-  set_textures (self, textures);
-}
-
-static void
-find_textures_thread (GTask        *task,
-                      gpointer      source_object,
-                      gpointer      task_data,
-                      GCancellable *cancellable)
-{
-  GFile *found = mat_texture_library_find_beside (G_FILE (task_data), cancellable);
-
-  g_task_return_pointer (task, found, g_object_unref);
-}
-
-static void
-textures_found_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  g_autoptr(MatWindow) self = user_data;
-  g_autoptr(GFile) found = g_task_propagate_pointer (G_TASK (result), NULL);
-
-  if (found == NULL || g_cancellable_is_cancelled (self->textures_cancellable))
-    return;
-  mat_texture_library_load_async (found, self->textures_cancellable,
-                                  textures_loaded_cb, g_object_ref (self));
-}
-
-static void
-load_textures (MatWindow *self,
-               GFile     *library_file)
-{
-  g_autoptr(GTask) task = NULL;
-
-  if (self->textures_cancellable != NULL)
-    g_cancellable_cancel (self->textures_cancellable);
-  g_clear_object (&self->textures_cancellable);
-  set_textures (self, NULL);
-  if (library_file == NULL)
-    return;
-
-  self->textures_cancellable = g_cancellable_new ();
-  task = g_task_new (NULL, self->textures_cancellable, textures_found_cb, g_object_ref (self));
-  g_task_set_task_data (task, g_object_ref (library_file), g_object_unref);
-  g_task_run_in_thread (task, find_textures_thread);
+  mat_phase_table_set_textures (self->phase_table,
+                                self->document != NULL ? mat_document_get_textures (self->document)
+                                                       : NULL);
 }
 
 static void
@@ -1074,8 +941,8 @@ set_library (MatWindow  *self,
   update_undo (self);
   update_fallback (self);
   refresh_diagnostics (self);
-  watch_file (self);
-  load_textures (self, library != NULL ? mat_library_get_file (library) : NULL);
+  disk_state_changed_cb (self);
+  document_textures_changed_cb (self);
 
   if (library != NULL)
     {
@@ -1094,38 +961,115 @@ set_library (MatWindow  *self,
 /* Loading */
 
 static void
+set_document (MatWindow   *self,
+              MatDocument *document)
+{
+  g_set_object (&self->document, document);
+  g_signal_group_set_target (self->document_signals, document);
+  if (document != NULL && mat_document_get_file (document) != NULL)
+    g_set_object (&self->file, mat_document_get_file (document));
+  set_library (self, document != NULL ? mat_document_get_library (document) : NULL);
+}
+
+/* Another window of the application to show a message on, or %NULL. */
+static GtkWindow *
+other_window (MatWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (app == NULL)
+    return NULL;
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (MAT_IS_WINDOW (l->data) && l->data != (gpointer) self &&
+        mat_window_get_library (MAT_WINDOW (l->data)) != NULL)
+      return GTK_WINDOW (l->data);
+
+  return NULL;
+}
+
+static void
+load_failed (MatWindow  *self,
+             GFile      *file,
+             GError     *error)
+{
+  g_autofree char *name = file_display_name (file);
+  g_autofree char *title = NULL;
+  g_autofree char *body = NULL;
+  const char *newline = strchr (error->message, '\n');
+  GtkWindow *other;
+
+  /* Translators: %s is a file name */
+  title = g_strdup_printf (_("Could Not Open “%s”"), name);
+  /* First what is wrong in plain words, then the exact detail. */
+  if (newline != NULL)
+    body = g_strdup_printf ("%.*s\n\n%s", (int) (newline - error->message), error->message,
+                            newline + 1);
+  else
+    body = g_strdup (error->message);
+
+  if (self->document != NULL && mat_document_get_library (self->document) != NULL)
+    {
+      /* The window keeps what it showed; the message says why. */
+      set_document (self, self->document);
+      update_title (self);
+      update_actions (self);
+      show_error (self, title, body);
+      return;
+    }
+
+  other = other_window (self);
+  if (other != NULL)
+    {
+      /* A window opened for this file alone: no empty window stays. */
+      show_message (other, GTK_MESSAGE_ERROR, title, body);
+      self->close_confirmed = TRUE;
+      gtk_window_destroy (GTK_WINDOW (self));
+      return;
+    }
+
+  g_free (self->load_error);
+  self->load_error = g_steal_pointer (&body);
+  gtk_label_set_label (self->library_error_title, title);
+  gtk_label_set_label (self->library_error_label, self->load_error);
+  gtk_stack_set_visible_child_name (self->main_stack, "library-error");
+  update_title (self);
+  update_actions (self);
+}
+
+static void
 load_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
   g_autoptr(MatWindow) self = user_data;
+  MatDocument *document = MAT_DOCUMENT (object);
   g_autoptr(GError) error = NULL;
-  g_autoptr(MatLibrary) library = mat_library_load_finish (result, &error);
+  g_autoptr(GFile) file = NULL;
   GtkApplication *app;
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (!mat_document_load_finish (document, result, &error) &&
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (document != self->loading_document)
     return;
 
+  file = g_object_ref (self->file);
+  g_clear_object (&self->loading_document);
   self->loading = FALSE;
   gtk_spinner_stop (self->spinner);
 
-  if (library == NULL)
+  if (error != NULL)
     {
-      g_autofree char *name = file_display_name (self->file);
-      g_autofree char *title = NULL;
-
-      self->load_error = g_strdup (error->message);
-      /* Translators: %s is a file name */
-      title = g_strdup_printf (_("Could Not Open “%s”"), name);
-      gtk_label_set_label (self->library_error_title, title);
-      gtk_label_set_label (self->library_error_label, error->message);
-      gtk_stack_set_visible_child_name (self->main_stack, "library-error");
-      update_title (self);
-      update_actions (self);
+      /* Back to what the window showed before, if anything. */
+      if (self->document != NULL && mat_document_get_file (self->document) != NULL)
+        g_set_object (&self->file, mat_document_get_file (self->document));
+      load_failed (self, file, error);
       return;
     }
 
-  set_library (self, library);
+  self->is_demo = self->loading_demo;
+  self->links_noted = FALSE;
+  set_document (self, document);
 
   app = gtk_window_get_application (GTK_WINDOW (self));
   if (MAT_IS_APPLICATION (app) && !self->is_demo)
@@ -1137,6 +1081,8 @@ mat_window_open (MatWindow *self,
                  GFile     *file,
                  gboolean   is_demo)
 {
+  g_autoptr(MatDocument) document = NULL;
+
   g_return_if_fail (MAT_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
@@ -1145,13 +1091,12 @@ mat_window_open (MatWindow *self,
   g_clear_object (&self->cancellable);
   cancel_show_after_paint (self);
   g_clear_handle_id (&self->show_source, g_source_remove);
-  if (self->textures_cancellable != NULL)
-    g_cancellable_cancel (self->textures_cancellable);
-  g_clear_object (&self->textures_cancellable);
   self->cancellable = g_cancellable_new ();
 
+  /* The document shown stays until the new one has loaded: a file that
+   * does not open leaves it as it was. */
   g_set_object (&self->file, file);
-  self->is_demo = is_demo;
+  self->loading_demo = is_demo;
   g_clear_pointer (&self->load_error, g_free);
   set_library (self, NULL);
 
@@ -1161,7 +1106,9 @@ mat_window_open (MatWindow *self,
   update_title (self);
   update_actions (self);
 
-  mat_library_load_async (file, self->cancellable, load_cb, g_object_ref (self));
+  document = mat_document_new ();
+  g_set_object (&self->loading_document, document);
+  mat_document_load_async (document, file, self->cancellable, load_cb, g_object_ref (self));
 }
 
 /* Saving */
@@ -1169,7 +1116,6 @@ mat_window_open (MatWindow *self,
 typedef struct {
   MatWindow *self;
   GFile     *file;       /* the target; %NULL: the library's own */
-  GFile     *tmp;        /* overwrite: the temporary first target */
   gboolean   close_after;
 } SaveOp;
 
@@ -1178,19 +1124,18 @@ save_op_free (SaveOp *op)
 {
   g_clear_object (&op->self);
   g_clear_object (&op->file);
-  g_clear_object (&op->tmp);
   g_free (op);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SaveOp, save_op_free)
 
-static void overwrite_step_cb (GObject *object, GAsyncResult *result, gpointer user_data);
+static void save_library (MatWindow *self, GFile *file, MatSaveFlags flags, gboolean close_after);
 
 static void
 reload (MatWindow *self)
 {
   MatMaterial *material = selected_material (self);
-  GFile *file = self->library != NULL ? mat_library_get_file (self->library) : self->file;
+  GFile *file = self->document != NULL ? mat_document_get_file (self->document) : self->file;
   g_autoptr(GFile) target = file != NULL ? g_object_ref (file) : NULL;
 
   if (target == NULL)
@@ -1209,62 +1154,6 @@ make_backup (MatWindow *self)
   return settings != NULL && g_settings_get_boolean (settings, "make-backup");
 }
 
-/* Writes over a file that changed on disk: the model refuses to write
- * over its own file when the ETag differs, so save to a temporary file
- * first (the library then belongs to it) and from there to the real
- * file, which the model writes without an ETag check, atomically. */
-static void
-overwrite (MatWindow *self,
-           gboolean   close_after)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFileIOStream) stream = NULL;
-  SaveOp *op;
-
-  op = g_new0 (SaveOp, 1);
-  op->self = g_object_ref (self);
-  op->file = g_object_ref (mat_library_get_file (self->library));
-  op->close_after = close_after;
-  op->tmp = g_file_new_tmp ("parkan-matedit-XXXXXX.lib", &stream, &error);
-  if (op->tmp == NULL)
-    {
-      show_error (self, _("Could Not Save"), error->message);
-      save_op_free (op);
-      return;
-    }
-  g_io_stream_close (G_IO_STREAM (stream), NULL, NULL);
-
-  self->saving = TRUE;
-  update_actions (self);
-  mat_library_save_async (self->library, op->tmp, FALSE, NULL, overwrite_step_cb, op);
-}
-
-static void
-overwrite_step_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  SaveOp *op = user_data;
-  MatWindow *self = op->self;
-  g_autoptr(GError) error = NULL;
-
-  if (!mat_library_save_finish (MAT_LIBRARY (object), result, &error))
-    {
-      self->saving = FALSE;
-      g_file_delete (op->tmp, NULL, NULL);
-      show_error (self, _("Could Not Save"), error->message);
-      update_actions (self);
-      save_op_free (op);
-      return;
-    }
-
-  /* Second step: the real file, then drop the temporary one. */
-  self->saving = FALSE;
-  save_library (self, op->file, op->close_after);
-  g_file_delete (op->tmp, NULL, NULL);
-  save_op_free (op);
-}
-
 #if GTK_CHECK_VERSION (4, 10, 0)
 static void
 etag_choice_cb (GObject      *object,
@@ -1279,7 +1168,7 @@ etag_choice_cb (GObject      *object,
   if (choice == 1)
     reload (op->self);
   else if (choice == 2)
-    overwrite (op->self, op->close_after);
+    save_library (op->self, NULL, MAT_SAVE_IGNORE_CHANGES, op->close_after);
 }
 #else
 enum {
@@ -1300,7 +1189,8 @@ etag_response_cb (GtkDialog *dialog,
   if (response == ETAG_RESPONSE_RELOAD)
     reload (op->self);
   else if (response == ETAG_RESPONSE_OVERWRITE)
-    overwrite (op->self, op->close_after);
+    /* One save that writes over the other program's version. */
+    save_library (op->self, NULL, MAT_SAVE_IGNORE_CHANGES, op->close_after);
 }
 #endif
 
@@ -1354,15 +1244,20 @@ save_cb (GObject      *object,
   g_autoptr(SaveOp) op = user_data;
   MatWindow *self = op->self;
   g_autoptr(GError) error = NULL;
-  gboolean ok = mat_library_save_finish (MAT_LIBRARY (object), result, &error);
+  MatSaveNotes notes = MAT_SAVE_NOTE_NONE;
+  gboolean ok = mat_document_save_finish (MAT_DOCUMENT (object), result, &notes, &error);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
 
   self->saving = FALSE;
-  if (MAT_LIBRARY (object) != self->library)
+  if (MAT_DOCUMENT (object) != self->document)
     return;
 
   if (!ok)
     {
+      /* Nothing was written: the edits, the unsaved mark and the file
+       * stay, and closing still asks. */
       update_actions (self);
+      update_title (self);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WRONG_ETAG))
         ask_changed_on_disk (self, op->close_after);
       else
@@ -1379,9 +1274,26 @@ save_cb (GObject      *object,
 
   /* A library saved elsewhere is the user's own file, not the demo. */
   if (op->file != NULL)
-    self->is_demo = FALSE;
-  library_file_changed_cb (self);
+    {
+      self->is_demo = FALSE;
+      if (MAT_IS_APPLICATION (app))
+        mat_application_add_recent (MAT_APPLICATION (app), op->file);
+    }
+  document_file_changed_cb (self);
+  update_title (self);
   update_actions (self);
+
+  if ((notes & MAT_SAVE_NOTE_LINKS_DETACHED) && !self->links_noted)
+    {
+      g_autofree char *name = file_display_name (self->file);
+      g_autofree char *body = NULL;
+
+      self->links_noted = TRUE;
+      /* Translators: %s is a file name */
+      body = g_strdup_printf (_("“%s” had other hard links. The library was saved as a file of its own; the other names keep the previous version."),
+                              name);
+      show_message (GTK_WINDOW (self), GTK_MESSAGE_INFO, _("Saved as a Separate File"), body);
+    }
 
   if (op->close_after)
     {
@@ -1391,13 +1303,14 @@ save_cb (GObject      *object,
 }
 
 static void
-save_library (MatWindow *self,
-              GFile     *file,
-              gboolean   close_after)
+save_library (MatWindow    *self,
+              GFile        *file,
+              MatSaveFlags  flags,
+              gboolean      close_after)
 {
   SaveOp *op;
 
-  if (self->library == NULL || self->saving)
+  if (self->document == NULL || self->library == NULL || self->saving)
     return;
 
   op = g_new0 (SaveOp, 1);
@@ -1405,9 +1318,11 @@ save_library (MatWindow *self,
   op->file = file != NULL ? g_object_ref (file) : NULL;
   op->close_after = close_after;
 
+  if (make_backup (self))
+    flags |= MAT_SAVE_BACKUP;
   self->saving = TRUE;
   update_actions (self);
-  mat_library_save_async (self->library, file, make_backup (self), NULL, save_cb, op);
+  mat_document_save_async (self->document, file, flags, NULL, save_cb, op);
 }
 
 #if GTK_CHECK_VERSION (4, 10, 0)
@@ -1425,7 +1340,7 @@ save_as_dialog_cb (GObject      *object,
   g_autoptr(GFile) file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, NULL);
 
   if (file != NULL)
-    save_library (op->self, file, op->close_after);
+    save_library (op->self, file, MAT_SAVE_NONE, op->close_after);
   g_object_unref (op->self);
   g_free (op);
 }
@@ -1443,7 +1358,7 @@ save_as_response_cb (GtkNativeDialog *dialog,
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
       if (file != NULL)
-        save_library (self, file, close_after);
+        save_library (self, file, MAT_SAVE_NONE, close_after);
     }
 
   gtk_native_dialog_destroy (dialog);
@@ -1504,7 +1419,7 @@ save (MatWindow *self,
   if (self->is_demo || mat_library_get_file (self->library) == NULL)
     save_as (self, close_after);
   else
-    save_library (self, NULL, close_after);
+    save_library (self, NULL, MAT_SAVE_NONE, close_after);
 }
 
 /* Closing */
@@ -2056,15 +1971,12 @@ mat_window_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->loading_document);
   g_clear_handle_id (&self->diagnostics_source, g_source_remove);
-  g_clear_handle_id (&self->monitor_source, g_source_remove);
-  if (self->monitor != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->monitor, self);
-      g_file_monitor_cancel (self->monitor);
-      g_clear_object (&self->monitor);
-    }
 
+  if (self->document_signals != NULL)
+    g_signal_group_set_target (self->document_signals, NULL);
+  g_clear_object (&self->document_signals);
   if (self->library_signals != NULL)
     g_signal_group_set_target (self->library_signals, NULL);
   if (self->history_signals != NULL)
@@ -2089,6 +2001,7 @@ mat_window_dispose (GObject *object)
   g_clear_pointer (&self->lint_diags, g_ptr_array_unref);
   g_clear_object (&self->shown);
   g_clear_object (&self->library);
+  g_clear_object (&self->document);
   g_clear_object (&self->file);
 
   G_OBJECT_CLASS (mat_window_parent_class)->dispose (object);
@@ -2241,11 +2154,19 @@ mat_window_init (MatWindow *self)
   gtk_list_view_set_model (self->lint_list, GTK_SELECTION_MODEL (lint_selection));
   g_object_unref (lint_selection);
 
+  self->document_signals = g_signal_group_new (MAT_TYPE_DOCUMENT);
+  g_signal_group_connect_swapped (self->document_signals, "notify::file",
+                                  G_CALLBACK (document_file_changed_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::disk-state",
+                                  G_CALLBACK (disk_state_changed_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::textures",
+                                  G_CALLBACK (document_textures_changed_cb), self);
+
   self->library_signals = g_signal_group_new (MAT_TYPE_LIBRARY);
   g_signal_group_connect_swapped (self->library_signals, "notify::dirty",
                                   G_CALLBACK (update_title), self);
-  g_signal_group_connect_swapped (self->library_signals, "notify::file",
-                                  G_CALLBACK (library_file_changed_cb), self);
+  g_signal_group_connect_swapped (self->library_signals, "notify::dirty",
+                                  G_CALLBACK (disk_state_changed_cb), self);
 
   self->history_signals = g_signal_group_new (MAT_TYPE_HISTORY);
   g_signal_group_connect_swapped (self->history_signals, "notify::can-undo",

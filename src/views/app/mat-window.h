@@ -15,9 +15,12 @@ G_DECLARE_FINAL_TYPE (MatWindow, mat_window, MAT, WINDOW, GtkApplicationWindow)
 /* Returns: (transfer none): a new window of @application. */
 MatWindow   *mat_window_new                   (MatApplication *application);
 
-/* Loads @file (mat_library_load_async) and shows it; a file that does
- * not decode shows the core's message instead. @is_demo: the bundled
- * demo library (the window may be reused for the next file opened). */
+/* Loads @file into a new MatDocument and shows it. A file that does not
+ * open leaves the window showing what it showed before, with a message;
+ * a window that showed nothing closes when another window can show the
+ * message, else it shows the message itself (first in plain words what
+ * is wrong, then the exact detail). @is_demo: the bundled demo library
+ * (the window may be reused for the next file opened). */
 void         mat_window_open                  (MatWindow      *self,
                                                GFile          *file,
                                                gboolean        is_demo);
