@@ -1227,7 +1227,7 @@ test_duplicate_and_remove (void)
 }
 
 /* Every shortcut of the timeline is listed in the shortcuts window, in
- * its "Animation timeline" group, and that group lists nothing else. */
+ * its "Animation timeline" section, and that section lists nothing else. */
 static void
 test_shortcuts_listed (void)
 {
@@ -1241,18 +1241,20 @@ test_shortcuts_listed (void)
 
   for (GSList *l = objects; l != NULL; l = l->next)
     {
-      GtkWidget *group;
+      GtkWidget *section;
+      g_autofree char *name = NULL;
       g_autofree char *title = NULL;
       g_autofree char *accel = NULL;
       g_auto(GStrv) parts = NULL;
 
       if (!GTK_IS_SHORTCUTS_SHORTCUT (l->data))
         continue;
-      group = gtk_widget_get_ancestor (l->data, GTK_TYPE_SHORTCUTS_GROUP);
-      g_assert_nonnull (group);
-      g_object_get (group, "title", &title, NULL);
-      if (g_strcmp0 (title, "Animation timeline") != 0)
+      section = gtk_widget_get_ancestor (l->data, GTK_TYPE_SHORTCUTS_SECTION);
+      g_assert_nonnull (section);
+      g_object_get (section, "section-name", &name, "title", &title, NULL);
+      if (g_strcmp0 (name, "timeline") != 0)
         continue;
+      g_assert_cmpstr (title, ==, "Animation timeline");
       g_object_get (l->data, "accelerator", &accel, NULL);
       parts = g_strsplit (accel, " ", -1);
       for (guint i = 0; parts[i] != NULL; i++)
@@ -1306,6 +1308,17 @@ test_shortcuts_listed (void)
   /* one listing for each binding, none left over */
   g_assert_cmpuint (n_bindings, ==, listed->len);
   g_object_unref (timeline);
+
+  /* and how the section looks */
+  {
+    GtkWindow *window = GTK_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+
+    g_object_set (window, "section-name", "timeline", NULL);
+    gtk_window_present (window);
+    g_assert_true (ui_wait_for (ui_widget_is_shown, window, 5));
+    ui_screenshot (GTK_WIDGET (window), "shortcuts-timeline.png");
+    gtk_window_destroy (window);
+  }
 }
 
 /* ---- pictures ---------------------------------------------------------- */
