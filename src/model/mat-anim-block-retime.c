@@ -137,6 +137,34 @@ mat_anim_block_set_key_time (MatAnimBlock  *self,
   return TRUE;
 }
 
+gboolean
+mat_anim_block_set_key_times (MatAnimBlock   *self,
+                              const guint    *positions,
+                              const guint16  *times,
+                              guint           n,
+                              GError        **error)
+{
+  guint n_keys;
+  g_autofree gboolean *seen = NULL;
+
+  g_return_val_if_fail (MAT_IS_ANIM_BLOCK (self), FALSE);
+  g_return_val_if_fail (n == 0 || (positions != NULL && times != NULL), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  n_keys = mat_anim_block_get_n_keys (self);
+  seen = g_new0 (gboolean, n_keys + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      g_return_val_if_fail (positions[i] < n_keys && !seen[positions[i]], FALSE);
+      seen[positions[i]] = TRUE;
+    }
+
+  if (!_mat_material_check_editable (mat_anim_block_get_material (self), error))
+    return FALSE;
+
+  push_times (self, positions, times, n, n > 1 ? _("Retime Keys") : _("Change Key Time"));
+  return TRUE;
+}
+
 static gboolean
 move_flagged (MatAnimBlock    *self,
               const gboolean  *moved,

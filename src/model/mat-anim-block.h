@@ -68,6 +68,13 @@ gboolean     mat_anim_block_set_key_time    (MatAnimBlock *self,
                                              guint         position,
                                              guint16       time,
                                              GError      **error);
+/* The keys at @positions (@n, distinct) to @times: one command, the
+ * other keys keep their times. */
+gboolean     mat_anim_block_set_key_times   (MatAnimBlock  *self,
+                                             const guint   *positions,
+                                             const guint16 *times,
+                                             guint          n,
+                                             GError       **error);
 /* Moves key @position's time by @dt ms; with @carry_later every later
  * key's time moves by the same @dt as well (the period changes with
  * them). @dt is clamped so that no moved time leaves 0..65535; @applied

@@ -51,7 +51,7 @@
 #define DRAG_THRESHOLD 4.0
 #define PHASE_STEP_PX  18.0
 
-#define ZOOM_MIN       20.0
+#define ZOOM_MIN       5.0     /* 65535 ms in 330 px: any period fits */
 #define ZOOM_MAX       5000.0
 #define ZOOM_DEFAULT   200.0
 #define ZOOM_STEP      1.25
@@ -95,6 +95,7 @@ struct _MatTimeline
   guint16      *k1;            /* the key times */
   guint16      *k2;
   guint8       *flags;
+  guint16      *stacked;       /* how many keys share each key's time */
   guint32       period;
   guint32       max_time;
   GPtrArray    *lints;         /* Mat0Diagnostic of this block; NULL: stale */
@@ -756,6 +757,7 @@ resync (MatTimeline *self)
       self->k1 = g_renew (guint16, self->k1, n + 1);
       self->k2 = g_renew (guint16, self->k2, n + 1);
       self->flags = g_renew (guint8, self->flags, n + 1);
+      self->stacked = g_renew (guint16, self->stacked, n + 1);
     }
   self->n_keys = n;
   self->max_time = 0;
@@ -781,6 +783,21 @@ resync (MatTimeline *self)
       if (self->k0[i] >= np)
         self->flags[i] |= KEY_MISSING;
     }
+  {
+    /* keys sharing a time, counted once here, not per frame */
+    g_autoptr(GHashTable) count = g_hash_table_new (NULL, NULL);
+
+    for (guint i = 0; i < n; i++)
+      {
+        gpointer key = GUINT_TO_POINTER (self->k1[i]);
+
+        g_hash_table_insert (count, key,
+                             GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (count, key)) + 1));
+      }
+    for (guint i = 0; i < n; i++)
+      self->stacked[i] = (guint16) MIN (GPOINTER_TO_UINT (g_hash_table_lookup (count, GUINT_TO_POINTER (self->k1[i]))),
+                                        G_MAXUINT16);
+  }
   g_clear_pointer (&self->lints, g_ptr_array_unref);
 
   if (content_ms (self) != old_content || !same_count)
@@ -969,12 +986,8 @@ apply_times (MatTimeline    *self,
       times[n] = (guint16) want;
       n++;
     }
-  for (guint i = 0; i < n; i++)
-    if (!mat_anim_block_set_key_time (self->block, positions[i], times[i], &error))
-      {
-        report_error (self, error);
-        return;
-      }
+  if (n > 0 && !mat_anim_block_set_key_times (self->block, positions, times, n, &error))
+    report_error (self, error);
 }
 
 static void
@@ -2414,11 +2427,14 @@ draw_diamond (GtkSnapshot   *snapshot,
   gtk_snapshot_restore (snapshot);
 }
 
-/* The period's end: a line through the track and its label below. */
-static double
+/* The period's end: a line through the track and its label below, which
+ * spans @label_x0 .. @label_x1. */
+static void
 draw_period_end (MatTimeline   *self,
                  GtkSnapshot   *snapshot,
-                 const Palette *pal)
+                 const Palette *pal,
+                 double        *label_x0,
+                 double        *label_x1)
 {
   double ex = mat_timeline_time_to_x (self, self->period);
   g_autofree char *time = format_time (self->period);
@@ -2439,7 +2455,8 @@ draw_period_end (MatTimeline   *self,
   gtk_snapshot_append_color (snapshot, &tab, &rr.bounds);
   gtk_snapshot_pop (snapshot);
   draw_text (snapshot, layout, lx, CAPTION_TOP + (CAPTION_H - th) / 2, &tc);
-  return lx - 5;
+  *label_x0 = lx - 5;
+  *label_x1 = lx + tw + 5;
 }
 
 /* One key's handle: its phase's colour and number; red edged when its
@@ -2463,7 +2480,6 @@ draw_key (MatTimeline   *self,
   g_autoptr(PangoLayout) layout = make_layout (self, missing ? "!" : num,
                                                self->k0[k] >= 10 ? PANGO_SCALE_X_SMALL : PANGO_SCALE_SMALL,
                                                TRUE);
-  guint stacked = 0;
   double tw, th;
 
   if (missing || !key_color (self, k, &fill))
@@ -2485,11 +2501,9 @@ draw_key (MatTimeline   *self,
   draw_text (snapshot, layout, x - tw / 2, cy - th / 2, is_dark (&fill) ? &white : &black);
 
   /* keys stacked at one time: how many */
-  for (guint i = 0; i < self->n_keys; i++)
-    stacked += self->k1[i] == self->k1[k] ? 1 : 0;
-  if (stacked > 1)
+  if (self->stacked[k] > 1)
     {
-      g_autofree char *count = g_strdup_printf (_("×%u"), stacked);
+      g_autofree char *count = g_strdup_printf (_("×%u"), self->stacked[k]);
 
       draw_pill (self, snapshot, count, x + KEY_HALF + 2, cy - KEY_HALF + 1,
                  &pal->error, &white, 0);
@@ -2521,7 +2535,8 @@ static void
 draw_keys (MatTimeline   *self,
            GtkSnapshot   *snapshot,
            const Palette *pal,
-           double         period_label_x)
+           double         label_x0,
+           double         label_x1)
 {
   g_autofree guint *order = draw_order (self);
   double last_caption_x = -G_MAXDOUBLE;
@@ -2555,12 +2570,14 @@ draw_keys (MatTimeline   *self,
       cl = make_layout (self, caption, PANGO_SCALE_X_SMALL, missing);
       color = missing ? pal->warning : with_alpha (&pal->fg, 0.75f);
       text_size (cl, &cw, &ch);
-      if (x - cw / 2 <= last_caption_x + 4 && !missing)
-        continue;
+      if (x - cw / 2 <= last_caption_x + 4)
+        continue;   /* no room: the details and the tooltip still say it */
       lx = MAX (x - cw / 2, 8.0);
-      if (lx + cw + 8 > period_label_x && lx < period_label_x + 60)
-        lx = MIN (lx, period_label_x - cw - 10);   /* clear of the period label */
-      lx = MAX (lx, 8.0);
+      /* clear of the period label: to its left, else its right, else none */
+      if (lx + cw + 4 > label_x0 && lx < label_x1 + 4)
+        lx = label_x0 - cw - 10 >= 8.0 ? label_x0 - cw - 10 : label_x1 + 8;
+      if (lx <= last_caption_x + 4)
+        continue;
       if (!missing)
         {
           GskRoundedRect rr;
@@ -2610,7 +2627,7 @@ mat_timeline_snapshot (GtkWidget   *widget,
   MatTimeline *self = MAT_TIMELINE (widget);
   double width = gtk_widget_get_width (widget);
   double height = gtk_widget_get_height (widget);
-  double period_label_x;
+  double label_x0, label_x1;
   Palette pal;
 
   palette_get (widget, &pal);
@@ -2647,8 +2664,8 @@ mat_timeline_snapshot (GtkWidget   *widget,
 
   draw_intervals (self, snapshot, &pal, width);
   draw_playhead (self, snapshot, &pal);
-  period_label_x = draw_period_end (self, snapshot, &pal);
-  draw_keys (self, snapshot, &pal, period_label_x);
+  draw_period_end (self, snapshot, &pal, &label_x0, &label_x1);
+  draw_keys (self, snapshot, &pal, label_x0, label_x1);
 
   if (self->drag_mode == DRAG_MOVE && self->drag_key >= 0 && (guint) self->drag_key < self->n_keys)
     {
@@ -2798,6 +2815,7 @@ mat_timeline_finalize (GObject *object)
   g_free (self->k1);
   g_free (self->k2);
   g_free (self->flags);
+  g_free (self->stacked);
   g_free (self->selected);
   g_free (self->details);
 
@@ -3006,6 +3024,7 @@ mat_timeline_init (MatTimeline *self)
   self->k1 = g_new0 (guint16, 1);
   self->k2 = g_new0 (guint16, 1);
   self->flags = g_new0 (guint8, 1);
+  self->stacked = g_new0 (guint16, 1);
   set_adjustment (self, &self->hadjustment, NULL, "hadjustment");
   set_adjustment (self, &self->vadjustment, NULL, "vadjustment");
 

@@ -15,7 +15,7 @@ G_DECLARE_FINAL_TYPE (MatTimeline, mat_timeline, MAT, TIMELINE, GtkWidget)
  *   "block"     MatAnimBlock*  the block shown (%NULL: nothing)
  *   "position"  uint           the playhead, ms; shown modulo the period,
  *                              so it can be bound to a preview's "time"
- *   "zoom"      double         pixels per second (20 .. 5000)
+ *   "zoom"      double         pixels per second (5 .. 5000)
  *   "selected-key" int         the focused key, -1 for none
  *   "details"   string         one line about the selection (read-only)
  * It is a GtkScrollable: put it straight into a GtkScrolledWindow; it

@@ -1315,6 +1315,17 @@ test_retime_set_time (void)
   assert_step (t.lib, t.original, last, 4);
   g_assert_cmpuint (mat_anim_block_get_period (t.block), ==, 200);
 
+  /* several keys at once: one step, only their k1 */
+  {
+    static const guint positions[] = { 3, 1 };
+    static const guint16 times[] = { 260, 110 };
+    static const guint16 two[] = { 0, 50, 3,  1, 110, 7,  2, 150, 0,  1, 260, 9 };
+
+    g_assert_true (mat_anim_block_set_key_times (t.block, positions, times, 2, &error));
+    g_assert_cmpstr (mat_history_get_undo_label (mat_library_get_history (t.lib)), ==, "Retime Keys");
+    assert_step (t.lib, t.original, two, 4);
+  }
+
   /* the same time: no step */
   g_assert_true (mat_anim_block_set_key_time (t.block, 2, 150, &error));
   g_assert_false (mat_history_get_can_undo (mat_library_get_history (t.lib)));

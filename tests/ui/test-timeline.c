@@ -1046,6 +1046,49 @@ test_missing_phase_and_empty_block (void)
   fixture_close (&f);
 }
 
+/* Thousands of keys, times in and out of order, phases past the table:
+ * drawn, hit, dragged and explained without a crash or a long wait. */
+static void
+test_many_keys (void)
+{
+  Fixture f;
+  g_autofree guint16 *keys = g_new (guint16, 3 * 3000);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  g_autofree char *tip = NULL;
+  gint64 start;
+
+  for (guint i = 0; i < 3000; i++)
+    {
+      keys[3 * i] = (guint16) g_rand_int_range (rand, 0, 8);
+      keys[3 * i + 1] = (guint16) (i % 7 == 3 ? (guint) g_rand_int_range (rand, 0, 60000) : 20 * i);
+      keys[3 * i + 2] = (guint16) i;
+    }
+  fixture_open_keys (&f, "COLOR_CYCLE", 0, keys, 3000);
+  start = g_get_monotonic_time ();
+  gtk_widget_activate_action (GTK_WIDGET (f.timeline), "timeline.zoom-fit", NULL);
+  ui_screenshot (GTK_WIDGET (f.window), "timeline-many-keys.png");
+  tip = mat_timeline_dup_tooltip_text (f.timeline, tx (&f, 20 * 1500), track_y (&f));
+  g_assert_nonnull (tip);
+
+  /* a Shift+Alt (no snapping) drag of key 12 (at 240 ms) by 50 ms: key
+   * 12 and every later key move (selected, it is drawn on top of its
+   * neighbours 20 ms away, so the press takes it) */
+  mat_timeline_select_key (f.timeline, 12, FALSE);
+  mat_timeline_set_zoom (f.timeline, 200.0);
+  gtk_adjustment_set_value (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (f.timeline)), 0);
+  mat_timeline_test_drag (f.timeline, tx (&f, 240), track_y (&f), tx (&f, 290) - tx (&f, 240), 0,
+                          GDK_SHIFT_MASK | GDK_ALT_MASK);
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, 1);
+  g_assert_cmpuint (mat_key_get_k1 (key_of (block_of (&f, 0), 12)), ==, 290);
+  g_assert_cmpuint (mat_key_get_k1 (key_of (block_of (&f, 0), 11)), ==, 220);
+  g_assert_cmpuint (mat_key_get_k1 (key_of (block_of (&f, 0), 13)), ==, 310);
+  g_assert_cmpuint (mat_key_get_k1 (key_of (block_of (&f, 0), 2999)), ==, (guint) keys[3 * 2999 + 1] + 50);
+  ui_spin_ms (50);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
+  undo_all (&f);
+  fixture_close (&f);
+}
+
 /* ---- the block editor -------------------------------------------------- */
 
 static void
@@ -1387,6 +1430,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/timeline/times-out-of-order", test_times_out_of_order);
   g_test_add_func ("/ui/timeline/zero-period", test_zero_period);
   g_test_add_func ("/ui/timeline/missing-phase-and-empty-block", test_missing_phase_and_empty_block);
+  g_test_add_func ("/ui/timeline/many-keys", test_many_keys);
   g_test_add_func ("/ui/blocks/limit", test_blocks_limit);
   g_test_add_func ("/ui/blocks/mode-keeps-unknown-bits", test_mode_keeps_unknown_bits);
   g_test_add_func ("/ui/blocks/interp-one-bit", test_interp_toggle_one_bit);
