@@ -148,8 +148,8 @@ block_title (MatAnimBlock *block,
   guint n = mat_anim_block_get_n_keys (block);
 
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "Block %u — %s · %u key · period %u ms",
-                                       "Block %u — %s · %u keys · period %u ms", n),
+                                       "Block %u — %s · %u key · %u ms",
+                                       "Block %u — %s · %u keys · %u ms", n),
                           index, mode, n, mat_anim_block_get_period (block));
 }
 
