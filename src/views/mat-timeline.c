@@ -1282,9 +1282,14 @@ static void
 on_popover_closed (GtkPopover  *popover,
                    MatTimeline *self)
 {
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
   self->popover_key = -1;
   self->time_spin = NULL;
-  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+  /* the keys again, unless the user went elsewhere */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)) &&
+      (focus == NULL || gtk_widget_is_ancestor (focus, GTK_WIDGET (popover))))
     gtk_widget_grab_focus (GTK_WIDGET (self));
 }
 
