@@ -90,6 +90,18 @@ _mat_key_swap_k0 (MatKey  *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_K0]);
 }
 
+void
+_mat_key_swap_k1 (MatKey  *self,
+                  guint16 *value)
+{
+  guint16 old = self->data.k1;
+
+  self->data.k1 = *value;
+  *value = old;
+  if (old != self->data.k1)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_K1]);
+}
+
 /* Command: set one field, holding the replaced value. */
 typedef struct {
   MatCommand  parent;
@@ -143,7 +155,7 @@ set_field (MatKey   *self,
            GError  **error)
 {
   static const char *const labels[] = {
-    N_("Change Key Phase"), N_("Change Key Duration"), N_("Change Key k2"),
+    N_("Change Key Phase"), N_("Change Key Time"), N_("Change Key k2"),
   };
   MatMaterial *material;
   SetFieldCommand *cmd;

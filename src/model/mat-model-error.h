@@ -18,6 +18,7 @@ typedef enum {
                                        does not decode, or a detached object */
   MAT_MODEL_ERROR_META_ABSENT,      /* the payload version lacks the field */
   MAT_MODEL_ERROR_NO_FILE,          /* save without a file */
+  MAT_MODEL_ERROR_TIME_RANGE,       /* a key's time would leave 0..65535 ms */
 } MatModelError;
 
 GQuark mat_model_error_quark (void);

@@ -129,5 +129,9 @@ void         _mat_key_attach              (MatKey       *key,
 /* Sets k0 and notifies (no history: the caller records it). */
 void         _mat_key_swap_k0             (MatKey       *key,
                                            guint16      *value);
+/* Sets k1 (the key's time) and notifies k1 only (no history; the caller
+ * records it and calls _mat_anim_block_content_changed once). */
+void         _mat_key_swap_k1             (MatKey       *key,
+                                           guint16      *value);
 
 G_END_DECLS

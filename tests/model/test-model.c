@@ -468,10 +468,25 @@ random_edit (Fuzz *f)
     case 20:
       if (block != NULL && (key = random_key (f, block)) != NULL)
         {
-          switch (g_rand_int_range (f->rand, 0, 3))
+          guint index = mat_key_get_index (key);
+
+          switch (g_rand_int_range (f->rand, 0, 6))
             {
             case 0: mat_key_set_k0 (key, g_rand_int_range (f->rand, 0, MAX (n, 1)), &error); break;
             case 1: mat_key_set_k1 (key, g_rand_int_range (f->rand, 0, 65536), &error); break;
+            case 2:
+              mat_anim_block_set_key_time (block, index, g_rand_int_range (f->rand, 0, 65536), &error);
+              break;
+            case 3:
+              if (!mat_anim_block_move_key_time (block, index, g_rand_int_range (f->rand, -3000, 3000),
+                                                 g_rand_boolean (f->rand), NULL, &error) &&
+                  g_error_matches (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_TIME_RANGE))
+                g_clear_error (&error);
+              break;
+            case 4:
+              mat_anim_block_insert_key_at_time (block, g_rand_int_range (f->rand, 0, 65536),
+                                                 g_rand_int_range (f->rand, 0, MAX (n, 1)), &error);
+              break;
             default: mat_key_set_k2 (key, g_rand_int_range (f->rand, 0, 65536), &error); break;
             }
         }
@@ -945,7 +960,7 @@ test_phase_keys_follow (void)
   g_assert_nonnull (block);
   g_assert_true (mat_anim_block_remove_key (block, 0, &error));
   for (guint i = 0; i < 4; i++)
-    k[i] = mat_anim_block_insert_key (block, i, i, 100, &error);
+    k[i] = mat_anim_block_insert_key (block, i, i, 100 * (i + 1), &error);
   g_assert_no_error (error);
   n_steps = mat_history_get_n_undo (history);
 
@@ -1097,7 +1112,7 @@ test_group_is_one_step (void)
   guint8 start = mat_phase_get_param (phase, 4);
   guint16 d0 = mat_key_get_k1 (k0), d1 = mat_key_get_k1 (k1);
 
-  /* A drag of the second key's start: durations of keys 0 and 1. */
+  /* A drag changing the times of keys 0 and 1. */
   mat_history_begin_group (history, "Retime Key");
   for (guint i = 1; i <= 100; i++)
     {
@@ -1107,7 +1122,8 @@ test_group_is_one_step (void)
   mat_history_end_group (history);
   g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
   g_assert_cmpstr (mat_history_get_undo_label (history), ==, "Retime Key");
-  g_assert_cmpuint (mat_anim_block_get_period (block), ==, (guint) d0 + d1);
+  /* the period is the last key's time */
+  g_assert_cmpuint (mat_anim_block_get_period (block), ==, (guint) d1 - 100);
 
   /* A spin on one field, nested groups. */
   mat_history_begin_group (history, NULL);
@@ -1154,6 +1170,336 @@ param_changed_cb (MatPhase *phase,
 {
   g_assert_cmpuint (index, <, MAT_PHASE_N_PARAMS);
   (*(guint *) user_data)++;
+}
+
+/* Retiming: a key's k1 is the time its interval ends (formats.md 2.3) */
+
+/* A material TRACK (attr2 6, three phases) with one block (loop, interp
+ * 0x01) holding @n keys (k0, k1, k2). Built byte by byte, independent of
+ * the encoder under test. Returns: (transfer full). */
+static GBytes *
+track_payload (const guint16 *keys,
+               guint          n)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+
+  test_put_u16 (out, 3);             /* phaseCount */
+  test_put_u16 (out, 1);             /* animBlockCount */
+  test_put_u8 (out, 255);
+  test_put_u8 (out, 255);
+  test_put_u32 (out, 0x3F800000u);
+  test_put_u32 (out, 0);
+  for (guint i = 0; i < 3; i++)
+    {
+      guint8 p[18] = { 0 };
+
+      p[0] = p[1] = p[2] = (guint8) (i * 100);
+      p[3] = 100;
+      test_put_phase (out, p, "");
+    }
+  test_put_u32 (out, (0x01u << 3) | 0);
+  test_put_u16 (out, (guint16) n);
+  for (guint i = 0; i < n; i++)
+    {
+      test_put_u16 (out, keys[3 * i]);
+      test_put_u16 (out, keys[3 * i + 1]);
+      test_put_u16 (out, keys[3 * i + 2]);
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+/* The retail HLP_RAY_R track, with k2 values that must survive. */
+static const guint16 track_keys[] = { 0, 50, 3,  1, 100, 7,  2, 150, 0,  1, 200, 9 };
+
+static GBytes *
+track_library (void)
+{
+  g_autoptr(GBytes) def = test_worked_example_payload (0);
+  g_autoptr(GBytes) track = track_payload (track_keys, 4);
+  TestEntrySpec specs[] = {
+    { NRES_TYPE_MAT0, 1, 6, 0, "DEFAULT", g_bytes_get_data (def, NULL), g_bytes_get_size (def), 0 },
+    { NRES_TYPE_MAT0, 0, 6, 0, "TRACK", g_bytes_get_data (track, NULL), g_bytes_get_size (track), 0 },
+  };
+
+  return test_build_archive (specs, G_N_ELEMENTS (specs), TRUE);
+}
+
+/* The payload of TRACK as a save writes it is exactly @keys. */
+static void
+assert_track (MatLibrary    *lib,
+              const guint16 *keys,
+              guint          n)
+{
+  g_autoptr(GBytes) saved = save_bytes (lib);
+  g_autoptr(GBytes) expected = track_payload (keys, n);
+  g_autoptr(NresArchive) archive = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint8 *payload;
+  gsize size;
+
+  archive = nres_archive_parse (saved, &error);
+  g_assert_no_error (error);
+  payload = nres_archive_payload (archive, 1, &size);
+  g_assert_cmpmem (payload, size, g_bytes_get_data (expected, NULL), g_bytes_get_size (expected));
+}
+
+/* After one step: @keys now, the original archive after undo, @keys
+ * again after redo. */
+static void
+assert_step (MatLibrary    *lib,
+             GBytes        *original,
+             const guint16 *keys,
+             guint          n)
+{
+  MatHistory *history = mat_library_get_history (lib);
+  g_autoptr(GBytes) undone = NULL;
+
+  assert_track (lib, keys, n);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+  g_assert_true (mat_history_undo (history));
+  undone = save_bytes (lib);
+  assert_same_bytes (original, undone);
+  g_assert_true (mat_history_redo (history));
+  assert_track (lib, keys, n);
+  /* back to the start for the next case */
+  g_assert_true (mat_history_undo (history));
+  g_assert_false (mat_history_get_can_undo (history));
+}
+
+typedef struct {
+  GBytes       *original;
+  MatLibrary   *lib;
+  MatAnimBlock *block;
+} Track;
+
+static void
+track_open (Track *t)
+{
+  t->original = track_library ();
+  t->lib = library_from (t->original);
+  t->block = model_at (mat_material_get_blocks (material_at (t->lib, 1)), 0);
+  assert_track (t->lib, track_keys, 4);
+  g_assert_cmpuint (mat_anim_block_get_period (t->block), ==, 200);
+}
+
+static void
+track_close (Track *t)
+{
+  g_clear_object (&t->lib);
+  g_clear_pointer (&t->original, g_bytes_unref);
+}
+
+static void
+test_retime_set_time (void)
+{
+  static const guint16 after[] = { 0, 50, 3,  1, 120, 7,  2, 150, 0,  1, 200, 9 };
+  static const guint16 last[] = { 0, 50, 3,  1, 100, 7,  2, 150, 0,  1, 340, 9 };
+  g_autoptr(GError) error = NULL;
+  Track t;
+  guint n_period = 0;
+
+  track_open (&t);
+  g_signal_connect (t.block, "notify::period", G_CALLBACK (count_cb), &n_period);
+
+  /* one k1, nothing else; the period stays */
+  g_assert_true (mat_anim_block_set_key_time (t.block, 1, 120, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mat_anim_block_get_period (t.block), ==, 200);
+  g_assert_cmpuint (n_period, ==, 0);
+  g_assert_cmpstr (mat_history_get_undo_label (mat_library_get_history (t.lib)), ==, "Change Key Time");
+  assert_step (t.lib, t.original, after, 4);
+
+  /* the last key's time is the period */
+  g_assert_true (mat_anim_block_set_key_time (t.block, 3, 340, &error));
+  g_assert_cmpuint (mat_anim_block_get_period (t.block), ==, 340);
+  g_assert_cmpuint (n_period, ==, 1);
+  assert_step (t.lib, t.original, last, 4);
+  g_assert_cmpuint (mat_anim_block_get_period (t.block), ==, 200);
+
+  /* several keys at once: one step, only their k1 */
+  {
+    static const guint positions[] = { 3, 1 };
+    static const guint16 times[] = { 260, 110 };
+    static const guint16 two[] = { 0, 50, 3,  1, 110, 7,  2, 150, 0,  1, 260, 9 };
+
+    g_assert_true (mat_anim_block_set_key_times (t.block, positions, times, 2, &error));
+    g_assert_cmpstr (mat_history_get_undo_label (mat_library_get_history (t.lib)), ==, "Retime Keys");
+    assert_step (t.lib, t.original, two, 4);
+  }
+
+  /* the same time: no step */
+  g_assert_true (mat_anim_block_set_key_time (t.block, 2, 150, &error));
+  g_assert_false (mat_history_get_can_undo (mat_library_get_history (t.lib)));
+  g_assert_no_error (error);
+  track_close (&t);
+}
+
+static void
+test_retime_move (void)
+{
+  static const guint16 one[] = { 0, 50, 3,  1, 100, 7,  2, 180, 0,  1, 200, 9 };
+  static const guint16 carried[] = { 0, 50, 3,  1, 125, 7,  2, 175, 0,  1, 225, 9 };
+  static const guint16 earlier[] = { 0, 20, 3,  1, 70, 7,  2, 120, 0,  1, 170, 9 };
+  static const guint16 set[] = { 0, 60, 3,  1, 100, 7,  2, 160, 0,  1, 200, 9 };
+  static const guint positions[] = { 2, 0, 2 };
+  g_autoptr(GError) error = NULL;
+  Track t;
+  gint applied = 12345;
+
+  track_open (&t);
+
+  /* without the later keys: only that key's k1 */
+  g_assert_true (mat_anim_block_move_key_time (t.block, 2, 30, FALSE, &applied, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (applied, ==, 30);
+  g_assert_cmpuint (mat_anim_block_get_period (t.block), ==, 200);
+  assert_step (t.lib, t.original, one, 4);
+
+  /* with them: every later k1 by the same dt, the period too */
+  g_assert_true (mat_anim_block_move_key_time (t.block, 1, 25, TRUE, &applied, &error));
+  g_assert_cmpint (applied, ==, 25);
+  g_assert_cmpuint (mat_anim_block_get_period (t.block), ==, 225);
+  g_assert_cmpstr (mat_history_get_undo_label (mat_library_get_history (t.lib)), ==, "Retime Keys");
+  assert_step (t.lib, t.original, carried, 4);
+
+  /* from key 0 with everything after it, earlier */
+  g_assert_true (mat_anim_block_move_key_time (t.block, 0, -30, TRUE, NULL, &error));
+  assert_step (t.lib, t.original, earlier, 4);
+
+  /* a set of keys (duplicates ignored) */
+  g_assert_true (mat_anim_block_move_key_times (t.block, positions, 3, 10, &applied, &error));
+  g_assert_cmpint (applied, ==, 10);
+  assert_step (t.lib, t.original, set, 4);
+  g_assert_no_error (error);
+  track_close (&t);
+}
+
+static void
+test_retime_clamp (void)
+{
+  static const guint16 at_zero[] = { 0, 0, 3,  1, 100, 7,  2, 150, 0,  1, 200, 9 };
+  static const guint16 at_top[] = { 0, 50, 3,  1, 100, 7,  2, 65485, 0,  1, 65535, 9 };
+  g_autoptr(GError) error = NULL;
+  MatHistory *history;
+  Track t;
+  gint applied = 0;
+
+  track_open (&t);
+  history = mat_library_get_history (t.lib);
+
+  /* 80 ms earlier from 50 ms: clamped at 0 */
+  g_assert_true (mat_anim_block_move_key_time (t.block, 0, -80, FALSE, &applied, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (applied, ==, -50);
+  assert_track (t.lib, at_zero, 4);
+
+  /* at 0 already: an error, nothing changes, no step */
+  g_assert_false (mat_anim_block_move_key_time (t.block, 0, -10, FALSE, &applied, &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_TIME_RANGE);
+  g_assert_nonnull (strstr (error->message, "TRACK"));
+  g_assert_nonnull (strstr (error->message, "65535"));
+  g_assert_cmpint (applied, ==, 0);
+  g_clear_error (&error);
+  assert_track (t.lib, at_zero, 4);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+  g_assert_true (mat_history_undo (history));
+
+  /* later keys carried up to 65535: clamped by the last key */
+  g_assert_true (mat_anim_block_move_key_time (t.block, 2, 70000, TRUE, &applied, &error));
+  g_assert_cmpint (applied, ==, 65335);
+  g_assert_cmpuint (mat_anim_block_get_period (t.block), ==, 65535);
+  assert_step (t.lib, t.original, at_top, 4);
+  g_assert_true (mat_history_redo (history));
+  g_assert_false (mat_anim_block_move_key_time (t.block, 2, 1, TRUE, &applied, &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_TIME_RANGE);
+  g_clear_error (&error);
+  /* without carrying, key 2 still has room */
+  g_assert_true (mat_anim_block_move_key_time (t.block, 2, 1, FALSE, &applied, &error));
+  g_assert_cmpint (applied, ==, 1);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 2);
+  g_assert_no_error (error);
+  track_close (&t);
+}
+
+static void
+test_retime_insert_remove (void)
+{
+  static const guint16 inserted[] = { 0, 50, 3,  1, 100, 7,  2, 120, 0,  2, 150, 0,  1, 200, 9 };
+  static const guint16 appended[] = { 0, 50, 3,  1, 100, 7,  2, 150, 0,  1, 200, 9,  0, 260, 0 };
+  static const guint16 first[] = { 1, 20, 0,  0, 50, 3,  1, 100, 7,  2, 150, 0,  1, 200, 9 };
+  static const guint16 removed[] = { 0, 50, 3,  2, 150, 0,  1, 200, 9 };
+  static const guint16 removed_last[] = { 0, 50, 3,  1, 100, 7,  2, 150, 0 };
+  g_autoptr(GError) error = NULL;
+  Track t;
+  MatKey *key;
+
+  track_open (&t);
+
+  /* where a time falls: the interval that holds it */
+  g_assert_cmpuint (mat_anim_block_position_for_time (t.block, 0), ==, 0);
+  g_assert_cmpuint (mat_anim_block_position_for_time (t.block, 49), ==, 0);
+  g_assert_cmpuint (mat_anim_block_position_for_time (t.block, 50), ==, 1);
+  g_assert_cmpuint (mat_anim_block_position_for_time (t.block, 120), ==, 2);
+  g_assert_cmpuint (mat_anim_block_position_for_time (t.block, 199), ==, 3);
+  g_assert_cmpuint (mat_anim_block_position_for_time (t.block, 200), ==, 4);
+  g_assert_cmpuint (mat_anim_block_position_for_time (t.block, 90000), ==, 4);
+
+  /* inserting at 120 ms splits key 2's interval; no other time moves */
+  key = mat_anim_block_insert_key_at_time (t.block, 120, 2, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (key);
+  g_assert_cmpuint (mat_key_get_index (key), ==, 2);
+  g_assert_cmpuint (mat_anim_block_get_period (t.block), ==, 200);
+  assert_step (t.lib, t.original, inserted, 5);
+
+  /* past the period: a new last key, a longer period */
+  g_assert_nonnull (mat_anim_block_insert_key_at_time (t.block, 260, 0, &error));
+  g_assert_cmpuint (mat_anim_block_get_period (t.block), ==, 260);
+  assert_step (t.lib, t.original, appended, 5);
+  g_assert_cmpuint (mat_anim_block_get_period (t.block), ==, 200);
+
+  /* before key 0 */
+  g_assert_nonnull (mat_anim_block_insert_key_at_time (t.block, 20, 1, &error));
+  assert_step (t.lib, t.original, first, 5);
+
+  /* removing a key: the others keep their times */
+  g_assert_true (mat_anim_block_remove_key (t.block, 1, &error));
+  g_assert_cmpuint (mat_anim_block_get_period (t.block), ==, 200);
+  assert_step (t.lib, t.original, removed, 3);
+  g_assert_true (mat_anim_block_remove_key (t.block, 3, &error));
+  g_assert_cmpuint (mat_anim_block_get_period (t.block), ==, 150);
+  assert_step (t.lib, t.original, removed_last, 3);
+  g_assert_no_error (error);
+  track_close (&t);
+}
+
+/* A drag: many moves inside a group, one step holding the start. */
+static void
+test_retime_drag_is_one_step (void)
+{
+  static const guint16 carried[] = { 0, 50, 3,  1, 140, 7,  2, 190, 0,  1, 240, 9 };
+  g_autoptr(GError) error = NULL;
+  MatHistory *history;
+  Track t;
+  gint total = 0;
+
+  track_open (&t);
+  history = mat_library_get_history (t.lib);
+
+  mat_history_begin_group (history, "Retime Keys");
+  for (guint i = 0; i < 10; i++)
+    {
+      gint applied = 0;
+
+      g_assert_true (mat_anim_block_move_key_time (t.block, 1, i % 3 == 2 ? -3 : 7, TRUE,
+                                                   &applied, &error));
+      total += applied;
+    }
+  mat_history_end_group (history);
+  g_assert_cmpint (total, ==, 40);
+  g_assert_no_error (error);
+  assert_step (t.lib, t.original, carried, 4);
+  track_close (&t);
 }
 
 static void
@@ -1514,6 +1860,11 @@ main (int   argc,
   g_test_add_func ("/model/material/phase-keys-follow", test_phase_keys_follow);
   g_test_add_func ("/model/material/limits", test_phase_last_and_blocks_limit);
   g_test_add_func ("/model/notify/real-changes-only", test_notify_real_changes_only);
+  g_test_add_func ("/model/retime/set-time", test_retime_set_time);
+  g_test_add_func ("/model/retime/move", test_retime_move);
+  g_test_add_func ("/model/retime/clamp", test_retime_clamp);
+  g_test_add_func ("/model/retime/insert-remove", test_retime_insert_remove);
+  g_test_add_func ("/model/retime/drag-is-one-step", test_retime_drag_is_one_step);
 
   return g_test_run ();
 }

@@ -3,22 +3,24 @@
  * A drop-down lists the blocks with add / duplicate / delete (at most
  * MAT0_MAX_BLOCKS, the engine's limit); for the selected block the mode,
  * the interpolation bits as labelled toggles, the unknown header bits
- * (kept), headerRaw in hex, the cycle and the block's MatTimeline. Every
- * change is one call of the model (one undo step); the widget follows the
- * model, so undo and redo show up here as they happen.
+ * (kept), headerRaw in hex, the period (the last key's time) and the
+ * block's MatTimeline. The names of modes and bits come from the one
+ * field table (mat0-fields.h). Every change is one call of the model (one
+ * undo step); the widget follows the model, so undo and redo show up here
+ * as they happen.
  */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 
 #include "mat0.h"
-#include "phase-eval.h"
+#include "mat0-fields.h"
 #include "mat-library.h"
 #include "mat-model-error.h"
 #include "mat-block-editor.h"
 #include "mat-style.h"
 
-#define N_INTERP_BITS 5
+#define N_INTERP_BITS MAT0_N_INTERP_BITS
 
 struct _MatBlockEditor
 {
@@ -54,7 +56,7 @@ struct _MatBlockEditor
   GtkFlowBox     *interp_box;
   GtkLabel       *unknown_bits;
   GtkLabel       *header_raw;
-  GtkLabel       *cycle_label;
+  GtkLabel       *period_label;
   GtkScrolledWindow *timeline_scroller;
   MatTimeline    *timeline;
   GtkLabel       *details_label;
@@ -72,22 +74,6 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
-
-static const struct {
-  guint32     bit;
-  const char *name;
-  const char *fields;
-} interp_bits[N_INTERP_BITS] = {
-  { PHASE_EVAL_BLEND_AMBIENT_RGB,  N_("Ambient RGB"),   N_("ambient red, green and blue (p0..p2)") },
-  { PHASE_EVAL_BLEND_DIFFUSE_RGB,  N_("Diffuse RGB"),   N_("diffuse red, green and blue (p4..p6)") },
-  { PHASE_EVAL_BLEND_SPECULAR_RGB, N_("Specular RGB"),  N_("specular red, green and blue (p8..p10)") },
-  { PHASE_EVAL_BLEND_EMISSIVE_RGB, N_("Emissive RGB"),  N_("emissive red, green and blue (p12..p14)") },
-  { PHASE_EVAL_BLEND_AMBIENT_A,    N_("Ambient alpha"), N_("ambient alpha (p3, scaled by 0.01)") },
-};
-
-static const char *const mode_labels[4] = {
-  N_("Loop"), N_("Ping-pong"), N_("One-shot (clamp)"), N_("Random offset"),
-};
 
 
 
@@ -140,13 +126,17 @@ show_error (MatBlockEditor *self,
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
 }
 
-/* Returns: (transfer full). */
+/* Returns: (transfer full): the mode's name from the field table; an
+ * unknown one with its number. */
 static char *
 mode_name (guint mode)
 {
-  if (mode < 4)
-    return g_strdup (_(mode_labels[mode]));
-  return g_strdup_printf (_("Unknown (%u)"), mode);
+  const Mat0ModeField *field = mat0_fields_mode (mode);
+
+  if (field->known)
+    return g_strdup (_(field->label));
+  /* TRANSLATORS: an unknown playback mode and its number, "Unknown (5)" */
+  return g_strdup_printf (C_("mode with its number", "%s (%u)"), _(field->label), mode);
 }
 
 /* Returns: (transfer full): one line of the block list. */
@@ -186,7 +176,7 @@ static void
 rebuild_mode_list (MatBlockEditor *self)
 {
   const char *names[9] = { NULL };
-  char *unknown[8] = { NULL };
+  char *labels[8] = { NULL };
   guint mode = self->block != NULL ? mat_anim_block_get_mode (self->block) : 0;
   guint n = 0;
   guint selected = 0;
@@ -197,13 +187,8 @@ rebuild_mode_list (MatBlockEditor *self)
     {
       if (m >= 4 && !(self->seen_unknown & (1u << m)))
         continue;
-      if (m < 4)
-        names[n] = _(mode_labels[m]);
-      else
-        {
-          unknown[m] = g_strdup_printf (_("Unknown (%u)"), m);
-          names[n] = unknown[m];
-        }
+      labels[m] = mode_name (m);
+      names[n] = labels[m];
       if (m == mode)
         selected = n;
       self->mode_values[n++] = m;
@@ -217,7 +202,7 @@ rebuild_mode_list (MatBlockEditor *self)
   self->syncing = FALSE;
 
   for (guint m = 0; m < 8; m++)
-    g_free (unknown[m]);
+    g_free (labels[m]);
 }
 
 static void
@@ -238,9 +223,8 @@ sync_header (MatBlockEditor *self)
   high = raw >> 8;
 
   rebuild_mode_list (self);
-  mode_text = mode >= 4
-    ? g_strdup_printf (_("mode = header & 7 = %u: not a known mode, kept; played as a loop"), mode)
-    : g_strdup_printf (_("mode = header & 7 = %u"), mode);
+  mode_text = g_strdup_printf (_("mode = header & 7 = %u. %s"), mode,
+                               _(mat0_fields_mode (mode)->meaning));
   gtk_label_set_text (self->mode_raw, mode_text);
 
   interp_text = g_strdup_printf (_("Interpolation mask = header >> 3 = 0x%02X: from one key’s phase "
@@ -251,7 +235,7 @@ sync_header (MatBlockEditor *self)
 
   self->syncing = TRUE;
   for (guint i = 0; i < N_INTERP_BITS; i++)
-    gtk_toggle_button_set_active (self->interp[i], (mask & interp_bits[i].bit) != 0);
+    gtk_toggle_button_set_active (self->interp[i], (mask & mat0_fields_interp (i)->mask) != 0);
   self->syncing = FALSE;
 
   hex = g_strdup_printf ("0x%08X", raw);
@@ -263,7 +247,7 @@ sync_header (MatBlockEditor *self)
 }
 
 static void
-sync_cycle (MatBlockEditor *self)
+sync_period (MatBlockEditor *self)
 {
   g_autofree char *text = NULL;
   guint n;
@@ -272,12 +256,16 @@ sync_cycle (MatBlockEditor *self)
     return;
   n = mat_anim_block_get_n_keys (self->block);
   if (n > 0 && mat_anim_block_get_period (self->block) == 0)
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "0 ms (zero-length) · %u key",
-                                         "0 ms (zero-length) · %u keys", n), n);
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "period 0 ms: never animates · %u key",
+                                         "period 0 ms: never animates · %u keys", n), n);
   else
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u ms · %u key", "%u ms · %u keys", n),
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "period %u ms · %u key",
+                                         "period %u ms · %u keys", n),
                             mat_anim_block_get_period (self->block), n);
-  gtk_label_set_text (self->cycle_label, text);
+  gtk_label_set_text (self->period_label, text);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->period_label), "error");
+  if (n > 0 && mat_anim_block_get_period (self->block) == 0)
+    gtk_widget_add_css_class (GTK_WIDGET (self->period_label), "error");
 }
 
 static void
@@ -335,7 +323,7 @@ show_block (MatBlockEditor *self,
   sync_block_names (self);
   gtk_stack_set_visible_child_name (self->block_stack, block != NULL ? "block" : "none");
   sync_header (self);
-  sync_cycle (self);
+  sync_period (self);
   sync_actions (self);
 
   if (old != self->selected)
@@ -378,7 +366,7 @@ static void
 on_material_changed (MatBlockEditor *self)
 {
   sync_block_names (self);
-  sync_cycle (self);
+  sync_period (self);
 }
 
 /* ---- widgets -> model -------------------------------------------------- */
@@ -422,7 +410,7 @@ on_interp_toggled (GtkToggleButton *button,
     return;
   for (guint i = 0; i < N_INTERP_BITS; i++)
     if (self->interp[i] == button)
-      bit = interp_bits[i].bit;
+      bit = mat0_fields_interp (i)->mask;
   mask = mat_anim_block_get_interp_mask (self->block);
   mask = gtk_toggle_button_get_active (button) ? (mask | bit) : (mask & ~bit);
   if (mask == mat_anim_block_get_interp_mask (self->block))
@@ -441,13 +429,13 @@ build_interp_toggles (MatBlockEditor *self)
 {
   for (guint i = 0; i < N_INTERP_BITS; i++)
     {
+      const Mat0InterpField *field = mat0_fields_interp (i);
       GtkWidget *button = gtk_toggle_button_new ();
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-      GtkWidget *name = gtk_label_new (_(interp_bits[i].name));
-      g_autofree char *bit = g_strdup_printf (_("bit 0x%02X"), interp_bits[i].bit);
+      GtkWidget *name = gtk_label_new (_(field->label));
+      g_autofree char *bit = g_strdup_printf (_("bit 0x%02X"), field->mask);
       GtkWidget *value = gtk_label_new (bit);
-      g_autofree char *tip = g_strdup_printf (_("Blend %s from one key’s phase to the next (interpolation bit 0x%02X)"),
-                                              _(interp_bits[i].fields), interp_bits[i].bit);
+      const char *tip = _(field->meaning);
 
       gtk_widget_add_css_class (value, "bit-value");
       gtk_box_append (GTK_BOX (box), name);
@@ -456,7 +444,7 @@ build_interp_toggles (MatBlockEditor *self)
       gtk_widget_add_css_class (button, "interp-bit");
       gtk_widget_set_tooltip_text (button, tip);
       gtk_accessible_update_property (GTK_ACCESSIBLE (button),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _(interp_bits[i].name),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _(field->label),
                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tip,
                                       -1);
       g_signal_connect_object (button, "toggled", G_CALLBACK (on_interp_toggled), self, 0);
@@ -592,6 +580,14 @@ zoom_out_activated (GtkWidget  *widget,
   mat_timeline_zoom_out (MAT_BLOCK_EDITOR (widget)->timeline);
 }
 
+static void
+zoom_fit_activated (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  mat_timeline_zoom_to_fit (MAT_BLOCK_EDITOR (widget)->timeline);
+}
+
 /* ---- GObject ----------------------------------------------------------- */
 
 static void
@@ -698,7 +694,7 @@ mat_block_editor_class_init (MatBlockEditorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, interp_box);
   gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, unknown_bits);
   gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, header_raw);
-  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, cycle_label);
+  gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, period_label);
   gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, timeline_scroller);
   gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, timeline);
   gtk_widget_class_bind_template_child (widget_class, MatBlockEditor, details_label);
@@ -710,6 +706,7 @@ mat_block_editor_class_init (MatBlockEditorClass *klass)
   gtk_widget_class_install_action (widget_class, "block.remove", NULL, block_remove_activated);
   gtk_widget_class_install_action (widget_class, "block.zoom-in", NULL, zoom_in_activated);
   gtk_widget_class_install_action (widget_class, "block.zoom-out", NULL, zoom_out_activated);
+  gtk_widget_class_install_action (widget_class, "block.zoom-fit", NULL, zoom_fit_activated);
 }
 
 static void
@@ -741,9 +738,9 @@ mat_block_editor_init (MatBlockEditor *self)
   g_signal_group_connect_swapped (self->block_signals, "notify::header-raw",
                                   G_CALLBACK (sync_header), self);
   g_signal_group_connect_swapped (self->block_signals, "notify::period",
-                                  G_CALLBACK (sync_cycle), self);
+                                  G_CALLBACK (sync_period), self);
   g_signal_group_connect_swapped (self->block_signals, "notify::n-keys",
-                                  G_CALLBACK (sync_cycle), self);
+                                  G_CALLBACK (sync_period), self);
 
   sync_all (self);
 }
@@ -821,7 +818,7 @@ mat_block_editor_get_test_widget (MatBlockEditor *self,
     { "limit-label", G_STRUCT_OFFSET (MatBlockEditor, limit_label) },
     { "unknown-bits", G_STRUCT_OFFSET (MatBlockEditor, unknown_bits) },
     { "header-raw", G_STRUCT_OFFSET (MatBlockEditor, header_raw) },
-    { "cycle", G_STRUCT_OFFSET (MatBlockEditor, cycle_label) },
+    { "period", G_STRUCT_OFFSET (MatBlockEditor, period_label) },
     { "details", G_STRUCT_OFFSET (MatBlockEditor, details_label) },
     { "block-stack", G_STRUCT_OFFSET (MatBlockEditor, block_stack) },
     { "error", G_STRUCT_OFFSET (MatBlockEditor, error_label) },

@@ -16,7 +16,8 @@ G_DECLARE_FINAL_TYPE (MatBlockEditor, mat_block_editor, MAT, BLOCK_EDITOR, GtkWi
  * the material has no blocks).
  * Actions: block.add, block.duplicate, block.remove (disabled at the
  * engine's limit of 19 blocks / without a block), block.zoom-in,
- * block.zoom-out. Every edit goes through the model (one undo step). */
+ * block.zoom-out, block.zoom-fit (the whole period in view). Every edit
+ * goes through the model (one undo step). */
 GtkWidget   *mat_block_editor_new                (void);
 MatMaterial *mat_block_editor_get_material       (MatBlockEditor *self);
 void         mat_block_editor_set_material       (MatBlockEditor *self,
@@ -30,7 +31,7 @@ MatTimeline *mat_block_editor_get_timeline       (MatBlockEditor *self);
 /* For tests: the widget named @name, or %NULL. Names: "blocks" and
  * "mode" (GtkDropDown), "interp-0" .. "interp-4" (GtkToggleButton for the
  * bits 0x01 .. 0x10), "limit-label", "unknown-bits", "header-raw",
- * "cycle", "details" (GtkLabel), "block-stack" (GtkStack).
+ * "period", "details" (GtkLabel), "block-stack" (GtkStack).
  * Returns: (transfer none) (nullable). */
 GtkWidget   *mat_block_editor_get_test_widget    (MatBlockEditor *self,
                                                   const char     *name);

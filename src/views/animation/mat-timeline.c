@@ -1,21 +1,28 @@
 /* mat-timeline.c - the keys of one animation block on a time ruler
  *
- * A custom widget drawn with GtkSnapshot: a time ruler, the segments
- * between consecutive key starts shaded by what the block blends, the
- * keys as handles in their phase's diffuse colour, the cycle end (where
- * the blend closes back to the first key) and a playhead.
+ * A custom widget drawn with GtkSnapshot: a time ruler that runs to the
+ * period, each key's interval shaded by what the block blends, the keys as
+ * handles in their phase's diffuse colour, the period's end and a
+ * playhead.
  *
- * Keys sit at their cumulative start times: start[0] = 0 and
- * start[k + 1] = start[k] + k1[k]. Moving the start of key k changes the
- * durations of keys k - 1 and k (their sum stays); with Shift everything
- * after it moves along and only key k - 1's duration changes. A move of
- * any set of keys is the same computation: every key carries a "moved"
- * flag, the duration of key i changes by (moved[i + 1] - moved[i]) * dt,
- * and dt is clamped so that no duration leaves 0..65535. Only k1 (and,
- * when asked, k0) is ever written; k2 is shown and kept.
+ * Times as the game reads them (formats.md 2.3): key k's k1 is the time
+ * T[k] at which its interval ends; the interval runs from T[k-1] (0 for
+ * key 0) to T[k], so the handle of key k sits at T[k] and the period is
+ * the last key's time. An interval with T[k] <= T[k-1] is empty (the game
+ * never shows it; times out of order make one): it is drawn as a red
+ * hatched marker with the lint in the tooltip.
  *
- * Input comes from event controllers only; the test hooks at the end call
- * the same handlers the controllers call.
+ * Retiming changes exactly the k1 values the user moves: a plain drag the
+ * dragged key's, Shift also every later key's by the same amount (the
+ * period changes). The widget only works out the times (snapping, the
+ * neighbours); the model's MatAnimBlock retiming functions write them, one
+ * undo step per gesture. k2 is shown and kept.
+ *
+ * The widget is a GtkScrollable and scrolls itself: the view moves only
+ * when the user scrolls or zooms, never because a key was clicked.
+ * Keys are actions with shortcuts (class binding actions). Input comes
+ * from event controllers only; the test hooks at the end call the same
+ * handlers the controllers call.
  */
 #include "config.h"
 
@@ -24,12 +31,15 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "mat0-fields.h"
+#include "mat0-validate.h"
 #include "phase-eval.h"
 #include "mat-library.h"
 #include "mat-timeline.h"
 #include "mat-style.h"
 
 #define PAD_X          22.0
+#define END_ROOM       96.0   /* px after the period: its label */
 #define RULER_H        28.0
 #define TRACK_TOP      44.0
 #define TRACK_H        34.0
@@ -41,7 +51,7 @@
 #define DRAG_THRESHOLD 4.0
 #define PHASE_STEP_PX  18.0
 
-#define ZOOM_MIN       20.0
+#define ZOOM_MIN       5.0     /* 65535 ms in 330 px: any period fits */
 #define ZOOM_MAX       5000.0
 #define ZOOM_DEFAULT   200.0
 #define ZOOM_STEP      1.25
@@ -56,6 +66,13 @@ typedef enum {
   DRAG_RUBBER,
 } DragMode;
 
+/* What is wrong with a key, for drawing */
+enum {
+  KEY_EMPTY     = 1 << 0,   /* T[k] <= T[k-1] with a period: never shown */
+  KEY_BACKWARDS = 1 << 1,   /* T[k] < T[k-1]: out of order */
+  KEY_MISSING   = 1 << 2,   /* k0 past the phase table */
+};
+
 struct _MatTimeline
 {
   GtkWidget     parent_instance;
@@ -65,13 +82,23 @@ struct _MatTimeline
 
   guint         position;
   double        zoom;
+  GtkAdjustment *hadjustment;
+  GtkAdjustment *vadjustment;
+  guint         hscroll_policy : 1;
+  guint         vscroll_policy : 1;
+  gboolean      fit_pending;   /* zoom to fit once there is a width */
+  double        content_floor; /* ms: the content does not shrink in a drag */
 
   /* the block as last read from the model */
   guint         n_keys;
   guint16      *k0;
-  guint16      *k1;
+  guint16      *k1;            /* the key times */
   guint16      *k2;
-  guint32      *starts;       /* n_keys + 1: starts[n_keys] is the cycle */
+  guint8       *flags;
+  guint16      *stacked;       /* how many keys share each key's time */
+  guint32       period;
+  guint32       max_time;
+  GPtrArray    *lints;         /* Mat0Diagnostic of this block; NULL: stale */
 
   /* selection: one flag per key; focus is the key the details describe */
   gboolean     *selected;
@@ -79,7 +106,7 @@ struct _MatTimeline
 
   /* the current gesture */
   DragMode      drag_mode;
-  int           drag_key;     /* 0..n_keys (n_keys: the cycle end) */
+  int           drag_key;
   double        drag_x;
   double        drag_y;
   double        drag_dx;
@@ -87,24 +114,30 @@ struct _MatTimeline
   GdkModifierType drag_state;
   gboolean      drag_grouped;
   gboolean      drag_was_selected;
-  guint16      *drag_k1;      /* durations when the move began */
-  guint32      *drag_starts;
+  guint16      *drag_t0;       /* the times when the move began */
   guint16       drag_k0;
-  gboolean     *rubber_base;  /* selection before a Ctrl rubber band */
-  gint64        drag_time;    /* the dragged key's start now, for the label */
+  gboolean     *rubber_base;   /* selection before a Ctrl rubber band */
+  gboolean      drag_double;   /* the second press of a double click */
+
+  /* the last press on a key, for double clicks */
+  int           press_key;
+  guint32       press_time;
+  double        press_x;
+  double        press_y;
 
   GtkPopover   *popover;
   int           popover_key;
+  GtkSpinButton *time_spin;
+  gboolean      popover_syncing;
 
   char         *details;
-
-  /* zoom around a point: applied after the next allocation */
-  gboolean      anchor_pending;
-  double        anchor_time;
-  double        anchor_x;     /* in the scrolled window's viewport */
 };
 
-G_DEFINE_FINAL_TYPE (MatTimeline, mat_timeline, GTK_TYPE_WIDGET)
+static void mat_timeline_scrollable_init (GtkScrollableInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (MatTimeline, mat_timeline, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_SCROLLABLE,
+                                                      mat_timeline_scrollable_init))
 
 enum {
   PROP_0,
@@ -113,7 +146,12 @@ enum {
   PROP_ZOOM,
   PROP_SELECTED_KEY,
   PROP_DETAILS,
-  N_PROPS
+  N_PROPS,
+  /* GtkScrollable */
+  PROP_HADJUSTMENT = N_PROPS,
+  PROP_VADJUSTMENT,
+  PROP_HSCROLL_POLICY,
+  PROP_VSCROLL_POLICY,
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -125,7 +163,9 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-
+static void   update_actions (MatTimeline *self);
+static void   sync_popover   (MatTimeline *self);
+static guint *draw_order     (MatTimeline *self);
 
 /* ---- model access ------------------------------------------------------ */
 
@@ -187,12 +227,6 @@ editable (MatTimeline *self)
   return material != NULL && mat_material_get_editable (material) && history (self) != NULL;
 }
 
-static guint32
-cycle (MatTimeline *self)
-{
-  return self->starts != NULL ? self->starts[self->n_keys] : 0;
-}
-
 static void
 begin_group (MatTimeline *self,
              const char  *label)
@@ -216,22 +250,76 @@ static void
 report_error (MatTimeline  *self,
               const GError *error)
 {
-  if (error != NULL)
-    g_warning ("Timeline edit failed: %s", error->message);
+  if (error == NULL)
+    return;
+  /* the model refuses (a time out of range, a read-only entry): say no */
+  gtk_widget_error_bell (GTK_WIDGET (self));
+  g_debug ("Timeline edit refused: %s", error->message);
+}
+
+/* The previous key's time: where key @k's interval starts. */
+static guint32
+start_of (MatTimeline *self,
+          guint        k)
+{
+  return k > 0 && k <= self->n_keys ? self->k1[k - 1] : 0;
+}
+
+/* ---- lints ------------------------------------------------------------- */
+
+/* Returns: (transfer none): the lints of the shown block (time order,
+ * period, phase range, keys), computed when first asked after a change. */
+static GPtrArray *
+block_lints (MatTimeline *self)
+{
+  MatMaterial *material = shown_material (self);
+
+  if (self->lints != NULL)
+    return self->lints;
+
+  self->lints = g_ptr_array_new_with_free_func ((GDestroyNotify) mat0_diagnostic_free);
+  if (material != NULL && self->block != NULL)
+    {
+      g_autoptr(GPtrArray) all = mat_material_dup_diagnostics (material);
+      gint index = (gint) mat_anim_block_get_index (self->block);
+
+      for (guint i = 0; i < all->len; i++)
+        {
+          Mat0Diagnostic *diag = g_ptr_array_index (all, i);
+
+          if (diag->block == index)
+            g_ptr_array_add (self->lints, g_ptr_array_steal_index (all, i--));
+        }
+    }
+  return self->lints;
+}
+
+/* Returns: (transfer full) (nullable): the lints about key @k (or, with
+ * @check set, only that check), one per line. */
+static char *
+key_lint_text (MatTimeline *self,
+               guint        k,
+               int          check)
+{
+  GPtrArray *lints = block_lints (self);
+  GString *s = NULL;
+
+  for (guint i = 0; i < lints->len; i++)
+    {
+      Mat0Diagnostic *diag = g_ptr_array_index (lints, i);
+
+      if (diag->key != (gint) k || (check >= 0 && diag->check != (Mat0Check) check))
+        continue;
+      if (s == NULL)
+        s = g_string_new (NULL);
+      else
+        g_string_append_c (s, '\n');
+      g_string_append (s, diag->message);
+    }
+  return s != NULL ? g_string_free (s, FALSE) : NULL;
 }
 
 /* ---- text -------------------------------------------------------------- */
-
-static const struct {
-  guint32     bit;
-  const char *name;
-} blend_names[] = {
-  { PHASE_EVAL_BLEND_AMBIENT_RGB,  N_("Ambient RGB") },
-  { PHASE_EVAL_BLEND_DIFFUSE_RGB,  N_("Diffuse RGB") },
-  { PHASE_EVAL_BLEND_SPECULAR_RGB, N_("Specular RGB") },
-  { PHASE_EVAL_BLEND_EMISSIVE_RGB, N_("Emissive RGB") },
-  { PHASE_EVAL_BLEND_AMBIENT_A,    N_("Ambient alpha") },
-};
 
 /* Returns: (transfer full): the blended fields, comma separated. */
 static char *
@@ -239,13 +327,16 @@ blend_list (guint32 mask)
 {
   GString *s = g_string_new (NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (blend_names); i++)
-    if (mask & blend_names[i].bit)
-      {
-        if (s->len > 0)
-          g_string_append (s, ", ");
-        g_string_append (s, _(blend_names[i].name));
-      }
+  for (guint i = 0; i < MAT0_N_INTERP_BITS; i++)
+    {
+      const Mat0InterpField *field = mat0_fields_interp (i);
+
+      if (!(mask & field->mask))
+        continue;
+      if (s->len > 0)
+        g_string_append (s, ", ");
+      g_string_append (s, _(field->label));
+    }
   if (s->len == 0)
     g_string_append (s, _("nothing (each key's phase is held)"));
   return g_string_free (s, FALSE);
@@ -270,13 +361,18 @@ describe_key (MatTimeline *self,
               guint        k)
 {
   guint np = n_phases (self);
+  guint32 from = start_of (self, k);
+  g_autofree char *phase = self->k0[k] >= np
+    ? g_strdup_printf (_("missing phase %u (the material has %u phases)"), self->k0[k], np)
+    : g_strdup_printf (_("phase %u"), self->k0[k]);
 
-  if (self->k0[k] >= np)
-    return g_strdup_printf (_("Key %u: missing phase %u (the material has %u phases), "
-                              "starts %u ms, lasts %u ms, k2 = %u (kept as stored)"),
-                            k, self->k0[k], np, self->starts[k], self->k1[k], self->k2[k]);
-  return g_strdup_printf (_("Key %u: phase %u, starts %u ms, lasts %u ms, k2 = %u (kept as stored)"),
-                          k, self->k0[k], self->starts[k], self->k1[k], self->k2[k]);
+  if (self->flags[k] & KEY_EMPTY)
+    return g_strdup_printf (_("Key %u: %s, time %u ms, not after the previous key’s %u ms: "
+                              "an empty interval; k2 = %u (kept as stored)"),
+                            k, phase, self->k1[k], from, self->k2[k]);
+  return g_strdup_printf (_("Key %u: %s, time %u ms (its interval runs from %u to %u ms); "
+                            "k2 = %u (kept as stored)"),
+                          k, phase, self->k1[k], from, self->k1[k], self->k2[k]);
 }
 
 static guint
@@ -310,18 +406,18 @@ update_details (MatTimeline *self)
       else
         text = g_steal_pointer (&key);
     }
-  else if (cycle (self) == 0)
+  else if (self->period == 0)
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "%u key, zero-length cycle: every key lasts 0 ms",
-                                         "%u keys, zero-length cycle: every key lasts 0 ms",
+                                         "%u key, period 0 ms: the last key’s time is 0, the material never animates",
+                                         "%u keys, period 0 ms: the last key’s time is 0, the material never animates",
                                          self->n_keys),
                             self->n_keys);
   else
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "%u key, cycle %u ms. Click the track to add a key, drag a key to retime it.",
-                                         "%u keys, cycle %u ms. Click the track to add a key, drag a key to retime it.",
+                                         "%u key, period %u ms. Click the track to add a key, drag a key to retime it.",
+                                         "%u keys, period %u ms. Click the track to add a key, drag a key to retime it.",
                                          self->n_keys),
-                            self->n_keys, cycle (self));
+                            self->n_keys, self->period);
 
   if (g_strcmp0 (text, self->details) != 0)
     {
@@ -336,13 +432,19 @@ update_details (MatTimeline *self)
 
 /* ---- geometry ---------------------------------------------------------- */
 
+static double
+offset (MatTimeline *self)
+{
+  return self->hadjustment != NULL ? gtk_adjustment_get_value (self->hadjustment) : 0.0;
+}
+
 double
 mat_timeline_time_to_x (MatTimeline *self,
                         double       ms)
 {
   g_return_val_if_fail (MAT_IS_TIMELINE (self), 0.0);
 
-  return PAD_X + ms * self->zoom / 1000.0;
+  return PAD_X + ms * self->zoom / 1000.0 - offset (self);
 }
 
 double
@@ -351,7 +453,7 @@ mat_timeline_x_to_time (MatTimeline *self,
 {
   g_return_val_if_fail (MAT_IS_TIMELINE (self), 0.0);
 
-  return (x - PAD_X) * 1000.0 / self->zoom;
+  return (x + offset (self) - PAD_X) * 1000.0 / self->zoom;
 }
 
 double
@@ -379,24 +481,83 @@ mat_timeline_get_grid (MatTimeline *self)
   return 10000;
 }
 
-/* The extent drawn: the cycle and some room after it, ms. */
+/* The times the content must show, ms. */
 static double
 content_ms (MatTimeline *self)
 {
-  double c = cycle (self);
+  return MAX (MAX ((double) self->period, (double) self->max_time), self->content_floor);
+}
 
-  return MAX (MAX (c + MAX (c * 0.15, 400.0), 2000.0), 0.0);
+static double
+content_width (MatTimeline *self)
+{
+  return PAD_X + content_ms (self) * self->zoom / 1000.0 + END_ROOM;
+}
+
+/* The adjustments after a change of the size, the zoom or the content;
+ * the value stays unless the content got too short for it. */
+static void
+configure_adjustments (MatTimeline *self)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+  double upper = MAX (width, content_width (self));
+
+  if (self->hadjustment != NULL)
+    gtk_adjustment_configure (self->hadjustment,
+                              CLAMP (gtk_adjustment_get_value (self->hadjustment), 0.0,
+                                     MAX (upper - width, 0.0)),
+                              0.0, upper, MAX (width * 0.1, 1.0), MAX (width * 0.9, 1.0), width);
+  if (self->vadjustment != NULL)
+    gtk_adjustment_configure (self->vadjustment, 0.0, 0.0, height, 1.0, height, height);
+}
+
+/* Zooms keeping the time under widget x @x where it is. */
+static void
+zoom_at (MatTimeline *self,
+         double       zoom,
+         double       x)
+{
+  double t;
+
+  zoom = CLAMP (zoom, ZOOM_MIN, ZOOM_MAX);
+  self->fit_pending = FALSE;
+  if (zoom == self->zoom)
+    return;
+  t = mat_timeline_x_to_time (self, x);
+  self->zoom = zoom;
+  configure_adjustments (self);
+  if (self->hadjustment != NULL)
+    gtk_adjustment_set_value (self->hadjustment, PAD_X + t * zoom / 1000.0 - x);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+}
+
+static double
+playhead_ms (MatTimeline *self)
+{
+  return self->period > 0 ? (double) (self->position % self->period) : 0.0;
+}
+
+/* Where a keyboard or button zoom is centred: the playhead when it is in
+ * view, else the middle of the view. */
+static double
+zoom_centre (MatTimeline *self)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double x = mat_timeline_time_to_x (self, playhead_ms (self));
+
+  return x >= 0 && x <= width ? x : width / 2.0;
 }
 
 static double
 key_x (MatTimeline *self,
        guint        k)
 {
-  return mat_timeline_time_to_x (self, self->starts[k]);
+  return mat_timeline_time_to_x (self, self->k1[k]);
 }
 
-/* The key under (x, y): the topmost (highest index) hit, or -1. The cycle
- * end is n_keys, hit on its grip in the caption lane. */
+/* The key under (x, y): the topmost hit (see draw_order()), or -1. */
 static int
 hit_key (MatTimeline *self,
          double       x,
@@ -404,28 +565,34 @@ hit_key (MatTimeline *self,
 {
   double cy = mat_timeline_get_track_y (self);
 
+  g_autofree guint *order = NULL;
+
   if (self->block == NULL || self->n_keys == 0)
     return -1;
+  /* the topmost as drawn */
+  order = draw_order (self);
   for (guint i = self->n_keys; i > 0; i--)
     {
-      guint k = i - 1;
+      guint k = order[i - 1];
 
       if (fabs (x - key_x (self, k)) + fabs (y - cy) <= KEY_HALF + 2.0)
         return k;
     }
-  if (y >= TRACK_TOP && y <= CAPTION_TOP + CAPTION_H &&
-      fabs (x - key_x (self, self->n_keys)) <= 7.0 &&
-      (y > TRACK_TOP + TRACK_H || cycle (self) > 0))
-    return self->n_keys;
   return -1;
 }
 
-static double
-playhead_ms (MatTimeline *self)
+/* The key whose interval holds time @t on the track (as the evaluator
+ * picks it), -1 for none. */
+static int
+interval_at (MatTimeline *self,
+             double       t)
 {
-  guint32 c = cycle (self);
+  int found = -1;
 
-  return c > 0 ? (double) (self->position % c) : 0.0;
+  for (guint k = 0; k < self->n_keys; k++)
+    if (start_of (self, k) <= t && t < self->k1[k])
+      found = k;
+  return found;
 }
 
 /* ---- colours ----------------------------------------------------------- */
@@ -474,6 +641,7 @@ typedef struct {
   GdkRGBA accent;
   GdkRGBA accent_fg;
   GdkRGBA warning;
+  GdkRGBA error;
   GdkRGBA view_bg;
 } Palette;
 
@@ -485,6 +653,7 @@ palette_get (GtkWidget *widget,
   lookup_color (widget, "accent_bg_color", "theme_selected_bg_color", "#3584e4", &p->accent);
   lookup_color (widget, "accent_fg_color", "theme_selected_fg_color", "#ffffff", &p->accent_fg);
   lookup_color (widget, "warning_color", NULL, "#c88800", &p->warning);
+  lookup_color (widget, "error_color", "destructive_color", "#e01b24", &p->error);
   lookup_color (widget, "view_bg_color", "theme_base_color", "#ffffff", &p->view_bg);
 }
 
@@ -510,8 +679,8 @@ key_color (MatTimeline *self,
   return TRUE;
 }
 
-/* The colour a segment shows for a phase: the first field group the mask
- * blends (diffuse first), else diffuse. */
+/* The colour an interval shows for a phase: the first field group the
+ * mask blends (diffuse first), else diffuse. */
 static gboolean
 blend_color (MatTimeline *self,
              guint16      phase_index,
@@ -559,17 +728,19 @@ cancel_drag (MatTimeline *self)
     end_group (self);
   self->drag_grouped = FALSE;
   self->drag_mode = DRAG_NONE;
-  g_clear_pointer (&self->drag_k1, g_free);
-  g_clear_pointer (&self->drag_starts, g_free);
+  self->content_floor = 0.0;
+  g_clear_pointer (&self->drag_t0, g_free);
   g_clear_pointer (&self->rubber_base, g_free);
 }
 
 static void
 resync (MatTimeline *self)
 {
-  guint n = self->block != NULL ? mat_anim_block_get_n_keys (self->block) : 0;
-  guint32 old_cycle = cycle (self);
-  gboolean same_count = self->starts != NULL && n == self->n_keys;
+  guint n = self->block != NULL && shown_material (self) != NULL
+    ? mat_anim_block_get_n_keys (self->block) : 0;
+  double old_content = content_ms (self);
+  gboolean same_count = self->k1 != NULL && n == self->n_keys;
+  guint np = n_phases (self);
 
   if (!same_count)
     {
@@ -585,10 +756,11 @@ resync (MatTimeline *self)
       self->k0 = g_renew (guint16, self->k0, n + 1);
       self->k1 = g_renew (guint16, self->k1, n + 1);
       self->k2 = g_renew (guint16, self->k2, n + 1);
-      self->starts = g_renew (guint32, self->starts, n + 1);
+      self->flags = g_renew (guint8, self->flags, n + 1);
+      self->stacked = g_renew (guint16, self->stacked, n + 1);
     }
   self->n_keys = n;
-  self->starts[0] = 0;
+  self->max_time = 0;
   for (guint i = 0; i < n; i++)
     {
       MatKey *key = key_at (self, i);
@@ -596,24 +768,53 @@ resync (MatTimeline *self)
       self->k0[i] = mat_key_get_k0 (key);
       self->k1[i] = mat_key_get_k1 (key);
       self->k2[i] = mat_key_get_k2 (key);
-      self->starts[i + 1] = self->starts[i] + self->k1[i];
+      self->max_time = MAX (self->max_time, self->k1[i]);
     }
+  self->period = n > 0 ? self->k1[n - 1] : 0;
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 from = start_of (self, i);
 
-  if (cycle (self) != old_cycle || !same_count)
-    gtk_widget_queue_resize (GTK_WIDGET (self));
+      self->flags[i] = 0;
+      if (self->period != 0 && self->k1[i] <= from)
+        self->flags[i] |= KEY_EMPTY;
+      if (self->k1[i] < from)
+        self->flags[i] |= KEY_BACKWARDS;
+      if (self->k0[i] >= np)
+        self->flags[i] |= KEY_MISSING;
+    }
+  {
+    /* keys sharing a time, counted once here, not per frame */
+    g_autoptr(GHashTable) count = g_hash_table_new (NULL, NULL);
+
+    for (guint i = 0; i < n; i++)
+      {
+        gpointer key = GUINT_TO_POINTER (self->k1[i]);
+
+        g_hash_table_insert (count, key,
+                             GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (count, key)) + 1));
+      }
+    for (guint i = 0; i < n; i++)
+      self->stacked[i] = (guint16) MIN (GPOINTER_TO_UINT (g_hash_table_lookup (count, GUINT_TO_POINTER (self->k1[i]))),
+                                        G_MAXUINT16);
+  }
+  g_clear_pointer (&self->lints, g_ptr_array_unref);
+
+  if (content_ms (self) != old_content || !same_count)
+    {
+      configure_adjustments (self);
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self));
   update_details (self);
+  update_actions (self);
+  sync_popover (self);
 }
 
 static void
 on_material_changed (MatTimeline *self)
 {
-  if (self->block != NULL && mat_anim_block_get_material (self->block) == NULL)
-    {
-      /* The block was removed: show nothing until it comes back (undo). */
-      resync (self);
-      return;
-    }
+  /* a removed block shows nothing until it comes back (undo) */
   resync (self);
 }
 
@@ -630,14 +831,21 @@ set_focus_key (MatTimeline *self,
 }
 
 static void
+selection_changed (MatTimeline *self)
+{
+  update_details (self);
+  update_actions (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
 select_only (MatTimeline *self,
              int          key)
 {
   for (guint i = 0; i < self->n_keys; i++)
     self->selected[i] = (int) i == key;
   set_focus_key (self, key >= 0 && (guint) key < self->n_keys ? key : -1);
-  update_details (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  selection_changed (self);
 }
 
 static void
@@ -658,117 +866,73 @@ toggle_selected (MatTimeline *self,
           next = i;
       set_focus_key (self, next);
     }
-  update_details (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  selection_changed (self);
 }
 
 /* ---- edits ------------------------------------------------------------- */
 
-/* The dt that keeps every duration within 0..65535 when the keys flagged
- * in @moved (n + 1 flags, the last one the cycle end) move by @dt. */
-static gint64
-clamp_move (const guint16  *k1,
-            const gboolean *moved,
-            guint           n,
-            gint64          dt)
-{
-  gint64 lo = -G_MAXINT32;
-  gint64 hi = G_MAXINT32;
-
-  for (guint i = 0; i < n; i++)
-    {
-      int diff = (moved[i + 1] ? 1 : 0) - (moved[i] ? 1 : 0);
-
-      if (diff > 0)
-        {
-          lo = MAX (lo, -(gint64) k1[i]);
-          hi = MIN (hi, (gint64) G_MAXUINT16 - k1[i]);
-        }
-      else if (diff < 0)
-        {
-          hi = MIN (hi, (gint64) k1[i]);
-          lo = MAX (lo, (gint64) k1[i] - G_MAXUINT16);
-        }
-    }
-  if (lo > hi)
-    return 0;
-  return CLAMP (dt, lo, hi);
-}
-
-/* Writes the durations of the move (from @k1, the durations before it);
- * only changed k1 values are set. */
-static void
-apply_move (MatTimeline    *self,
-            const guint16  *k1,
-            const gboolean *moved,
-            guint           n,
-            gint64          dt)
-{
-  for (guint i = 0; i < n; i++)
-    {
-      int diff = (moved[i + 1] ? 1 : 0) - (moved[i] ? 1 : 0);
-      gint64 value = (gint64) k1[i] + diff * dt;
-      MatKey *key;
-      g_autoptr(GError) error = NULL;
-
-      if (i >= self->n_keys)
-        break;
-      key = key_at (self, i);
-      if (key == NULL || value < 0 || value > G_MAXUINT16 || mat_key_get_k1 (key) == value)
-        continue;
-      if (!mat_key_set_k1 (key, (guint16) value, &error))
-        report_error (self, error);
-    }
-}
-
-/* The moved flags of a drag of @key: the selection when @key is part of a
- * multi-selection, else @key; with @shift everything after the first moved
- * key too. Key 0 always starts at 0. Returns: (transfer full). */
+/* The keys a move of @key takes: the selection when @key is part of a
+ * multi-selection, else @key; with @carry every key after the first of
+ * them too. Returns: (transfer full): n_keys flags. */
 static gboolean *
 moved_flags (MatTimeline *self,
              guint        key,
-             gboolean     shift)
+             gboolean     carry)
 {
   guint n = self->n_keys;
   gboolean *moved = g_new0 (gboolean, n + 1);
-  guint first = n + 1;
 
   if (key < n && self->selected[key] && count_selected (self) > 1)
-    {
-      for (guint i = 1; i < n; i++)
-        moved[i] = self->selected[i];
-    }
-  else if (key <= n && key > 0)
+    memcpy (moved, self->selected, sizeof (gboolean) * n);
+  else if (key < n)
     moved[key] = TRUE;
 
-  for (guint i = 1; i <= n; i++)
-    if (moved[i])
-      {
-        first = i;
-        break;
-      }
-  if (shift && first <= n)
-    for (guint i = first; i <= n; i++)
-      moved[i] = TRUE;
+  if (carry)
+    {
+      gboolean on = FALSE;
+
+      for (guint i = 0; i < n; i++)
+        {
+          on = on || moved[i];
+          moved[i] = on;
+        }
+    }
   return moved;
 }
 
-static gboolean
-any_moved (const gboolean *moved,
-           guint           n)
+/* The range of dt the moved keys may take, from @t (the times before the
+ * move): a moved key stops at a neighbour that stays (where the two were
+ * in order), and every time stays within 0..65535. */
+static void
+move_bounds (MatTimeline    *self,
+             const guint16  *t,
+             const gboolean *moved,
+             gint64         *lo,
+             gint64         *hi)
 {
-  for (guint i = 0; i <= n; i++)
-    if (moved[i])
-      return TRUE;
-  return FALSE;
+  guint n = self->n_keys;
+
+  *lo = -G_MAXINT32;
+  *hi = G_MAXINT32;
+  for (guint i = 0; i < n; i++)
+    {
+      if (!moved[i])
+        continue;
+      *lo = MAX (*lo, -(gint64) t[i]);
+      *hi = MIN (*hi, (gint64) G_MAXUINT16 - t[i]);
+      if (i > 0 && !moved[i - 1] && t[i] >= t[i - 1])
+        *lo = MAX (*lo, (gint64) t[i - 1] - t[i]);
+      if (i + 1 < n && !moved[i + 1] && t[i] <= t[i + 1])
+        *hi = MIN (*hi, (gint64) t[i + 1] - t[i]);
+    }
 }
 
-/* Snaps a time: to the starts of the keys that stay (the cycle end too)
- * within SNAP_PX, else to the grid. */
+/* Snaps a time: to the times of the keys that stay (and 0) within
+ * SNAP_PX, else to the grid. */
 static gint64
 snap_time (MatTimeline    *self,
            double          t,
-           const guint32  *starts,
+           const guint16  *times,
            const gboolean *moved,
            gboolean        grid)
 {
@@ -778,15 +942,16 @@ snap_time (MatTimeline    *self,
 
   for (guint i = 0; i <= self->n_keys; i++)
     {
+      double at = i < self->n_keys ? times[i] : 0.0;
       double d;
 
-      if (moved != NULL && moved[i])
+      if (i < self->n_keys && moved != NULL && moved[i])
         continue;
-      d = fabs (t - starts[i]);
+      d = fabs (t - at);
       if (d <= best_d)
         {
           best_d = d;
-          best = starts[i];
+          best = at;
         }
     }
   if (best >= 0.0)
@@ -797,139 +962,179 @@ snap_time (MatTimeline    *self,
   return (gint64) floor (t / g + 0.5) * g;
 }
 
+/* Writes the times of a move by @dt from @t (the times before it): the
+ * moved keys at t + dt, every other key back at t. One model call. */
+static void
+apply_times (MatTimeline    *self,
+             const guint16  *t,
+             const gboolean *moved,
+             gint64          dt)
+{
+  g_autofree guint *positions = g_new (guint, self->n_keys + 1);
+  g_autofree guint16 *times = g_new (guint16, self->n_keys + 1);
+  guint n = 0;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < self->n_keys; i++)
+    {
+      gint64 want = moved[i] ? (gint64) t[i] + dt : t[i];
+
+      want = CLAMP (want, 0, G_MAXUINT16);
+      if (want == self->k1[i])
+        continue;
+      positions[n] = i;
+      times[n] = (guint16) want;
+      n++;
+    }
+  if (n > 0 && !mat_anim_block_set_key_times (self->block, positions, times, n, &error))
+    report_error (self, error);
+}
+
 static void
 move_begin (MatTimeline *self)
 {
-  g_free (self->drag_k1);
-  g_free (self->drag_starts);
-  self->drag_k1 = g_memdup2 (self->k1, sizeof (guint16) * (self->n_keys + 1));
-  self->drag_starts = g_memdup2 (self->starts, sizeof (guint32) * (self->n_keys + 1));
+  g_free (self->drag_t0);
+  self->drag_t0 = g_memdup2 (self->k1, sizeof (guint16) * (self->n_keys + 1));
+  /* the view keeps its width until the drag ends */
+  self->content_floor = content_ms (self);
 }
 
-/* One step of a retiming drag: the dragged key to time @t. */
+/* One step of a retiming drag: the dragged key towards time @t. */
 static void
 move_update (MatTimeline    *self,
              double          t,
              GdkModifierType state)
 {
   g_autofree gboolean *moved = NULL;
-  gboolean shift = (state & GDK_SHIFT_MASK) != 0;
+  gboolean carry = (state & GDK_SHIFT_MASK) != 0;
   gboolean no_snap = (state & GDK_ALT_MASK) != 0;
-  gint64 target, dt;
+  gint64 target, lo, hi, dt;
   guint key = self->drag_key;
 
-  if (self->drag_k1 == NULL || key > self->n_keys)
+  if (self->drag_t0 == NULL || key >= self->n_keys)
     return;
-  moved = moved_flags (self, key, shift);
-  if (!any_moved (moved, self->n_keys))
-    return;
-
-  target = snap_time (self, MAX (t, 0.0), self->drag_starts, moved, !no_snap);
-  dt = clamp_move (self->drag_k1, moved, self->n_keys, target - (gint64) self->drag_starts[key]);
-  self->drag_time = (gint64) self->drag_starts[key] + dt;
-  apply_move (self, self->drag_k1, moved, self->n_keys, dt);
+  moved = moved_flags (self, key, carry);
+  target = snap_time (self, MAX (t, 0.0), self->drag_t0, moved, !no_snap);
+  move_bounds (self, self->drag_t0, moved, &lo, &hi);
+  dt = lo <= hi ? CLAMP (target - (gint64) self->drag_t0[key], lo, hi) : 0;
+  apply_times (self, self->drag_t0, moved, dt);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-/* Moves the selection by @dt ms (arrow keys): one undo step. */
+/* Moves the selected keys by @direction grid steps (with @carry the
+ * later keys too): one undo step through the model. */
 static void
 nudge (MatTimeline *self,
-       gint64       dt,
-       gboolean     shift_rest)
+       int          direction,
+       gboolean     carry)
 {
   g_autofree gboolean *moved = NULL;
-  g_autofree guint16 *k1 = NULL;
-  gint64 clamped;
+  g_autoptr(GArray) positions = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GError) error = NULL;
+  gint64 lo, hi, dt;
 
   if (self->focus < 0 || !editable (self))
     return;
-  moved = moved_flags (self, self->focus, shift_rest);
-  if (!any_moved (moved, self->n_keys))
+  moved = moved_flags (self, self->focus, carry);
+  move_bounds (self, self->k1, moved, &lo, &hi);
+  dt = (gint64) direction * mat_timeline_get_grid (self);
+  dt = lo <= hi ? CLAMP (dt, lo, hi) : 0;
+  if (dt == 0)
     {
       gtk_widget_error_bell (GTK_WIDGET (self));
       return;
     }
-  k1 = g_memdup2 (self->k1, sizeof (guint16) * (self->n_keys + 1));
-  clamped = clamp_move (k1, moved, self->n_keys, dt);
-  if (clamped == 0)
+  if (count_selected (self) <= 1)
     {
-      gtk_widget_error_bell (GTK_WIDGET (self));
+      /* one key, with or without the keys after it */
+      if (!mat_anim_block_move_key_time (self->block, self->focus, (gint) dt, carry, NULL, &error))
+        report_error (self, error);
       return;
     }
-  begin_group (self, _("Move Keys"));
-  apply_move (self, k1, moved, self->n_keys, clamped);
-  end_group (self);
+  for (guint i = 0; i < self->n_keys; i++)
+    if (moved[i])
+      g_array_append_val (positions, i);
+  if (!mat_anim_block_move_key_times (self->block, (const guint *) (gpointer) positions->data,
+                                      positions->len, (gint) dt, NULL, &error))
+    report_error (self, error);
 }
 
-/* Adds a key at time @t: the segment containing it is split, the new key
- * takes the phase of the key before it and every other key keeps its
- * start. An empty block gets its first key. One undo step. */
+/* Adds a key at time @t: it splits the interval holding that time and
+ * takes its phase (so the start of that interval looks the same); past
+ * the period it becomes the new last key with key 0's phase (so the end
+ * of the loop looks the same). No other key's time changes. One undo
+ * step; the new key is selected. */
+static void
+insert_key (MatTimeline *self,
+            gint64       t)
+{
+  g_autoptr(GError) error = NULL;
+  guint position;
+  guint16 k0;
+  MatKey *key;
+
+  if (!editable (self))
+    return;
+  if (t < 0 || t > G_MAXUINT16)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+  position = mat_anim_block_position_for_time (self->block, (guint32) t);
+  k0 = self->n_keys == 0 ? 0 : position < self->n_keys ? self->k0[position] : self->k0[0];
+  key = mat_anim_block_insert_key_at_time (self->block, (guint16) t, k0, &error);
+  if (key == NULL)
+    report_error (self, error);
+  else
+    select_only (self, mat_key_get_index (key));
+}
+
+/* A click on the track: a key at the snapped time, unless a key is
+ * there already. */
 static void
 add_key_at (MatTimeline *self,
             double       t_raw)
 {
-  g_autoptr(GError) error = NULL;
   gint64 t;
-  guint seg = 0;
-  guint32 seg_end;
-  MatKey *key;
-  guint16 left;
 
   if (!editable (self))
     return;
 
-  if (self->n_keys == 0)
-    {
-      if (mat_anim_block_insert_key (self->block, 0, 0, 1000, &error) == NULL)
-        report_error (self, error);
-      else
-        select_only (self, 0);
-      return;
-    }
-
-  t = snap_time (self, MAX (t_raw, 0.0), self->starts, NULL, TRUE);
-  if (t <= 0 || t >= cycle (self))
-    t = (gint64) floor (t_raw + 0.5);
-  if (t <= 0 || t >= cycle (self))
+  t = snap_time (self, MAX (t_raw, 0.0), self->k1, NULL, TRUE);
+  for (guint i = 0; i < self->n_keys; i++)
+    if (self->k1[i] == t)
+      t = (gint64) floor (MAX (t_raw, 0.0) + 0.5);
+  for (guint i = 0; i < self->n_keys; i++)
+    if (self->k1[i] == t)
+      {
+        gtk_widget_error_bell (GTK_WIDGET (self));
+        return;
+      }
+  if (t > G_MAXUINT16 || (t == 0 && self->n_keys > 0))
     {
       gtk_widget_error_bell (GTK_WIDGET (self));
       return;
     }
-  for (guint i = 0; i < self->n_keys; i++)
-    if (self->starts[i] <= t && t < self->starts[i + 1])
-      seg = i;
-  if (self->starts[seg] == t)
-    return;
-  seg_end = self->starts[seg + 1];
-  left = (guint16) (t - self->starts[seg]);
-
-  begin_group (self, _("Add Key"));
-  key = mat_anim_block_insert_key (self->block, seg + 1, self->k0[seg],
-                                   (guint16) (seg_end - t), &error);
-  if (key != NULL)
-    mat_key_set_k1 (key_at (self, seg), left, &error);
-  end_group (self);
-  if (error != NULL)
-    report_error (self, error);
-  else
-    select_only (self, seg + 1);
+  if (self->n_keys == 0 && t == 0)
+    t = 1000;
+  insert_key (self, t);
 }
 
-/* Removes the selected keys: the duration of a removed key goes to the
- * key before it, so the others keep their starts. One undo step. */
+/* Removes the selected keys; every other key keeps its time. One undo
+ * step. */
 static void
 delete_selected (MatTimeline *self)
 {
   g_autofree gboolean *sel = NULL;
   guint n = self->n_keys;
   int first = -1;
+  guint count = count_selected (self);
 
-  if (!editable (self) || count_selected (self) == 0)
+  if (!editable (self) || count == 0)
     return;
   sel = g_memdup2 (self->selected, sizeof (gboolean) * (n + 1));
 
-  begin_group (self, g_dngettext (GETTEXT_PACKAGE, "Delete Key", "Delete Keys",
-                                  count_selected (self)));
+  begin_group (self, g_dngettext (GETTEXT_PACKAGE, "Delete Key", "Delete Keys", count));
   for (guint i = n; i > 0; i--)
     {
       guint k = i - 1;
@@ -938,15 +1143,6 @@ delete_selected (MatTimeline *self)
       if (!sel[k])
         continue;
       first = k;
-      if (k > 0 && k < self->n_keys)
-        {
-          /* (when the key before goes too, it passes the sum further down) */
-          guint32 sum = (guint32) self->k1[k - 1] + self->k1[k];
-
-          if (!mat_key_set_k1 (key_at (self, k - 1), (guint16) MIN (sum, G_MAXUINT16), &error))
-            report_error (self, error);
-          g_clear_error (&error);
-        }
       if (k < self->n_keys && !mat_anim_block_remove_key (self->block, k, &error))
         report_error (self, error);
     }
@@ -986,7 +1182,8 @@ step_phase (MatTimeline *self,
   for (guint i = 0; i < self->n_keys; i++)
     if (self->selected[i])
       {
-        int value = MIN ((int) self->k0[i], (int) np - 1) + delta;
+        /* a missing phase steps into the table: its last phase */
+        int value = self->k0[i] >= np ? (int) np - 1 : (int) self->k0[i] + delta;
 
         set_phase (self, i, (guint16) CLAMP (value, 0, (int) np - 1));
       }
@@ -998,20 +1195,15 @@ scrub_to (MatTimeline *self,
           double       x)
 {
   double t = mat_timeline_x_to_time (self, x);
-  guint32 c = cycle (self);
   guint pos;
 
-  t = MAX (t, 0.0);
-  if (c > 0)
-    t = MIN (t, (double) c);
-  else
-    t = 0.0;
+  t = self->period > 0 ? CLAMP (t, 0.0, (double) self->period) : 0.0;
   pos = (guint) floor (t + 0.5);
   mat_timeline_set_position (self, pos);
   g_signal_emit (self, signals[SCRUBBED], 0, pos);
 }
 
-/* ---- the phase popover ------------------------------------------------- */
+/* ---- the key popover: time and phase ------------------------------------ */
 
 static void
 swatch_draw (GtkDrawingArea *area,
@@ -1054,21 +1246,120 @@ on_phase_row_activated (GtkListBox    *box,
 }
 
 static void
-on_popover_closed (GtkPopover  *popover,
-                   MatTimeline *self)
+on_time_changed (GtkSpinButton *spin,
+                 MatTimeline   *self)
 {
-  self->popover_key = -1;
+  g_autoptr(GError) error = NULL;
+  int key = self->popover_key;
+  double value = gtk_spin_button_get_value (spin);
+
+  if (self->popover_syncing || key < 0 || (guint) key >= self->n_keys || !editable (self))
+    return;
+  if (!mat_anim_block_set_key_time (self->block, key, (guint16) CLAMP (value, 0, G_MAXUINT16),
+                                    &error))
+    report_error (self, error);
 }
 
 static void
-open_phase_popover (MatTimeline *self,
-                    guint        key)
+on_popover_done (GtkButton   *button,
+                 MatTimeline *self)
 {
-  GtkWidget *box, *list, *title;
+  if (self->popover != NULL)
+    gtk_popover_popdown (self->popover);
+}
+
+/* Enter in the time field: the value is in (the spin button took it
+ * first), the popover goes. */
+static void
+on_time_activate (GtkText     *text,
+                  MatTimeline *self)
+{
+  if (self->popover != NULL)
+    gtk_popover_popdown (self->popover);
+}
+
+static void
+on_popover_closed (GtkPopover  *popover,
+                   MatTimeline *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  self->popover_key = -1;
+  self->time_spin = NULL;
+  /* the keys again, unless the user went elsewhere */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)) &&
+      (focus == NULL || gtk_widget_is_ancestor (focus, GTK_WIDGET (popover))))
+    gtk_widget_grab_focus (GTK_WIDGET (self));
+}
+
+/* The open popover follows the model: its key's time, or it closes. */
+static void
+sync_popover (MatTimeline *self)
+{
+  if (self->popover == NULL || self->popover_key < 0)
+    return;
+  if ((guint) self->popover_key >= self->n_keys)
+    {
+      gtk_popover_popdown (self->popover);
+      return;
+    }
+  if (self->time_spin != NULL &&
+      gtk_spin_button_get_value_as_int (self->time_spin) != self->k1[self->popover_key])
+    {
+      self->popover_syncing = TRUE;
+      gtk_spin_button_set_value (self->time_spin, self->k1[self->popover_key]);
+      self->popover_syncing = FALSE;
+    }
+}
+
+static GtkWidget *
+phase_row (MatTimeline *self,
+           guint        i,
+           gboolean     current)
+{
+  MatPhase *phase = phase_at (self, i);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
+  GtkWidget *swatch = gtk_drawing_area_new ();
+  GtkWidget *label, *hex;
+  GdkRGBA *c = g_new (GdkRGBA, 1);
+  const guint8 *p = mat_phase_get_params (phase);
+  g_autofree char *text = g_strdup_printf (_("Phase %u"), i);
+  g_autofree char *rgb = g_strdup_printf (_("diffuse #%02X%02X%02X"), p[4], p[5], p[6]);
+
+  *c = rgb8 (p + 4);
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 28);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (swatch), 18);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), swatch_draw, c, g_free);
+  gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
+  label = gtk_label_new (text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_widget_set_hexpand (label, TRUE);
+  hex = gtk_label_new (rgb);
+  gtk_widget_add_css_class (hex, "dim-label");
+  gtk_widget_add_css_class (hex, "caption");
+  gtk_box_append (GTK_BOX (row), swatch);
+  gtk_box_append (GTK_BOX (row), label);
+  gtk_box_append (GTK_BOX (row), hex);
+  if (current)
+    gtk_box_append (GTK_BOX (row), gtk_image_new_from_icon_name ("object-select-symbolic"));
+  return row;
+}
+
+/* Opens the popover of key @key: its time (focused with @focus_time) and
+ * its phase. */
+static void
+open_key_popover (MatTimeline *self,
+                  guint        key,
+                  gboolean     focus_time)
+{
+  GtkWidget *box, *list, *title, *time_box, *time_label, *unit, *spin, *hint, *done;
   guint np = n_phases (self);
   double x;
   GdkRectangle rect;
   g_autofree char *heading = NULL;
+  g_autofree char *range = NULL;
+  g_autofree char *lint = NULL;
 
   if (key >= self->n_keys || !editable (self))
     return;
@@ -1080,49 +1371,94 @@ open_phase_popover (MatTimeline *self,
     }
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  heading = g_strdup_printf (_("Phase of key %u"), key);
+  heading = g_strdup_printf (_("Key %u"), key);
   title = gtk_label_new (heading);
   gtk_widget_add_css_class (title, "heading");
   gtk_label_set_xalign (GTK_LABEL (title), 0.0);
   gtk_widget_set_margin_start (title, 6);
   gtk_box_append (GTK_BOX (box), title);
 
+  /* the time */
+  time_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  gtk_widget_set_margin_start (time_box, 6);
+  gtk_widget_set_margin_end (time_box, 6);
+  time_label = gtk_label_new_with_mnemonic (_("_Time"));
+  gtk_widget_set_hexpand (time_label, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (time_label), 0.0);
+  spin = gtk_spin_button_new_with_range (0, G_MAXUINT16, 1);
+  gtk_widget_set_name (spin, "key-time");
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+  gtk_spin_button_set_increments (GTK_SPIN_BUTTON (spin), mat_timeline_get_grid (self),
+                                  10.0 * mat_timeline_get_grid (self));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), self->k1[key]);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (time_label), spin);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Key time in milliseconds"),
+                                  -1);
+  unit = gtk_label_new (_("ms"));
+  gtk_widget_add_css_class (unit, "dim-label");
+  done = gtk_button_new_with_label (_("Done"));
+  g_signal_connect_object (done, "clicked", G_CALLBACK (on_popover_done), self, 0);
+  gtk_box_append (GTK_BOX (time_box), time_label);
+  gtk_box_append (GTK_BOX (time_box), spin);
+  gtk_box_append (GTK_BOX (time_box), unit);
+  gtk_box_append (GTK_BOX (time_box), done);
+  gtk_box_append (GTK_BOX (box), time_box);
+
+  range = g_strdup_printf (_("When this key’s interval ends; it starts at the previous key’s "
+                             "time, %u ms."), start_of (self, key));
+  hint = gtk_label_new (range);
+  gtk_label_set_wrap (GTK_LABEL (hint), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (hint), 40);
+  gtk_label_set_xalign (GTK_LABEL (hint), 0.0);
+  gtk_widget_set_margin_start (hint, 6);
+  gtk_widget_add_css_class (hint, "dim-label");
+  gtk_widget_add_css_class (hint, "caption");
+  gtk_box_append (GTK_BOX (box), hint);
+
+  lint = key_lint_text (self, key, -1);
+  if (lint != NULL)
+    {
+      GtkWidget *warn = gtk_label_new (lint);
+
+      gtk_label_set_wrap (GTK_LABEL (warn), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (warn), 40);
+      gtk_label_set_xalign (GTK_LABEL (warn), 0.0);
+      gtk_widget_add_css_class (warn, "error");
+      gtk_widget_add_css_class (warn, "caption");
+      gtk_box_append (GTK_BOX (box), warn);
+    }
+
+  /* the phase */
+  {
+    GtkWidget *phase_title = gtk_label_new (_("Phase"));
+
+    gtk_label_set_xalign (GTK_LABEL (phase_title), 0.0);
+    gtk_widget_set_margin_start (phase_title, 6);
+    gtk_widget_set_margin_top (phase_title, 6);
+    gtk_box_append (GTK_BOX (box), phase_title);
+  }
   list = gtk_list_box_new ();
   gtk_widget_set_name (list, "phase-list");
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
   gtk_list_box_set_activate_on_single_click (GTK_LIST_BOX (list), TRUE);
   gtk_widget_add_css_class (list, "boxed-list");
   for (guint i = 0; i < np; i++)
-    {
-      MatPhase *phase = phase_at (self, i);
-      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
-      GtkWidget *swatch = gtk_drawing_area_new ();
-      GtkWidget *label, *hex;
-      GdkRGBA *c = g_new (GdkRGBA, 1);
-      const guint8 *p = mat_phase_get_params (phase);
-      g_autofree char *text = g_strdup_printf (_("Phase %u"), i);
-      g_autofree char *rgb = g_strdup_printf (_("diffuse #%02X%02X%02X"), p[4], p[5], p[6]);
-
-      *c = rgb8 (p + 4);
-      gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 28);
-      gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (swatch), 18);
-      gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), swatch_draw, c, g_free);
-      gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
-      label = gtk_label_new (text);
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_widget_set_hexpand (label, TRUE);
-      hex = gtk_label_new (rgb);
-      gtk_widget_add_css_class (hex, "dim-label");
-      gtk_widget_add_css_class (hex, "caption");
-      gtk_box_append (GTK_BOX (row), swatch);
-      gtk_box_append (GTK_BOX (row), label);
-      gtk_box_append (GTK_BOX (row), hex);
-      if (self->k0[key] == i)
-        gtk_box_append (GTK_BOX (row), gtk_image_new_from_icon_name ("object-select-symbolic"));
-      gtk_list_box_append (GTK_LIST_BOX (list), row);
-    }
+    gtk_list_box_append (GTK_LIST_BOX (list), phase_row (self, i, self->k0[key] == i));
   g_signal_connect_object (list, "row-activated", G_CALLBACK (on_phase_row_activated), self, 0);
-  gtk_box_append (GTK_BOX (box), list);
+  if (np > 12)
+    {
+      GtkWidget *scroller = gtk_scrolled_window_new ();
+
+      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
+                                      GTK_POLICY_AUTOMATIC);
+      gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 360);
+      gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), list);
+      gtk_box_append (GTK_BOX (box), scroller);
+    }
+  else
+    gtk_box_append (GTK_BOX (box), list);
   if (self->k0[key] >= np)
     {
       g_autofree char *missing = g_strdup_printf (_("Now: missing phase %u"), self->k0[key]);
@@ -1132,6 +1468,7 @@ open_phase_popover (MatTimeline *self,
       gtk_box_append (GTK_BOX (box), warn);
     }
   gtk_popover_set_child (self->popover, box);
+  gtk_popover_set_default_widget (self->popover, done);
 
   x = key_x (self, key);
   rect.x = (int) floor (x - KEY_HALF);
@@ -1140,20 +1477,200 @@ open_phase_popover (MatTimeline *self,
   rect.height = (int) (2 * KEY_HALF);
   gtk_popover_set_pointing_to (self->popover, &rect);
   self->popover_key = key;
+  self->time_spin = GTK_SPIN_BUTTON (spin);
+  /* connected last: setting it up is not an edit */
+  g_signal_connect_object (spin, "value-changed", G_CALLBACK (on_time_changed), self, 0);
+  for (GtkWidget *child = gtk_widget_get_first_child (spin); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TEXT (child))
+      g_signal_connect_object (child, "activate", G_CALLBACK (on_time_activate), self,
+                               G_CONNECT_AFTER);
   gtk_popover_popup (self->popover);
+  if (focus_time)
+    gtk_widget_grab_focus (spin);
+}
+
+/* ---- actions ----------------------------------------------------------- */
+
+static void
+update_actions (MatTimeline *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean can_edit = self->block != NULL && editable (self);
+  gboolean has_keys = self->n_keys > 0;
+  gboolean has_sel = count_selected (self) > 0;
+
+  gtk_widget_action_set_enabled (widget, "timeline.select-previous", has_keys);
+  gtk_widget_action_set_enabled (widget, "timeline.select-next", has_keys);
+  gtk_widget_action_set_enabled (widget, "timeline.select-first", has_keys);
+  gtk_widget_action_set_enabled (widget, "timeline.select-last", has_keys);
+  gtk_widget_action_set_enabled (widget, "timeline.select-none", has_sel);
+  gtk_widget_action_set_enabled (widget, "timeline.nudge", can_edit && self->focus >= 0);
+  gtk_widget_action_set_enabled (widget, "timeline.step-phase", can_edit && has_sel);
+  gtk_widget_action_set_enabled (widget, "timeline.delete", can_edit && has_sel);
+  gtk_widget_action_set_enabled (widget, "timeline.insert", can_edit);
+  gtk_widget_action_set_enabled (widget, "timeline.edit", can_edit && self->focus >= 0);
+}
+
+static void
+select_step_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  MatTimeline *self = MAT_TIMELINE (widget);
+  int n = (int) self->n_keys;
+  int next;
+
+  if (n == 0)
+    return;
+  if (g_str_equal (action_name, "timeline.select-first"))
+    next = 0;
+  else if (g_str_equal (action_name, "timeline.select-last"))
+    next = n - 1;
+  else if (g_str_equal (action_name, "timeline.select-previous"))
+    next = self->focus < 0 ? n - 1 : MAX (self->focus - 1, 0);
+  else
+    next = self->focus < 0 ? 0 : MIN (self->focus + 1, n - 1);
+  select_only (self, next);
+}
+
+static void
+select_none_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  select_only (MAT_TIMELINE (widget), -1);
+}
+
+static void
+nudge_activated (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  int direction;
+  gboolean carry;
+
+  g_variant_get (parameter, "(ib)", &direction, &carry);
+  nudge (MAT_TIMELINE (widget), direction < 0 ? -1 : 1, carry);
+}
+
+static void
+step_phase_activated (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  step_phase (MAT_TIMELINE (widget), g_variant_get_int32 (parameter) < 0 ? -1 : 1);
+}
+
+static void
+delete_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  delete_selected (MAT_TIMELINE (widget));
+}
+
+/* Insert: at the playhead when it is inside the period and not on a
+ * key, else in the middle of the focused key's interval, else one grid
+ * step after the last key. */
+static void
+insert_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  MatTimeline *self = MAT_TIMELINE (widget);
+  double t = playhead_ms (self);
+  gboolean on_key = t <= 0.0;
+
+  for (guint i = 0; i < self->n_keys; i++)
+    on_key = on_key || self->k1[i] == (guint16) t;
+  if (on_key && self->focus >= 0 &&
+      self->k1[self->focus] > start_of (self, self->focus) + 1)
+    t = floor ((start_of (self, self->focus) + self->k1[self->focus]) / 2.0);
+  else if (on_key)
+    t = (double) self->max_time + mat_timeline_get_grid (self);
+
+  /* the time chosen here is exact: no snapping */
+  insert_key (self, (gint64) t);
+}
+
+static void
+edit_activated (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  MatTimeline *self = MAT_TIMELINE (widget);
+
+  if (self->focus >= 0)
+    open_key_popover (self, self->focus, TRUE);
+}
+
+static void
+zoom_fit_activated (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  mat_timeline_zoom_to_fit (MAT_TIMELINE (widget));
+}
+
+static void
+zoom_in_activated (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  mat_timeline_zoom_in (MAT_TIMELINE (widget));
+}
+
+static void
+zoom_out_activated (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  mat_timeline_zoom_out (MAT_TIMELINE (widget));
 }
 
 /* ---- gestures ---------------------------------------------------------- */
+
+/* Whether a press on @key at (@x, @y), @time (ms), is the second of a
+ * double click: the same key, near the first press, in time. Counted
+ * here rather than by a GtkGestureClick, whose count never starts over
+ * when a click follows one elsewhere within the double-click time. */
+static gboolean
+second_press (MatTimeline *self,
+              int          key,
+              double       x,
+              double       y,
+              guint32      time)
+{
+  GtkSettings *settings = gtk_widget_get_settings (GTK_WIDGET (self));
+  int double_time = 400, distance = 5;
+  gboolean twice;
+
+  if (settings != NULL)
+    g_object_get (settings, "gtk-double-click-time", &double_time,
+                  "gtk-double-click-distance", &distance, NULL);
+  twice = key >= 0 && key == self->press_key &&
+          (guint32) (time - self->press_time) <= (guint32) double_time &&
+          fabs (x - self->press_x) <= distance && fabs (y - self->press_y) <= distance;
+  /* a third press starts over */
+  self->press_key = twice ? -1 : key;
+  self->press_time = time;
+  self->press_x = x;
+  self->press_y = y;
+  return twice;
+}
 
 static void
 drag_begin (MatTimeline    *self,
             double          x,
             double          y,
-            GdkModifierType state)
+            GdkModifierType state,
+            guint32         time)
 {
   int key;
 
   cancel_drag (self);
+  self->drag_double = FALSE;
   self->drag_x = x;
   self->drag_y = y;
   self->drag_dx = 0;
@@ -1171,27 +1688,25 @@ drag_begin (MatTimeline    *self,
     }
 
   key = hit_key (self, x, y);
+  self->drag_double = second_press (self, key, x, y, time);
   if (key >= 0)
     {
       self->drag_key = key;
       self->drag_mode = DRAG_PENDING_KEY;
-      if ((guint) key < self->n_keys)
+      self->drag_was_selected = self->selected[key];
+      if (state & GDK_CONTROL_MASK)
+        toggle_selected (self, key);
+      else if (!self->selected[key])
+        select_only (self, key);
+      else
         {
-          self->drag_was_selected = self->selected[key];
-          if (state & GDK_CONTROL_MASK)
-            toggle_selected (self, key);
-          else if (!self->selected[key])
-            select_only (self, key);
-          else
-            {
-              set_focus_key (self, key);
-              update_details (self);
-            }
+          set_focus_key (self, key);
+          selection_changed (self);
         }
       return;
     }
 
-  if (cycle (self) > 0 && y <= CAPTION_TOP &&
+  if (self->period > 0 && y <= CAPTION_TOP &&
       fabs (x - mat_timeline_time_to_x (self, playhead_ms (self))) <= 4.0)
     {
       self->drag_mode = DRAG_SCRUB;
@@ -1221,12 +1736,12 @@ drag_update (MatTimeline    *self,
     case DRAG_PENDING_KEY:
       if (fabs (dx) < DRAG_THRESHOLD && fabs (dy) < DRAG_THRESHOLD)
         break;
-      if (!editable (self))
+      if (!editable (self) || (guint) self->drag_key >= self->n_keys)
         {
           self->drag_mode = DRAG_NONE;
           break;
         }
-      if (fabs (dy) > fabs (dx) * 1.5 && (guint) self->drag_key < self->n_keys)
+      if (fabs (dy) > fabs (dx) * 1.5)
         {
           self->drag_mode = DRAG_PHASE;
           self->drag_k0 = self->k0[self->drag_key];
@@ -1239,16 +1754,16 @@ drag_update (MatTimeline    *self,
            * left takes the first of them, right the last */
           guint k = self->drag_key;
 
-          if (k < self->n_keys && count_selected (self) <= 1)
+          if (count_selected (self) <= 1)
             {
-              guint32 at = self->starts[k];
+              guint16 at = self->k1[k];
               guint pick = k;
 
               if (dx < 0)
-                while (pick > 1 && self->starts[pick - 1] == at)
+                while (pick > 0 && self->k1[pick - 1] == at)
                   pick--;
               else
-                while (pick + 1 < self->n_keys && self->starts[pick + 1] == at)
+                while (pick + 1 < self->n_keys && self->k1[pick + 1] == at)
                   pick++;
               if (pick != k)
                 {
@@ -1258,17 +1773,15 @@ drag_update (MatTimeline    *self,
             }
           self->drag_mode = DRAG_MOVE;
           move_begin (self);
-          self->drag_time = self->starts[self->drag_key];
-          begin_group (self, _("Retime Keys"));
+          begin_group (self, (state & GDK_SHIFT_MASK) || count_selected (self) > 1
+                             ? _("Retime Keys") : _("Retime Key"));
           self->drag_grouped = TRUE;
         }
       drag_update (self, dx, dy, state);
       break;
 
     case DRAG_MOVE:
-      move_update (self,
-                   self->drag_starts[self->drag_key] + dx * 1000.0 / self->zoom,
-                   state);
+      move_update (self, self->drag_t0[self->drag_key] + dx * 1000.0 / self->zoom, state);
       break;
 
     case DRAG_PHASE:
@@ -1278,7 +1791,7 @@ drag_update (MatTimeline    *self,
         int steps = (int) floor (-dy / PHASE_STEP_PX + 0.5);
         int value;
 
-        if (np == 0)
+        if (np == 0 || (guint) self->drag_key >= self->n_keys)
           break;
         value = steps == 0 ? self->drag_k0 : CLAMP (base + steps, 0, (int) np - 1);
         if (value != self->k0[self->drag_key])
@@ -1315,8 +1828,7 @@ drag_update (MatTimeline    *self,
           set_focus_key (self, last);
         else if (self->focus >= 0 && !self->selected[self->focus])
           set_focus_key (self, -1);
-        update_details (self);
-        gtk_widget_queue_draw (GTK_WIDGET (self));
+        selection_changed (self);
       }
       break;
 
@@ -1339,14 +1851,25 @@ drag_end (MatTimeline *self,
   switch (mode)
     {
     case DRAG_PENDING_KEY:
+      if ((guint) self->drag_key >= self->n_keys)
+        break;
       /* a click on a key of a multi-selection selects only it */
-      if (!(self->drag_state & GDK_CONTROL_MASK) && (guint) self->drag_key < self->n_keys &&
-          self->drag_was_selected && count_selected (self) > 1)
+      if (!(self->drag_state & GDK_CONTROL_MASK) &&
+          (self->drag_double || (self->drag_was_selected && count_selected (self) > 1)))
         select_only (self, self->drag_key);
+      /* a double click: the key under the pointer, its time to type */
+      if (self->drag_double)
+        {
+          int key = self->drag_key;
+
+          cancel_drag (self);
+          open_key_popover (self, key, TRUE);
+          return;
+        }
       break;
 
     case DRAG_PENDING_EMPTY:
-      if (self->drag_y >= TRACK_TOP - 6.0 && self->drag_y <= CAPTION_TOP + CAPTION_H)
+      if (self->drag_y >= TRACK_TOP - 6.0 && self->drag_y <= TRACK_TOP + TRACK_H + 6.0)
         {
           if (!(self->drag_state & GDK_CONTROL_MASK))
             add_key_at (self, mat_timeline_x_to_time (self, self->drag_x));
@@ -1360,6 +1883,9 @@ drag_end (MatTimeline *self,
     }
 
   cancel_drag (self);
+  /* the content may shrink now that the drag is over */
+  configure_adjustments (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -1375,9 +1901,11 @@ on_drag_begin (GtkGestureDrag *gesture,
                double          y,
                MatTimeline    *self)
 {
+  /* the timeline scrolls itself: taking the focus moves no view */
   if (!gtk_widget_has_focus (GTK_WIDGET (self)))
     gtk_widget_grab_focus (GTK_WIDGET (self));
-  drag_begin (self, x, y, controller_state (GTK_GESTURE (gesture)));
+  drag_begin (self, x, y, controller_state (GTK_GESTURE (gesture)),
+              gtk_event_controller_get_current_event_time (GTK_EVENT_CONTROLLER (gesture)));
 }
 
 static void
@@ -1398,57 +1926,29 @@ on_drag_end (GtkGestureDrag *gesture,
   drag_end (self, dx, dy);
 }
 
+/* The secondary button: the popover of the key under the pointer. */
 static void
-click_pressed (MatTimeline    *self,
-               int             n_press,
-               guint           button,
-               double          x,
-               double          y)
+context_click (MatTimeline *self,
+               double       x,
+               double       y)
 {
   int key = hit_key (self, x, y);
 
   if (key < 0 || (guint) key >= self->n_keys)
     return;
-  if (button == GDK_BUTTON_SECONDARY)
-    {
-      if (!self->selected[key])
-        select_only (self, key);
-      open_phase_popover (self, key);
-    }
-  else if (button == GDK_BUTTON_PRIMARY && n_press == 2)
-    open_phase_popover (self, key);
+  if (!self->selected[key])
+    select_only (self, key);
+  open_key_popover (self, key, FALSE);
 }
 
 static void
-on_click_pressed (GtkGestureClick *gesture,
-                  int              n_press,
-                  double           x,
-                  double           y,
-                  MatTimeline     *self)
+on_context_pressed (GtkGestureClick *gesture,
+                    int              n_press,
+                    double           x,
+                    double           y,
+                    MatTimeline     *self)
 {
-  click_pressed (self, n_press,
-                 gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)), x, y);
-}
-
-static void
-zoom_at (MatTimeline *self,
-         double       zoom,
-         double       x)
-{
-  GtkWidget *sw = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
-
-  zoom = CLAMP (zoom, ZOOM_MIN, ZOOM_MAX);
-  if (zoom == self->zoom)
-    return;
-  if (sw != NULL)
-    {
-      GtkAdjustment *adj = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (sw));
-
-      self->anchor_pending = TRUE;
-      self->anchor_time = mat_timeline_x_to_time (self, x);
-      self->anchor_x = x - gtk_adjustment_get_value (adj);
-    }
-  mat_timeline_set_zoom (self, zoom);
+  context_click (self, x, y);
 }
 
 static gboolean
@@ -1470,7 +1970,7 @@ on_scroll (GtkEventControllerScroll *controller,
            MatTimeline              *self)
 {
   GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
-  double x = mat_timeline_time_to_x (self, playhead_ms (self));
+  double x = zoom_centre (self);
   double ex, ey;
 
   if (event != NULL && gdk_event_get_position (event, &ex, &ey))
@@ -1489,117 +1989,71 @@ on_scroll (GtkEventControllerScroll *controller,
                  x);
 }
 
-static gboolean
-key_pressed (MatTimeline    *self,
-             guint           keyval,
-             GdkModifierType state)
-{
-  gboolean shift = (state & GDK_SHIFT_MASK) != 0;
+/* ---- tooltip ----------------------------------------------------------- */
 
-  switch (keyval)
+/* Returns: (transfer full) (nullable). */
+static char *
+tooltip_text_at (MatTimeline *self,
+                 double       x,
+                 double       y)
+{
+  int key;
+
+  if (self->block == NULL || shown_material (self) == NULL)
+    return NULL;
+  if (y < RULER_H)
+    return g_strdup (_("Click or drag to move the playhead"));
+  if (self->n_keys == 0)
+    return g_strdup (_("No keys — click to add one"));
+
+  key = hit_key (self, x, y);
+  if (key >= 0)
     {
-    case GDK_KEY_Delete:
-    case GDK_KEY_KP_Delete:
-    case GDK_KEY_BackSpace:
-      if (count_selected (self) == 0)
-        return FALSE;
-      delete_selected (self);
-      return TRUE;
+      g_autofree char *desc = describe_key (self, key);
+      g_autofree char *lint = key_lint_text (self, key, -1);
+      const char *hint = _("Drag to retime (Shift: the later keys move too), drag up or down "
+                           "for the phase, double-click to type the time");
 
-    case GDK_KEY_Left:
-    case GDK_KEY_KP_Left:
-    case GDK_KEY_Right:
-    case GDK_KEY_KP_Right:
-      {
-        gint64 step = shift ? 1 : mat_timeline_get_grid (self);
-
-        if (self->focus < 0)
-          return FALSE;
-        if (keyval == GDK_KEY_Left || keyval == GDK_KEY_KP_Left)
-          step = -step;
-        nudge (self, step, (state & GDK_CONTROL_MASK) != 0);
-        return TRUE;
-      }
-
-    case GDK_KEY_Up:
-    case GDK_KEY_KP_Up:
-    case GDK_KEY_Down:
-    case GDK_KEY_KP_Down:
-      if (count_selected (self) == 0)
-        return FALSE;
-      step_phase (self, keyval == GDK_KEY_Up || keyval == GDK_KEY_KP_Up ? 1 : -1);
-      return TRUE;
-
-    case GDK_KEY_Tab:
-    case GDK_KEY_KP_Tab:
-    case GDK_KEY_ISO_Left_Tab:
-      {
-        gboolean back = keyval == GDK_KEY_ISO_Left_Tab || shift;
-        int next = self->focus < 0 ? (back ? (int) self->n_keys - 1 : 0)
-                                   : self->focus + (back ? -1 : 1);
-
-        if (self->n_keys == 0 || next < 0 || next >= (int) self->n_keys)
-          return FALSE;   /* let the focus leave the timeline */
-        select_only (self, next);
-        return TRUE;
-      }
-
-    case GDK_KEY_Home:
-      if (self->n_keys == 0)
-        return FALSE;
-      select_only (self, 0);
-      return TRUE;
-
-    case GDK_KEY_End:
-      if (self->n_keys == 0)
-        return FALSE;
-      select_only (self, self->n_keys - 1);
-      return TRUE;
-
-    case GDK_KEY_Return:
-    case GDK_KEY_KP_Enter:
-    case GDK_KEY_space:
-    case GDK_KEY_Menu:
-      if (self->focus < 0)
-        return FALSE;
-      open_phase_popover (self, self->focus);
-      return TRUE;
-
-    case GDK_KEY_Insert:
-    case GDK_KEY_KP_Insert:
-      add_key_at (self, playhead_ms (self));
-      return TRUE;
-
-    case GDK_KEY_Escape:
-      if (count_selected (self) == 0)
-        return FALSE;
-      select_only (self, -1);
-      return TRUE;
-
-    case GDK_KEY_plus:
-    case GDK_KEY_equal:
-    case GDK_KEY_KP_Add:
-      mat_timeline_zoom_in (self);
-      return TRUE;
-
-    case GDK_KEY_minus:
-    case GDK_KEY_KP_Subtract:
-      mat_timeline_zoom_out (self);
-      return TRUE;
-
-    default:
-      return FALSE;
+      return lint != NULL ? g_strjoin ("\n", desc, lint, hint, NULL)
+                          : g_strjoin ("\n", desc, hint, NULL);
     }
-}
 
-static gboolean
-on_key_pressed (GtkEventControllerKey *controller,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                MatTimeline           *self)
-{
-  return key_pressed (self, keyval, state);
+  if (y >= TRACK_TOP && y <= TRACK_TOP + TRACK_H)
+    {
+      double t = mat_timeline_x_to_time (self, x);
+      int k;
+
+      /* the period of 0: the box that explains it */
+      if (self->period == 0)
+        {
+          g_autofree char *lint = key_lint_text (self, self->n_keys - 1, MAT0_LINT_ZERO_PERIOD);
+          const char *why = _("Period 0 ms: the last key’s time is 0, so the material never "
+                              "animates and shows key 0’s phase.");
+
+          return lint != NULL ? g_strjoin ("\n", why, lint, NULL) : g_strdup (why);
+        }
+
+      /* an empty interval's marker */
+      for (guint i = 0; i < self->n_keys; i++)
+        if ((self->flags[i] & KEY_EMPTY) &&
+            fabs (x - key_x (self, i)) <= KEY_HALF + 6.0)
+          return key_lint_text (self, i, MAT0_LINT_KEY_TIME_ORDER);
+
+      k = interval_at (self, t);
+      if (k >= 0)
+        {
+          guint next = (guint) k + 1 < self->n_keys ? (guint) k + 1 : 0;
+          g_autofree char *blends = blend_list (mat_anim_block_get_interp_mask (self->block));
+
+          return g_strdup_printf (_("Key %u’s interval, %u to %u ms: phase %u → phase %u\n"
+                                    "Blends: %s\nClick to add a key here"),
+                                  k, start_of (self, k), self->k1[k], self->k0[k], self->k0[next],
+                                  blends);
+        }
+      if (t >= self->period)
+        return g_strdup (_("After the period: click to add a key here, which makes the period longer"));
+    }
+  return NULL;
 }
 
 static gboolean
@@ -1611,51 +2065,17 @@ on_query_tooltip (GtkWidget   *widget,
                   MatTimeline *self)
 {
   g_autofree char *text = NULL;
-  int key;
 
   if (self->block == NULL || self->drag_mode != DRAG_NONE)
     return FALSE;
   if (keyboard)
     {
-      gtk_tooltip_set_text (tooltip, self->details);
-      return TRUE;
-    }
-  if (y < RULER_H)
-    {
-      gtk_tooltip_set_text (tooltip, _("Click or drag to move the playhead"));
-      return TRUE;
-    }
-  key = hit_key (self, x, y);
-  if (key >= 0 && (guint) key < self->n_keys)
-    {
-      g_autofree char *desc = describe_key (self, key);
+      g_autofree char *lint = self->focus >= 0 ? key_lint_text (self, self->focus, -1) : NULL;
 
-      text = g_strdup_printf (_("%s\nDrag to retime (Shift: move the later keys too), "
-                                "drag up or down or double-click to choose the phase"),
-                              desc);
+      text = lint != NULL ? g_strdup_printf ("%s\n%s", self->details, lint) : g_strdup (self->details);
     }
-  else if (key >= 0)
-    text = g_strdup_printf (_("Cycle end, %u ms: the blend closes back to key 0.\n"
-                              "Drag to change the last key's duration"),
-                            cycle (self));
-  else if (self->n_keys > 0 && y >= TRACK_TOP && y <= TRACK_TOP + TRACK_H && cycle (self) > 0)
-    {
-      double t = mat_timeline_x_to_time (self, x);
-      g_autofree char *blends = blend_list (mat_anim_block_get_interp_mask (self->block));
-
-      for (guint i = 0; i < self->n_keys; i++)
-        if (self->starts[i] <= t && t < self->starts[i + 1])
-          {
-            guint next = i + 1 < self->n_keys ? i + 1 : 0;
-
-            text = g_strdup_printf (_("Segment %u: phase %u → phase %u over %u ms\n"
-                                      "Blends: %s\nClick to add a key here"),
-                                    i, self->k0[i], self->k0[next], self->k1[i], blends);
-          }
-    }
-  else if (self->n_keys == 0)
-    text = g_strdup (_("No keys — click to add one"));
-
+  else
+    text = tooltip_text_at (self, x, y);
   if (text == NULL)
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
@@ -1708,8 +2128,9 @@ text_size (PangoLayout *layout,
   *h = ph;
 }
 
-/* A pill with text centred at (cx, cy). */
-static void
+/* A pill with text centred at (cx, cy); returns its width (0: too wide
+ * for @max_width, not drawn). */
+static double
 draw_pill (MatTimeline   *self,
            GtkSnapshot   *snapshot,
            const char    *text,
@@ -1725,7 +2146,7 @@ draw_pill (MatTimeline   *self,
 
   text_size (layout, &w, &h);
   if (max_width > 0 && w + 12.0 > max_width)
-    return;
+    return 0.0;
   gsk_rounded_rect_init_from_rect (&rr, &GRAPHENE_RECT_INIT (cx - w / 2 - 6, cy - h / 2 - 1,
                                                              w + 12, h + 2),
                                    (h + 2) / 2);
@@ -1733,65 +2154,7 @@ draw_pill (MatTimeline   *self,
   gtk_snapshot_append_color (snapshot, bg, &rr.bounds);
   gtk_snapshot_pop (snapshot);
   draw_text (snapshot, layout, cx - w / 2, cy - h / 2, fg);
-}
-
-static void
-draw_ruler (MatTimeline   *self,
-            GtkSnapshot   *snapshot,
-            const Palette *pal,
-            double         width)
-{
-  static const guint steps[] = {
-    1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 20000, 30000, 60000,
-  };
-  GdkRGBA bg = with_alpha (&pal->fg, 0.045f);
-  GdkRGBA line = with_alpha (&pal->fg, 0.18f);
-  GdkRGBA tick = with_alpha (&pal->fg, 0.35f);
-  GdkRGBA label = with_alpha (&pal->fg, 0.7f);
-  guint major = steps[G_N_ELEMENTS (steps) - 1];
-  guint minor;
-  double end_ms = mat_timeline_x_to_time (self, width);
-  guint32 c = cycle (self);
-
-  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
-    if (steps[i] * self->zoom / 1000.0 >= 72.0)
-      {
-        major = steps[i];
-        break;
-      }
-  minor = major % 5 == 0 ? major / 5 : major / 2;
-  if (minor == 0)
-    minor = 1;
-
-  gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (0, 0, width, RULER_H));
-  gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (0, RULER_H - 1, width, 1));
-
-  /* the cycle on the ruler */
-  if (c > 0)
-    {
-      GdkRGBA span = with_alpha (&pal->accent, 0.12f);
-      double x0 = mat_timeline_time_to_x (self, 0);
-      double x1 = mat_timeline_time_to_x (self, c);
-
-      gtk_snapshot_append_color (snapshot, &span, &GRAPHENE_RECT_INIT (x0, RULER_H - 4, x1 - x0, 3));
-    }
-
-  for (guint64 t = 0; t <= end_ms; t += minor)
-    {
-      double x = floor (mat_timeline_time_to_x (self, t)) + 0.5;
-      gboolean is_major = t % major == 0;
-      double h = is_major ? 9.0 : 4.0;
-
-      gtk_snapshot_append_color (snapshot, is_major ? &tick : &line,
-                                 &GRAPHENE_RECT_INIT (x - 0.5, RULER_H - 1 - h, 1, h));
-      if (is_major)
-        {
-          g_autofree char *text = format_time (t);
-          g_autoptr(PangoLayout) layout = make_layout (self, text, PANGO_SCALE_SMALL, FALSE);
-
-          draw_text (snapshot, layout, x + 4, 3, &label);
-        }
-    }
+  return w + 12.0;
 }
 
 static void
@@ -1821,52 +2184,126 @@ draw_hatch (GtkSnapshot   *snapshot,
 }
 
 static void
-draw_segments (MatTimeline   *self,
-               GtkSnapshot   *snapshot,
-               const Palette *pal,
-               double         width)
+draw_ruler (MatTimeline   *self,
+            GtkSnapshot   *snapshot,
+            const Palette *pal,
+            double         width)
+{
+  static const guint steps[] = {
+    1, 2, 5, 10, 20, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 20000, 30000, 60000,
+  };
+  GdkRGBA bg = with_alpha (&pal->fg, 0.045f);
+  GdkRGBA line = with_alpha (&pal->fg, 0.18f);
+  GdkRGBA tick = with_alpha (&pal->fg, 0.35f);
+  GdkRGBA label = with_alpha (&pal->fg, 0.7f);
+  guint major = steps[G_N_ELEMENTS (steps) - 1];
+  guint minor;
+  double start_ms = MAX (mat_timeline_x_to_time (self, 0), 0.0);
+  double end_ms = mat_timeline_x_to_time (self, width);
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (steps[i] * self->zoom / 1000.0 >= 72.0)
+      {
+        major = steps[i];
+        break;
+      }
+  minor = major % 5 == 0 ? major / 5 : major / 2;
+  if (minor == 0)
+    minor = 1;
+
+  gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (0, 0, width, RULER_H));
+  gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT (0, RULER_H - 1, width, 1));
+
+  /* the period on the ruler */
+  if (self->period > 0)
+    {
+      GdkRGBA span = with_alpha (&pal->accent, 0.14f);
+      double x0 = mat_timeline_time_to_x (self, 0);
+      double x1 = mat_timeline_time_to_x (self, self->period);
+
+      gtk_snapshot_append_color (snapshot, &span, &GRAPHENE_RECT_INIT (x0, 0, x1 - x0, RULER_H - 1));
+      gtk_snapshot_append_color (snapshot, &pal->accent, &GRAPHENE_RECT_INIT (x0, RULER_H - 4, x1 - x0, 3));
+    }
+
+  for (guint64 t = (guint64) (start_ms / minor) * minor; t <= end_ms; t += minor)
+    {
+      double x = floor (mat_timeline_time_to_x (self, t)) + 0.5;
+      gboolean is_major = t % major == 0;
+      gboolean past = self->n_keys > 0 && t > self->period;
+      double h = is_major ? 9.0 : 4.0;
+      GdkRGBA tc = with_alpha (is_major ? &tick : &line, past ? 0.5f : 1.0f);
+
+      gtk_snapshot_append_color (snapshot, &tc, &GRAPHENE_RECT_INIT (x - 0.5, RULER_H - 1 - h, 1, h));
+      if (is_major)
+        {
+          g_autofree char *text = format_time (t);
+          g_autoptr(PangoLayout) layout = make_layout (self, text, PANGO_SCALE_SMALL, FALSE);
+          GdkRGBA lc = with_alpha (&label, past ? 0.5f : 1.0f);
+
+          draw_text (snapshot, layout, x + 4, 3, &lc);
+        }
+    }
+}
+
+/* The period of 0: a box saying so, where the track would be. */
+static void
+draw_zero_period (MatTimeline   *self,
+                  GtkSnapshot   *snapshot,
+                  const Palette *pal)
+{
+  double x0 = mat_timeline_time_to_x (self, 0);
+  double w = 240.0;
+  GskRoundedRect rr;
+  GdkRGBA fill = with_alpha (&pal->error, 0.10f);
+  GdkRGBA border = with_alpha (&pal->error, 0.6f);
+  GdkRGBA hatch = with_alpha (&pal->error, 0.2f);
+  float widths[4] = { 1, 1, 1, 1 };
+  GdkRGBA borders[4] = { border, border, border, border };
+  g_autoptr(PangoLayout) layout = make_layout (self, _("Period 0 ms: never animates"), 1.0, TRUE);
+  double tw, th;
+
+  text_size (layout, &tw, &th);
+  w = MAX (w, tw + 40);
+  gsk_rounded_rect_init_from_rect (&rr, &GRAPHENE_RECT_INIT (x0 + KEY_HALF + 8, TRACK_TOP, w, TRACK_H), 6);
+  gtk_snapshot_push_rounded_clip (snapshot, &rr);
+  gtk_snapshot_append_color (snapshot, &fill, &rr.bounds);
+  draw_hatch (snapshot, rr.bounds.origin.x, TRACK_TOP, w, TRACK_H, &hatch);
+  gtk_snapshot_pop (snapshot);
+  gtk_snapshot_append_border (snapshot, &rr, widths, borders);
+  draw_text (snapshot, layout, x0 + KEY_HALF + 8 + (w - tw) / 2,
+             TRACK_TOP + (TRACK_H - th) / 2, &pal->error);
+}
+
+static void
+draw_intervals (MatTimeline   *self,
+                GtkSnapshot   *snapshot,
+                const Palette *pal,
+                double         width)
 {
   guint32 mask = mat_anim_block_get_interp_mask (self->block);
   gboolean blends = (mask & PHASE_EVAL_BLEND_KNOWN) != 0;
-  guint32 c = cycle (self);
   double x0 = mat_timeline_time_to_x (self, 0);
-  double x1 = mat_timeline_time_to_x (self, c);
+  double x1 = mat_timeline_time_to_x (self, MAX (self->period, self->max_time));
+  double xp = mat_timeline_time_to_x (self, self->period);
   GskRoundedRect track;
   GdkRGBA outline = with_alpha (&pal->fg, 0.22f);
   GdkRGBA gap = pal->view_bg;
   GdkRGBA pill_bg = { 0, 0, 0, 0.45f };
   GdkRGBA pill_fg = { 1, 1, 1, 1 };
+  double cy = mat_timeline_get_track_y (self);
 
-  /* after the cycle: a faint dashed continuation */
+  /* after the period: a faint dashed continuation (a click there adds a
+   * key and makes the period longer) */
   {
     GdkRGBA faint = with_alpha (&pal->fg, 0.12f);
-    double y = mat_timeline_get_track_y (self);
 
-    for (double x = x1 + 8; x < width - 4; x += 8)
-      gtk_snapshot_append_color (snapshot, &faint, &GRAPHENE_RECT_INIT (x, y - 0.5, 4, 1));
+    for (double x = MAX (x1 + 8, 0); x < width - 4; x += 8)
+      gtk_snapshot_append_color (snapshot, &faint, &GRAPHENE_RECT_INIT (x, cy - 0.5, 4, 1));
   }
 
-  if (c == 0)
+  if (self->period == 0)
     {
-      double w = 220.0;
-      GskRoundedRect rr;
-      GdkRGBA fill = with_alpha (&pal->warning, 0.10f);
-      GdkRGBA border = with_alpha (&pal->warning, 0.6f);
-      float widths[4] = { 1, 1, 1, 1 };
-      GdkRGBA borders[4] = { border, border, border, border };
-      g_autoptr(PangoLayout) layout = make_layout (self, _("Zero-length cycle"), 1.0, TRUE);
-      double tw, th;
-
-      text_size (layout, &tw, &th);
-      w = MAX (w, tw + 40);
-      gsk_rounded_rect_init_from_rect (&rr, &GRAPHENE_RECT_INIT (x0 + KEY_HALF + 8, TRACK_TOP, w, TRACK_H), 6);
-      gtk_snapshot_push_rounded_clip (snapshot, &rr);
-      gtk_snapshot_append_color (snapshot, &fill, &rr.bounds);
-      draw_hatch (snapshot, rr.bounds.origin.x, TRACK_TOP, w, TRACK_H, &(GdkRGBA) { pal->warning.red, pal->warning.green, pal->warning.blue, 0.18f });
-      gtk_snapshot_pop (snapshot);
-      gtk_snapshot_append_border (snapshot, &rr, widths, borders);
-      draw_text (snapshot, layout, x0 + KEY_HALF + 8 + (w - tw) / 2,
-                 TRACK_TOP + (TRACK_H - th) / 2, &pal->warning);
+      draw_zero_period (self, snapshot, pal);
       return;
     }
 
@@ -1874,14 +2311,14 @@ draw_segments (MatTimeline   *self,
   gtk_snapshot_push_rounded_clip (snapshot, &track);
   for (guint k = 0; k < self->n_keys; k++)
     {
-      double sx0 = mat_timeline_time_to_x (self, self->starts[k]);
-      double sx1 = mat_timeline_time_to_x (self, self->starts[k + 1]);
+      double sx0 = mat_timeline_time_to_x (self, start_of (self, k));
+      double sx1 = key_x (self, k);
       guint next = k + 1 < self->n_keys ? k + 1 : 0;
       GdkRGBA a, b;
       gboolean have_a, have_b;
       graphene_rect_t r;
 
-      if (self->k1[k] == 0)
+      if (self->flags[k] & KEY_EMPTY || sx1 < 0 || sx0 > width)
         continue;
       r = GRAPHENE_RECT_INIT (sx0, TRACK_TOP, sx1 - sx0, TRACK_H);
       have_a = blend_color (self, self->k0[k], mask, &a);
@@ -1911,26 +2348,25 @@ draw_segments (MatTimeline   *self,
         draw_hatch (snapshot, sx0, TRACK_TOP, sx1 - sx0, TRACK_H,
                     &(GdkRGBA) { 0, 0, 0, 0.2f });
 
-      /* the closing segment: a faint veil tells it apart */
-      if (k + 1 == self->n_keys && self->n_keys > 1)
-        {
-          GdkRGBA veil = with_alpha (&pal->view_bg, 0.18f);
-
-          gtk_snapshot_append_color (snapshot, &veil, &r);
-        }
-
-      /* a thin separator at each key start */
+      /* a thin separator where each interval starts */
       if (k > 0)
         gtk_snapshot_append_color (snapshot, &gap, &GRAPHENE_RECT_INIT (sx0 - 1, TRACK_TOP, 2, TRACK_H));
 
       {
-        g_autofree char *text = format_time (self->k1[k]);
+        g_autofree char *text = format_time (self->k1[k] - start_of (self, k));
         double room = sx1 - sx0 - 2 * KEY_HALF - 8;
 
         if (room > 0)
-          draw_pill (self, snapshot, text, (sx0 + sx1) / 2, mat_timeline_get_track_y (self),
-                     &pill_bg, &pill_fg, room);
+          draw_pill (self, snapshot, text, (sx0 + sx1) / 2, cy, &pill_bg, &pill_fg, room);
       }
+    }
+
+  /* a key past the period: the game never reaches that part */
+  if (x1 > xp)
+    {
+      GdkRGBA veil = with_alpha (&pal->view_bg, 0.6f);
+
+      gtk_snapshot_append_color (snapshot, &veil, &GRAPHENE_RECT_INIT (xp, TRACK_TOP, x1 - xp, TRACK_H));
     }
   gtk_snapshot_pop (snapshot);
 
@@ -1940,6 +2376,30 @@ draw_segments (MatTimeline   *self,
 
     gtk_snapshot_append_border (snapshot, &track, widths, borders);
   }
+
+  /* times out of order: the span a key runs backwards over, hatched red;
+   * an empty interval: a red hatched marker at the key */
+  for (guint k = 0; k < self->n_keys; k++)
+    {
+      GdkRGBA fill = with_alpha (&pal->error, 0.16f);
+      GdkRGBA hatch = with_alpha (&pal->error, 0.75f);
+      double kx = key_x (self, k);
+
+      if (!(self->flags[k] & KEY_EMPTY))
+        continue;
+      if (self->flags[k] & KEY_BACKWARDS)
+        {
+          double bx = mat_timeline_time_to_x (self, start_of (self, k));
+
+          gtk_snapshot_append_color (snapshot, &fill,
+                                     &GRAPHENE_RECT_INIT (kx, TRACK_TOP + TRACK_H - 8, bx - kx, 8));
+          draw_hatch (snapshot, kx, TRACK_TOP + TRACK_H - 8, bx - kx, 8, &hatch);
+        }
+      gtk_snapshot_append_color (snapshot, &fill,
+                                 &GRAPHENE_RECT_INIT (kx - KEY_HALF - 4, TRACK_TOP - 4,
+                                                      2 * KEY_HALF + 8, TRACK_H + 8));
+      draw_hatch (snapshot, kx - KEY_HALF - 4, TRACK_TOP - 4, 2 * KEY_HALF + 8, TRACK_H + 8, &hatch);
+    }
 }
 
 /* A diamond handle at (x, y). */
@@ -1972,126 +2432,171 @@ draw_diamond (GtkSnapshot   *snapshot,
   gtk_snapshot_restore (snapshot);
 }
 
+/* The period's end: a line through the track and its label below, which
+ * spans @label_x0 .. @label_x1. */
 static void
-draw_keys (MatTimeline   *self,
-           GtkSnapshot   *snapshot,
-           const Palette *pal)
+draw_period_end (MatTimeline   *self,
+                 GtkSnapshot   *snapshot,
+                 const Palette *pal,
+                 double        *label_x0,
+                 double        *label_x1)
+{
+  double ex = mat_timeline_time_to_x (self, self->period);
+  g_autofree char *time = format_time (self->period);
+  g_autofree char *text = g_strdup_printf (_("period %s"), time);
+  g_autoptr(PangoLayout) layout = make_layout (self, text, PANGO_SCALE_X_SMALL, FALSE);
+  GdkRGBA grip = with_alpha (&pal->fg, 0.45f);
+  GskRoundedRect rr;
+  GdkRGBA tab = self->period == 0 ? with_alpha (&pal->error, 0.15f) : with_alpha (&pal->fg, 0.08f);
+  GdkRGBA tc = self->period == 0 ? pal->error : with_alpha (&pal->fg, 0.75f);
+  double tw, th, lx;
+
+  gtk_snapshot_append_color (snapshot, &grip,
+                             &GRAPHENE_RECT_INIT (ex - 1, TRACK_TOP - 4, 2, CAPTION_TOP + CAPTION_H - TRACK_TOP + 4));
+  text_size (layout, &tw, &th);
+  lx = ex + 6;
+  gsk_rounded_rect_init_from_rect (&rr, &GRAPHENE_RECT_INIT (lx - 5, CAPTION_TOP, tw + 10, CAPTION_H), 4);
+  gtk_snapshot_push_rounded_clip (snapshot, &rr);
+  gtk_snapshot_append_color (snapshot, &tab, &rr.bounds);
+  gtk_snapshot_pop (snapshot);
+  draw_text (snapshot, layout, lx, CAPTION_TOP + (CAPTION_H - th) / 2, &tc);
+  *label_x0 = lx - 5;
+  *label_x1 = lx + tw + 5;
+}
+
+/* One key's handle: its phase's colour and number; red edged when its
+ * interval is empty; a count when keys are stacked at its time. */
+static void
+draw_key (MatTimeline   *self,
+          GtkSnapshot   *snapshot,
+          const Palette *pal,
+          guint          k)
 {
   double cy = mat_timeline_get_track_y (self);
-  guint np = n_phases (self);
   GdkRGBA dark_border = { 0, 0, 0, 0.55f };
   GdkRGBA white = { 1, 1, 1, 1 };
   GdkRGBA black = { 0, 0, 0, 0.87f };
+  double x = key_x (self, k);
+  gboolean missing = (self->flags[k] & KEY_MISSING) != 0;
+  gboolean bad = (self->flags[k] & KEY_EMPTY) != 0;
+  gboolean sel = self->selected[k];
+  GdkRGBA fill;
+  g_autofree char *num = g_strdup_printf ("%u", self->k0[k]);
+  g_autoptr(PangoLayout) layout = make_layout (self, missing ? "!" : num,
+                                               self->k0[k] >= 10 ? PANGO_SCALE_X_SMALL : PANGO_SCALE_SMALL,
+                                               TRUE);
+  double tw, th;
+
+  if (missing || !key_color (self, k, &fill))
+    fill = pal->warning;
+
+  if (sel)
+    {
+      GdkRGBA glow = with_alpha (&pal->accent, 0.25f);
+
+      draw_diamond (snapshot, x, cy, KEY_HALF + 6, &glow, &pal->accent, 2.0f);
+    }
+  draw_diamond (snapshot, x, cy, KEY_HALF, &fill,
+                bad ? &pal->error : sel ? &white : &dark_border,
+                bad ? 3.0f : sel ? 2.0f : 1.0f);
+  if (self->focus == (int) k && gtk_widget_has_visible_focus (GTK_WIDGET (self)))
+    draw_diamond (snapshot, x, cy, KEY_HALF + 6, NULL, &pal->accent, 1.0f);
+
+  text_size (layout, &tw, &th);
+  draw_text (snapshot, layout, x - tw / 2, cy - th / 2, is_dark (&fill) ? &white : &black);
+
+  /* keys stacked at one time: how many */
+  if (self->stacked[k] > 1)
+    {
+      g_autofree char *count = g_strdup_printf (_("×%u"), self->stacked[k]);
+
+      draw_pill (self, snapshot, count, x + KEY_HALF + 2, cy - KEY_HALF + 1,
+                 &pal->error, &white, 0);
+    }
+}
+
+/* The order keys are drawn in, bottom first: the others by index, then
+ * the selected ones, the focused key last (on top); hit_key() looks in
+ * the opposite order. Returns: (transfer full): n_keys indices. */
+static guint *
+draw_order (MatTimeline *self)
+{
+  guint *order = g_new (guint, self->n_keys + 1);
+  guint n = 0;
+
+  for (guint pass = 0; pass < 3; pass++)
+    for (guint k = 0; k < self->n_keys; k++)
+      {
+        gboolean focus = self->focus == (int) k;
+        gboolean sel = self->selected[k] && !focus;
+
+        if ((pass == 0 && !sel && !focus) || (pass == 1 && sel) || (pass == 2 && focus))
+          order[n++] = k;
+      }
+  return order;
+}
+
+static void
+draw_keys (MatTimeline   *self,
+           GtkSnapshot   *snapshot,
+           const Palette *pal,
+           double         label_x0,
+           double         label_x1)
+{
+  g_autofree guint *order = draw_order (self);
   double last_caption_x = -G_MAXDOUBLE;
 
-  /* the cycle end: a ghost of key 0, where the blend closes */
-  if (self->n_keys > 0)
-    {
-      double ex = key_x (self, self->n_keys);
-      GdkRGBA ghost, ghost_border = with_alpha (&pal->fg, 0.55f);
-      GdkRGBA grip = with_alpha (&pal->fg, self->drag_key == (int) self->n_keys &&
-                                 self->drag_mode == DRAG_MOVE ? 0.8f : 0.35f);
-      g_autoptr(PangoLayout) end_label = make_layout (self, _("end"), PANGO_SCALE_X_SMALL, FALSE);
-      double tw, th;
+  /* where time 0 is: the start of key 0's interval */
+  {
+    double sx = mat_timeline_time_to_x (self, 0);
+    GdkRGBA start = with_alpha (&pal->fg, 0.35f);
 
-      if (!key_color (self, 0, &ghost))
-        ghost = pal->warning;
-      ghost = with_alpha (&ghost, 0.45f);
-      gtk_snapshot_append_color (snapshot, &grip,
-                                 &GRAPHENE_RECT_INIT (ex - 1, TRACK_TOP - 4, 2, CAPTION_TOP + CAPTION_H - TRACK_TOP + 4));
-      draw_diamond (snapshot, ex, cy, KEY_HALF - 3, &ghost, &ghost_border, 1.0f);
-      text_size (end_label, &tw, &th);
-      if (cycle (self) > 0)
-        {
-          GskRoundedRect rr;
-          GdkRGBA tab = with_alpha (&pal->fg, 0.08f);
+    gtk_snapshot_append_color (snapshot, &start, &GRAPHENE_RECT_INIT (sx - 1, TRACK_TOP - 4, 2, TRACK_H + 8));
+  }
 
-          gsk_rounded_rect_init_from_rect (&rr, &GRAPHENE_RECT_INIT (ex - tw / 2 - 5, CAPTION_TOP, tw + 10, CAPTION_H), 4);
-          gtk_snapshot_push_rounded_clip (snapshot, &rr);
-          gtk_snapshot_append_color (snapshot, &tab, &rr.bounds);
-          gtk_snapshot_pop (snapshot);
-          draw_text (snapshot, end_label, ex - tw / 2, CAPTION_TOP + (CAPTION_H - th) / 2,
-                     &(GdkRGBA) { pal->fg.red, pal->fg.green, pal->fg.blue, 0.7f });
-        }
-    }
+  for (guint i = 0; i < self->n_keys; i++)
+    draw_key (self, snapshot, pal, order[i]);
 
+  /* captions: missing phases, and the selected key */
   for (guint k = 0; k < self->n_keys; k++)
     {
       double x = key_x (self, k);
-      gboolean missing = self->k0[k] >= np;
-      gboolean sel = self->selected[k];
-      GdkRGBA fill;
-      g_autofree char *num = g_strdup_printf ("%u", self->k0[k]);
-      g_autoptr(PangoLayout) layout = make_layout (self, missing ? "!" : num,
-                                                   self->k0[k] >= 10 ? PANGO_SCALE_X_SMALL : PANGO_SCALE_SMALL,
-                                                   TRUE);
-      double tw, th;
+      gboolean missing = (self->flags[k] & KEY_MISSING) != 0;
+      g_autofree char *caption = NULL;
+      g_autoptr(PangoLayout) cl = NULL;
+      double cw, ch, lx;
+      GdkRGBA color;
 
-      if (missing || !key_color (self, k, &fill))
-        fill = pal->warning;
-
-      if (sel)
+      if (!missing && !(self->selected[k] && self->focus == (int) k))
+        continue;
+      caption = missing
+        ? g_strdup_printf (_("missing phase %u"), self->k0[k])
+        : g_strdup_printf (_("key %u · phase %u · %u ms"), k, self->k0[k], self->k1[k]);
+      cl = make_layout (self, caption, PANGO_SCALE_X_SMALL, missing);
+      color = missing ? pal->warning : with_alpha (&pal->fg, 0.75f);
+      text_size (cl, &cw, &ch);
+      if (x - cw / 2 <= last_caption_x + 4)
+        continue;   /* no room: the details and the tooltip still say it */
+      lx = MAX (x - cw / 2, 8.0);
+      /* clear of the period label: to its left, else its right, else none */
+      if (lx + cw + 4 > label_x0 && lx < label_x1 + 4)
+        lx = label_x0 - cw - 10 >= 8.0 ? label_x0 - cw - 10 : label_x1 + 8;
+      if (lx <= last_caption_x + 4)
+        continue;
+      if (!missing)
         {
-          GdkRGBA glow = with_alpha (&pal->accent, 0.25f);
+          GskRoundedRect rr;
 
-          draw_diamond (snapshot, x, cy, KEY_HALF + 6, &glow, &pal->accent, 2.0f);
+          /* the selected key's caption: an accent tab */
+          gsk_rounded_rect_init_from_rect (&rr, &GRAPHENE_RECT_INIT (lx - 6, CAPTION_TOP, cw + 12, CAPTION_H),
+                                           CAPTION_H / 2);
+          gtk_snapshot_push_rounded_clip (snapshot, &rr);
+          gtk_snapshot_append_color (snapshot, &pal->accent, &rr.bounds);
+          gtk_snapshot_pop (snapshot);
+          color = pal->accent_fg;
         }
-      draw_diamond (snapshot, x, cy, KEY_HALF, &fill,
-                    sel ? &white : &dark_border, sel ? 2.0f : 1.0f);
-      if (self->focus == (int) k && gtk_widget_has_visible_focus (GTK_WIDGET (self)))
-        draw_diamond (snapshot, x, cy, KEY_HALF + 6, NULL, &pal->accent, 1.0f);
-
-      text_size (layout, &tw, &th);
-      draw_text (snapshot, layout, x - tw / 2, cy - th / 2, is_dark (&fill) ? &white : &black);
-
-      /* keys stacked at one time (zero durations): a count on the top one */
-      if (k > 0 && self->starts[k - 1] == self->starts[k] &&
-          (k + 1 == self->n_keys || self->starts[k + 1] != self->starts[k]))
-        {
-          guint stacked = 1;
-          g_autofree char *count = NULL;
-
-          while (stacked <= k && self->starts[k - stacked] == self->starts[k])
-            stacked++;
-          count = g_strdup_printf (_("×%u"), stacked);
-          draw_pill (self, snapshot, count, x + KEY_HALF + 2, cy - KEY_HALF + 1,
-                     &pal->warning, &white, 0);
-        }
-
-      /* captions: missing phases, and the selected key's phase */
-      if (missing || (sel && self->focus == (int) k))
-        {
-          g_autofree char *caption = missing
-            ? g_strdup_printf (_("missing phase %u"), self->k0[k])
-            : g_strdup_printf (_("key %u · phase %u"), k, self->k0[k]);
-          g_autoptr(PangoLayout) cl = make_layout (self, caption, PANGO_SCALE_X_SMALL, missing);
-          double cw, ch;
-          GdkRGBA color = missing ? pal->warning : with_alpha (&pal->fg, 0.75f);
-
-          text_size (cl, &cw, &ch);
-          if (x - cw / 2 > last_caption_x + 4 || missing)
-            {
-              double lx = MAX (x - cw / 2, 8.0);
-
-              if (self->n_keys > 0 && fabs (x - key_x (self, self->n_keys)) < cw / 2 + 16)
-                lx = x - cw - 14;   /* keep clear of the "end" tab */
-              lx = MAX (lx, 8.0);
-              if (!missing)
-                {
-                  GskRoundedRect rr;
-
-                  /* the selected key's caption: an accent tab */
-                  gsk_rounded_rect_init_from_rect (&rr, &GRAPHENE_RECT_INIT (lx - 6, CAPTION_TOP, cw + 12, CAPTION_H),
-                                                   CAPTION_H / 2);
-                  gtk_snapshot_push_rounded_clip (snapshot, &rr);
-                  gtk_snapshot_append_color (snapshot, &pal->accent, &rr.bounds);
-                  gtk_snapshot_pop (snapshot);
-                  color = pal->accent_fg;
-                }
-              draw_text (snapshot, cl, lx, CAPTION_TOP + (CAPTION_H - ch) / 2, &color);
-              last_caption_x = lx + cw;
-            }
-        }
+      draw_text (snapshot, cl, lx, CAPTION_TOP + (CAPTION_H - ch) / 2, &color);
+      last_caption_x = lx + cw;
     }
 }
 
@@ -2104,7 +2609,7 @@ draw_playhead (MatTimeline   *self,
   GskRoundedRect rr;
   g_autofree char *text = NULL;
 
-  if (cycle (self) == 0)
+  if (self->period == 0)
     return;
   gtk_snapshot_append_color (snapshot, &pal->accent,
                              &GRAPHENE_RECT_INIT (x - 0.75, RULER_H - 10, 1.5, CAPTION_TOP - RULER_H + 10));
@@ -2126,13 +2631,19 @@ mat_timeline_snapshot (GtkWidget   *widget,
 {
   MatTimeline *self = MAT_TIMELINE (widget);
   double width = gtk_widget_get_width (widget);
+  double height = gtk_widget_get_height (widget);
+  double label_x0, label_x1;
   Palette pal;
 
   palette_get (widget, &pal);
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   draw_ruler (self, snapshot, &pal, width);
 
   if (self->block == NULL || shown_material (self) == NULL)
-    return;
+    {
+      gtk_snapshot_pop (snapshot);
+      return;
+    }
 
   if (self->n_keys == 0)
     {
@@ -2152,21 +2663,23 @@ mat_timeline_snapshot (GtkWidget   *widget,
       gtk_snapshot_append_border (snapshot, &rr, widths, borders);
       draw_text (snapshot, layout, PAD_X + (w - tw) / 2, TRACK_TOP + (TRACK_H - th) / 2,
                  &(GdkRGBA) { pal.fg.red, pal.fg.green, pal.fg.blue, 0.6f });
+      gtk_snapshot_pop (snapshot);
       return;
     }
 
-  draw_segments (self, snapshot, &pal, width);
+  draw_intervals (self, snapshot, &pal, width);
   draw_playhead (self, snapshot, &pal);
-  draw_keys (self, snapshot, &pal);
+  draw_period_end (self, snapshot, &pal, &label_x0, &label_x1);
+  draw_keys (self, snapshot, &pal, label_x0, label_x1);
 
-  if (self->drag_mode == DRAG_MOVE && self->drag_key >= 0)
+  if (self->drag_mode == DRAG_MOVE && self->drag_key >= 0 && (guint) self->drag_key < self->n_keys)
     {
-      g_autofree char *t = format_time (self->drag_time);
+      g_autofree char *t = format_time (self->k1[self->drag_key]);
       g_autofree char *text = NULL;
-      double x = mat_timeline_time_to_x (self, self->drag_time);
+      double x = key_x (self, self->drag_key);
 
-      if ((self->drag_state & GDK_SHIFT_MASK) || (guint) self->drag_key == self->n_keys)
-        text = g_strdup_printf (_("%s · cycle %u ms"), t, cycle (self));
+      if (self->drag_state & GDK_SHIFT_MASK)
+        text = g_strdup_printf (_("%s · period %u ms"), t, self->period);
       else
         text = g_steal_pointer (&t);
       draw_pill (self, snapshot, text, MAX (x, PAD_X + 30), RULER_H / 2 - 1,
@@ -2194,6 +2707,7 @@ mat_timeline_snapshot (GtkWidget   *widget,
       gtk_snapshot_append_color (snapshot, &fill, &r);
       gtk_snapshot_append_border (snapshot, &rr, widths, borders);
     }
+  gtk_snapshot_pop (snapshot);
 }
 
 static void
@@ -2209,9 +2723,8 @@ mat_timeline_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      int w = (int) ceil (mat_timeline_time_to_x (self, content_ms (self)) + PAD_X);
-
-      *minimum = *natural = MAX (w, 320);
+      *minimum = 200;
+      *natural = MAX ((int) ceil (content_width (self)), 200);
     }
   else
     *minimum = *natural = (int) WIDGET_H;
@@ -2225,21 +2738,48 @@ mat_timeline_size_allocate (GtkWidget *widget,
 {
   MatTimeline *self = MAT_TIMELINE (widget);
 
+  if (self->fit_pending && width > 0)
+    mat_timeline_zoom_to_fit (self);
+  else
+    configure_adjustments (self);
+
   if (self->popover != NULL)
     gtk_popover_present (self->popover);
+}
 
-  if (self->anchor_pending)
+/* ---- GtkScrollable ----------------------------------------------------- */
+
+static void
+on_adjustment_value_changed (MatTimeline *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+set_adjustment (MatTimeline    *self,
+                GtkAdjustment **slot,
+                GtkAdjustment  *adjustment,
+                const char     *name)
+{
+  if (adjustment != NULL && *slot == adjustment)
+    return;
+  if (*slot != NULL)
     {
-      GtkWidget *sw = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
-
-      self->anchor_pending = FALSE;
-      if (sw != NULL)
-        {
-          GtkAdjustment *adj = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (sw));
-
-          gtk_adjustment_set_value (adj, mat_timeline_time_to_x (self, self->anchor_time) - self->anchor_x);
-        }
+      g_signal_handlers_disconnect_by_data (*slot, self);
+      g_object_unref (*slot);
     }
+  if (adjustment == NULL)
+    adjustment = gtk_adjustment_new (0, 0, 0, 0, 0, 0);
+  *slot = g_object_ref_sink (adjustment);
+  g_signal_connect_swapped (adjustment, "value-changed",
+                            G_CALLBACK (on_adjustment_value_changed), self);
+  configure_adjustments (self);
+  g_object_notify (G_OBJECT (self), name);
+}
+
+static void
+mat_timeline_scrollable_init (GtkScrollableInterface *iface)
+{
 }
 
 /* ---- GObject ----------------------------------------------------------- */
@@ -2254,11 +2794,19 @@ mat_timeline_dispose (GObject *object)
     {
       gtk_widget_unparent (GTK_WIDGET (self->popover));
       self->popover = NULL;
+      self->time_spin = NULL;
     }
   if (self->material_signals != NULL)
     g_signal_group_set_target (self->material_signals, NULL);
   g_clear_object (&self->material_signals);
   g_clear_object (&self->block);
+  if (self->hadjustment != NULL)
+    g_signal_handlers_disconnect_by_data (self->hadjustment, self);
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_data (self->vadjustment, self);
+  g_clear_object (&self->hadjustment);
+  g_clear_object (&self->vadjustment);
+  g_clear_pointer (&self->lints, g_ptr_array_unref);
 
   G_OBJECT_CLASS (mat_timeline_parent_class)->dispose (object);
 }
@@ -2271,7 +2819,8 @@ mat_timeline_finalize (GObject *object)
   g_free (self->k0);
   g_free (self->k1);
   g_free (self->k2);
-  g_free (self->starts);
+  g_free (self->flags);
+  g_free (self->stacked);
   g_free (self->selected);
   g_free (self->details);
 
@@ -2303,6 +2852,18 @@ mat_timeline_get_property (GObject    *object,
     case PROP_DETAILS:
       g_value_set_string (value, self->details);
       break;
+    case PROP_HADJUSTMENT:
+      g_value_set_object (value, self->hadjustment);
+      break;
+    case PROP_VADJUSTMENT:
+      g_value_set_object (value, self->vadjustment);
+      break;
+    case PROP_HSCROLL_POLICY:
+      g_value_set_enum (value, self->hscroll_policy);
+      break;
+    case PROP_VSCROLL_POLICY:
+      g_value_set_enum (value, self->vscroll_policy);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -2330,9 +2891,40 @@ mat_timeline_set_property (GObject      *object,
     case PROP_SELECTED_KEY:
       mat_timeline_select_key (self, g_value_get_int (value), FALSE);
       break;
+    case PROP_HADJUSTMENT:
+      set_adjustment (self, &self->hadjustment, g_value_get_object (value), "hadjustment");
+      break;
+    case PROP_VADJUSTMENT:
+      set_adjustment (self, &self->vadjustment, g_value_get_object (value), "vadjustment");
+      break;
+    case PROP_HSCROLL_POLICY:
+      if (self->hscroll_policy != (guint) g_value_get_enum (value))
+        {
+          self->hscroll_policy = g_value_get_enum (value);
+          gtk_widget_queue_resize (GTK_WIDGET (self));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_VSCROLL_POLICY:
+      if (self->vscroll_policy != (guint) g_value_get_enum (value))
+        {
+          self->vscroll_policy = g_value_get_enum (value);
+          gtk_widget_queue_resize (GTK_WIDGET (self));
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+add_binding (GtkWidgetClass  *widget_class,
+             guint            keyval,
+             GdkModifierType  mods,
+             const char      *action)
+{
+  gtk_widget_class_add_binding_action (widget_class, keyval, mods, action, NULL);
 }
 
 static void
@@ -2366,10 +2958,56 @@ mat_timeline_class_init (MatTimelineClass *klass)
     g_param_spec_string ("details", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
+  g_object_class_override_property (object_class, PROP_VADJUSTMENT, "vadjustment");
+  g_object_class_override_property (object_class, PROP_HSCROLL_POLICY, "hscroll-policy");
+  g_object_class_override_property (object_class, PROP_VSCROLL_POLICY, "vscroll-policy");
 
   signals[SCRUBBED] =
     g_signal_new ("scrubbed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  gtk_widget_class_install_action (widget_class, "timeline.select-previous", NULL, select_step_activated);
+  gtk_widget_class_install_action (widget_class, "timeline.select-next", NULL, select_step_activated);
+  gtk_widget_class_install_action (widget_class, "timeline.select-first", NULL, select_step_activated);
+  gtk_widget_class_install_action (widget_class, "timeline.select-last", NULL, select_step_activated);
+  gtk_widget_class_install_action (widget_class, "timeline.select-none", NULL, select_none_activated);
+  gtk_widget_class_install_action (widget_class, "timeline.nudge", "(ib)", nudge_activated);
+  gtk_widget_class_install_action (widget_class, "timeline.step-phase", "i", step_phase_activated);
+  gtk_widget_class_install_action (widget_class, "timeline.delete", NULL, delete_activated);
+  gtk_widget_class_install_action (widget_class, "timeline.insert", NULL, insert_activated);
+  gtk_widget_class_install_action (widget_class, "timeline.edit", NULL, edit_activated);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_fit_activated);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_in_activated);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_out_activated);
+
+  /* every one of these is listed in the shortcuts window (help-overlay.ui) */
+  add_binding (widget_class, GDK_KEY_Left, 0, "timeline.select-previous");
+  add_binding (widget_class, GDK_KEY_Right, 0, "timeline.select-next");
+  add_binding (widget_class, GDK_KEY_Home, 0, "timeline.select-first");
+  add_binding (widget_class, GDK_KEY_End, 0, "timeline.select-last");
+  add_binding (widget_class, GDK_KEY_Escape, 0, "timeline.select-none");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK,
+                                       "timeline.nudge", "(ib)", -1, FALSE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK,
+                                       "timeline.nudge", "(ib)", 1, FALSE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK | GDK_SHIFT_MASK,
+                                       "timeline.nudge", "(ib)", -1, TRUE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK | GDK_SHIFT_MASK,
+                                       "timeline.nudge", "(ib)", 1, TRUE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "timeline.step-phase", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "timeline.step-phase", "i", -1);
+  add_binding (widget_class, GDK_KEY_Delete, 0, "timeline.delete");
+  add_binding (widget_class, GDK_KEY_BackSpace, 0, "timeline.delete");
+  add_binding (widget_class, GDK_KEY_Insert, 0, "timeline.insert");
+  add_binding (widget_class, GDK_KEY_Return, 0, "timeline.edit");
+  add_binding (widget_class, GDK_KEY_KP_Enter, 0, "timeline.edit");
+  add_binding (widget_class, GDK_KEY_F2, 0, "timeline.edit");
+  add_binding (widget_class, GDK_KEY_0, 0, "timeline.zoom-fit");
+  add_binding (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "timeline.zoom-fit");
+  add_binding (widget_class, GDK_KEY_plus, 0, "timeline.zoom-in");
+  add_binding (widget_class, GDK_KEY_equal, 0, "timeline.zoom-in");
+  add_binding (widget_class, GDK_KEY_minus, 0, "timeline.zoom-out");
 
   gtk_widget_class_set_css_name (widget_class, "mattimeline");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -2379,20 +3017,25 @@ static void
 mat_timeline_init (MatTimeline *self)
 {
   GtkGesture *drag, *click;
-  GtkEventController *key, *scroll_controller;
+  GtkEventController *scroll_controller;
 
   mat_style_ensure ();
   self->zoom = ZOOM_DEFAULT;
   self->focus = -1;
   self->popover_key = -1;
-  self->starts = g_new0 (guint32, 1);
+  self->press_key = -1;
   self->selected = g_new0 (gboolean, 1);
   self->k0 = g_new0 (guint16, 1);
   self->k1 = g_new0 (guint16, 1);
   self->k2 = g_new0 (guint16, 1);
+  self->flags = g_new0 (guint8, 1);
+  self->stacked = g_new0 (guint16, 1);
+  set_adjustment (self, &self->hadjustment, NULL, "hadjustment");
+  set_adjustment (self, &self->vadjustment, NULL, "vadjustment");
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
 
@@ -2404,13 +3047,9 @@ mat_timeline_init (MatTimeline *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
 
   click = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), 0);
-  g_signal_connect (click, "pressed", G_CALLBACK (on_click_pressed), self);
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_context_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
-
-  key = gtk_event_controller_key_new ();
-  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), key);
 
   scroll_controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   g_signal_connect (scroll_controller, "scroll", G_CALLBACK (on_scroll), self);
@@ -2424,6 +3063,7 @@ mat_timeline_init (MatTimeline *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Animation timeline"),
                                   -1);
   update_details (self);
+  update_actions (self);
 }
 
 /* ---- public API -------------------------------------------------------- */
@@ -2458,10 +3098,11 @@ mat_timeline_set_block (MatTimeline  *self,
   g_signal_group_set_target (self->material_signals,
                              block != NULL ? mat_anim_block_get_material (block) : NULL);
 
-  /* a new block: no selection */
-  g_clear_pointer (&self->starts, g_free);
+  /* a new block: no selection, the whole period in view */
+  g_clear_pointer (&self->k1, g_free);
   self->focus = -1;
   resync (self);
+  mat_timeline_zoom_to_fit (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_KEY]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BLOCK]);
 }
@@ -2501,12 +3142,7 @@ mat_timeline_set_zoom (MatTimeline *self,
 {
   g_return_if_fail (MAT_IS_TIMELINE (self));
 
-  zoom = CLAMP (zoom, ZOOM_MIN, ZOOM_MAX);
-  if (self->zoom == zoom)
-    return;
-  self->zoom = zoom;
-  gtk_widget_queue_resize (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+  zoom_at (self, zoom, 0.0);
 }
 
 void
@@ -2514,7 +3150,7 @@ mat_timeline_zoom_in (MatTimeline *self)
 {
   g_return_if_fail (MAT_IS_TIMELINE (self));
 
-  zoom_at (self, self->zoom * ZOOM_STEP, mat_timeline_time_to_x (self, playhead_ms (self)));
+  zoom_at (self, self->zoom * ZOOM_STEP, zoom_centre (self));
 }
 
 void
@@ -2522,7 +3158,45 @@ mat_timeline_zoom_out (MatTimeline *self)
 {
   g_return_if_fail (MAT_IS_TIMELINE (self));
 
-  zoom_at (self, self->zoom / ZOOM_STEP, mat_timeline_time_to_x (self, playhead_ms (self)));
+  zoom_at (self, self->zoom / ZOOM_STEP, zoom_centre (self));
+}
+
+void
+mat_timeline_zoom_to_fit (MatTimeline *self)
+{
+  double width, span, zoom;
+
+  g_return_if_fail (MAT_IS_TIMELINE (self));
+
+  width = gtk_widget_get_width (GTK_WIDGET (self));
+  if (width <= 0)
+    {
+      /* not shown yet: when it gets its size */
+      self->fit_pending = TRUE;
+      return;
+    }
+  self->fit_pending = FALSE;
+  span = MAX (self->period, self->max_time);
+  if (span <= 0)
+    span = 1000.0;
+  zoom = CLAMP ((width - 2 * PAD_X - END_ROOM) * 1000.0 / span, ZOOM_MIN, ZOOM_MAX);
+  if (zoom != self->zoom)
+    {
+      self->zoom = zoom;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+    }
+  configure_adjustments (self);
+  if (self->hadjustment != NULL)
+    gtk_adjustment_set_value (self->hadjustment, 0.0);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+double
+mat_timeline_get_offset (MatTimeline *self)
+{
+  g_return_val_if_fail (MAT_IS_TIMELINE (self), 0.0);
+
+  return offset (self);
 }
 
 int
@@ -2566,7 +3240,7 @@ mat_timeline_get_n_selected (MatTimeline *self)
 }
 
 GtkPopover *
-mat_timeline_get_phase_popover (MatTimeline *self)
+mat_timeline_get_key_popover (MatTimeline *self)
 {
   g_return_val_if_fail (MAT_IS_TIMELINE (self), NULL);
 
@@ -2583,7 +3257,21 @@ mat_timeline_get_details (MatTimeline *self)
   return self->details;
 }
 
+char *
+mat_timeline_dup_tooltip_text (MatTimeline *self,
+                               double       x,
+                               double       y)
+{
+  g_return_val_if_fail (MAT_IS_TIMELINE (self), NULL);
+
+  return tooltip_text_at (self, x, y);
+}
+
 /* ---- test hooks: the gesture handlers themselves ------------------------ */
+
+/* Event times for the hooks: separate gestures far apart, the presses of
+ * one multiple click 1 ms apart. */
+static guint32 test_clock;
 
 void
 mat_timeline_test_drag_begin (MatTimeline    *self,
@@ -2593,7 +3281,8 @@ mat_timeline_test_drag_begin (MatTimeline    *self,
 {
   g_return_if_fail (MAT_IS_TIMELINE (self));
 
-  drag_begin (self, x, y, state);
+  test_clock += 10000;
+  drag_begin (self, x, y, state, test_clock);
 }
 
 void
@@ -2626,7 +3315,8 @@ mat_timeline_test_drag (MatTimeline    *self,
 {
   g_return_if_fail (MAT_IS_TIMELINE (self));
 
-  drag_begin (self, x, y, state);
+  test_clock += 10000;
+  drag_begin (self, x, y, state, test_clock);
   /* several updates, as a pointer would send them */
   for (int i = 1; i <= 4; i++)
     drag_update (self, dx * i / 4.0, dy * i / 4.0, state);
@@ -2643,22 +3333,15 @@ mat_timeline_test_click (MatTimeline    *self,
 {
   g_return_if_fail (MAT_IS_TIMELINE (self));
 
+  test_clock += 10000;
   if (button == GDK_BUTTON_PRIMARY)
-    {
-      drag_begin (self, x, y, state);
-      drag_end (self, 0, 0);
-    }
-  click_pressed (self, n_press, button, x, y);
-}
-
-gboolean
-mat_timeline_test_key (MatTimeline    *self,
-                       guint           keyval,
-                       GdkModifierType state)
-{
-  g_return_val_if_fail (MAT_IS_TIMELINE (self), FALSE);
-
-  return key_pressed (self, keyval, state);
+    for (guint i = 0; i < n_press; i++)
+      {
+        drag_begin (self, x, y, state, test_clock + i);
+        drag_end (self, 0, 0);
+      }
+  else if (button == GDK_BUTTON_SECONDARY)
+    context_click (self, x, y);
 }
 
 void
@@ -2668,5 +3351,5 @@ mat_timeline_test_scroll (MatTimeline    *self,
 {
   g_return_if_fail (MAT_IS_TIMELINE (self));
 
-  scroll (self, dy, state, mat_timeline_time_to_x (self, playhead_ms (self)));
+  scroll (self, dy, state, zoom_centre (self));
 }

@@ -13,16 +13,31 @@ G_DECLARE_FINAL_TYPE (MatTimeline, mat_timeline, MAT, TIMELINE, GtkWidget)
 
 /* Properties:
  *   "block"     MatAnimBlock*  the block shown (%NULL: nothing)
- *   "position"  uint           the playhead, ms; shown modulo the cycle,
+ *   "position"  uint           the playhead, ms; shown modulo the period,
  *                              so it can be bound to a preview's "time"
- *   "zoom"      double         pixels per second (20 .. 5000)
+ *   "zoom"      double         pixels per second (5 .. 5000)
  *   "selected-key" int         the focused key, -1 for none
+ *   "details"   string         one line about the selection (read-only)
+ * It is a GtkScrollable: put it straight into a GtkScrolledWindow; it
+ * scrolls itself, so nothing but the user and the zoom moves the view.
  * Signals:
  *   "scrubbed" (guint position): the user moved the playhead (a click
  *   on the ruler or a drag of the playhead); "position" is already set.
+ * Actions (with their keys while the timeline has the focus):
+ *   timeline.select-previous / -next (Left / Right), -first / -last
+ *   (Home / End), -none (Escape); timeline.nudge "(ib)": (direction,
+ *   carry the later keys) by the snapping grid (Alt+Left / Alt+Right,
+ *   with Shift the later keys move too); timeline.step-phase "i" (Up /
+ *   Down); timeline.delete (Delete); timeline.insert (Insert, at the
+ *   playhead); timeline.edit (Return, F2: the key popover, its time
+ *   field focused); timeline.zoom-fit (0, Ctrl+0); timeline.zoom-in /
+ *   zoom-out (plus / minus).
  *
- * Keys sit at their cumulative start times (a key's k1 is its duration).
- * Every edit goes through the model; a gesture is one undo step. k2 is
+ * Keys sit at their times as the game reads them (formats.md 2.3): key
+ * k's k1 is the time its interval ends; its interval is drawn from the
+ * previous key's time (0 for key 0) to its own, and the period is the
+ * last key's time. Every edit goes through the model; a gesture is one
+ * undo step and changes exactly the k1 values the user sees move. k2 is
  * shown and never changed. */
 GtkWidget    *mat_timeline_new                (void);
 MatAnimBlock *mat_timeline_get_block          (MatTimeline  *self);
@@ -36,7 +51,11 @@ void          mat_timeline_set_zoom           (MatTimeline  *self,
                                                double        zoom);
 void          mat_timeline_zoom_in            (MatTimeline  *self);
 void          mat_timeline_zoom_out           (MatTimeline  *self);
-/* The snapping grid at the current zoom, ms (50 at the default zoom). */
+/* The whole period (and any key past it) in view, from 0 ms. */
+void          mat_timeline_zoom_to_fit        (MatTimeline  *self);
+/* How far the view is scrolled, in pixels (the hadjustment's value). */
+double        mat_timeline_get_offset         (MatTimeline  *self);
+/* The snapping grid at the current zoom, ms (50 at 200 px/s). */
 guint         mat_timeline_get_grid           (MatTimeline  *self);
 
 /* The selection: @key -1 clears it; with @extend the key is toggled in a
@@ -49,7 +68,8 @@ gboolean      mat_timeline_is_key_selected    (MatTimeline  *self,
                                                guint         key);
 guint         mat_timeline_get_n_selected     (MatTimeline  *self);
 
-/* Widget coordinates of a time (ms) on the track, and back. */
+/* Widget coordinates of a time (ms) on the track, and back (the scroll
+ * offset included). */
 double        mat_timeline_time_to_x          (MatTimeline  *self,
                                                double        ms);
 double        mat_timeline_x_to_time          (MatTimeline  *self,
@@ -62,7 +82,7 @@ double        mat_timeline_get_ruler_y        (MatTimeline  *self);
 /* For tests and the benchmark: run the code paths of the widget's own
  * gestures. A drag from (@x, @y) by (@dx, @dy) with @state held (begin,
  * one update per call of _update, end); a click (@n_press, @button). The
- * key handler is mat_timeline_test_key. */
+ * key handling goes through the actions and their shortcuts. */
 void          mat_timeline_test_drag_begin    (MatTimeline    *self,
                                                double          x,
                                                double          y,
@@ -85,15 +105,18 @@ void          mat_timeline_test_click         (MatTimeline    *self,
                                                guint           n_press,
                                                guint           button,
                                                GdkModifierType state);
-gboolean      mat_timeline_test_key           (MatTimeline    *self,
-                                               guint           keyval,
-                                               GdkModifierType state);
 void          mat_timeline_test_scroll        (MatTimeline    *self,
                                                double          dy,
                                                GdkModifierType state);
-/* The phase popover while open, else %NULL; choosing a row of its list
- * sets k0. Returns: (transfer none) (nullable). */
-GtkPopover   *mat_timeline_get_phase_popover  (MatTimeline    *self);
+/* The text the tooltip shows at (@x, @y), %NULL for none.
+ * Returns: (transfer full) (nullable). */
+char         *mat_timeline_dup_tooltip_text   (MatTimeline    *self,
+                                               double          x,
+                                               double          y);
+/* The key popover while open, else %NULL; its spin button (named
+ * "key-time") types the key's time, choosing a row of its list (named
+ * "phase-list") sets k0. Returns: (transfer none) (nullable). */
+GtkPopover   *mat_timeline_get_key_popover    (MatTimeline    *self);
 /* The text of the details row (the selected key, with k2).
  * Returns: (transfer none). */
 const char   *mat_timeline_get_details        (MatTimeline    *self);
