@@ -512,17 +512,13 @@ queue_render (MatPreview *self)
 
 /* ---- controls --------------------------------------------------------- */
 
+/* The mode's name from the table of meanings, %NULL for 4..7. */
 static const char *
 mode_label (guint mode)
 {
-  switch (mode)
-    {
-    case PHASE_EVAL_MODE_LOOP: return _("loop");
-    case PHASE_EVAL_MODE_PING_PONG: return _("ping-pong");
-    case PHASE_EVAL_MODE_ONE_SHOT: return _("one-shot");
-    case PHASE_EVAL_MODE_RANDOM: return _("random");
-    default: return NULL;
-    }
+  const Mat0ModeField *field = mat0_fields_mode (mode);
+
+  return field->known ? _(field->label) : NULL;
 }
 
 /* How far the time scale reaches: one period, two for ping-pong. */
