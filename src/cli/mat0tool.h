@@ -57,4 +57,16 @@ gboolean    mt_apply_assignment       (NresEntry    *entry,
                                        const char   *assignment,
                                        GError      **error);
 
+/* -o OUT, and its atomic write (cli.md), shared by the commands */
+extern char *opt_output;
+gboolean    write_atomically          (const char   *path,
+                                       GBytes       *bytes,
+                                       GError      **error);
+
+/* texture-import and texture-export (mat0tool-texture.c) and their
+ * options. */
+GOptionGroup *mt_texture_option_group (void);
+int         mt_cmd_texture_import     (char        **args);
+int         mt_cmd_texture_export     (char        **args);
+
 G_END_DECLS
