@@ -19,7 +19,7 @@
 
 static gboolean opt_json;
 static gboolean opt_strict;
-static char *opt_output;
+char *opt_output;
 static char *opt_block;
 static char *opt_time;
 static char *opt_start;
@@ -52,7 +52,10 @@ static const char summary[] =
   "  roundtrip LIB -o OUT            decode all, write back (byte-identical)\n"
   "  repack LIB -o OUT               canonical layout\n"
   "  build JSON -o LIB               library from a dump document\n"
-  "  textures TEXLIB [--png DIR]     list Texm entries";
+  "  textures TEXLIB [--png DIR]     list Texm entries\n"
+  "  texture-import TEXLIB NAME PICTURE --format F [--dither] [--drop-alpha]\n"
+  "                 [--mips N] [--cells x,w,y,h;...] -o OUT   add or replace a texture\n"
+  "  texture-export TEXLIB NAME [--level K] -o OUT.png        a mip level as PNG";
 
 static int
 usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
@@ -323,6 +326,26 @@ finish_write (const MtLibrary *input, const char *input_path, const char *out,
       return MT_EXIT_USAGE;
     }
   return MT_EXIT_OK;
+}
+
+gboolean
+mt_write_output (const char *input_path,
+                 const char *input_etag,
+                 const char *out,
+                 GBytes     *bytes,
+                 GError    **error)
+{
+  const char *etag = NULL;
+
+  if (input_etag != NULL)
+    {
+      g_autofree char *target = resolve_output (out);
+      g_autofree char *input = resolve_output (input_path);
+
+      if (g_str_equal (target, input))
+        etag = input_etag;
+    }
+  return mat_file_replace (out, bytes, etag, MAT_SAVE_NONE, NULL, NULL, NULL, error);
 }
 
 static void
@@ -1119,6 +1142,8 @@ static const struct {
   { "repack", cmd_repack },
   { "build", cmd_build },
   { "textures", cmd_textures },
+  { "texture-import", mt_cmd_texture_import },
+  { "texture-export", mt_cmd_texture_export },
 };
 
 int
@@ -1133,6 +1158,7 @@ main (int argc, char *argv[])
                                 "of Parkan: Iron Strategy's NRes libraries.");
   g_option_context_set_description (context, summary);
   g_option_context_add_main_entries (context, option_entries, NULL);
+  g_option_context_add_group (context, mt_texture_option_group ());
   if (!g_option_context_parse_strv (context, &args, &error))
     return usage_error ("%s", error->message);
   if (g_strv_length (args) < 2)

@@ -83,4 +83,21 @@ gboolean    mt_apply_assignment       (NresEntry    *entry,
                                        const char   *assignment,
                                        GError      **error);
 
+/* -o OUT, and its atomic write (cli.md), shared by the commands: the
+ * model's save routine (mat_file_replace). When OUT is the input (after
+ * links), @input_etag (may be %NULL) makes a change on disk since the
+ * input was read a refusal instead of an overwrite. */
+extern char *opt_output;
+gboolean    mt_write_output           (const char   *input_path,
+                                       const char   *input_etag,
+                                       const char   *out,
+                                       GBytes       *bytes,
+                                       GError      **error);
+
+/* texture-import and texture-export (mat0tool-texture.c) and their
+ * options. */
+GOptionGroup *mt_texture_option_group (void);
+int         mt_cmd_texture_import     (char        **args);
+int         mt_cmd_texture_export     (char        **args);
+
 G_END_DECLS

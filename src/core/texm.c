@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "texm.h"
+#include "texm-convert.h"
 
 #define TEXM_MAX_MIPS   32
 #define PAGE_RECT_SIZE  8
@@ -523,127 +524,8 @@ texm_write (const TexmImage *image)
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));
 }
 
-/* Quantisation, the inverse of the expansion above: round to nearest,
- * q = (v * max + 127) / 255. Every expanded value comes back unchanged. */
-static inline guint
-quant (guint v, guint max)
-{
-  return (v * max + 127) / 255;
-}
-
-/* 2x2 box filter with rounding; odd sizes drop the last row / column as
- * the level sizes do (dst = src >> 1), a size of 1 repeats its pixel. */
-static guint8 *
-downsample (const guint8 *src,
-            guint32       sw,
-            guint32       sh,
-            guint32       dw,
-            guint32       dh)
-{
-  guint8 *dst = g_malloc ((gsize) dw * dh * 4);
-
-  for (guint32 y = 0; y < dh; y++)
-    {
-      guint32 y0 = MIN (2 * y, sh - 1);
-      guint32 y1 = MIN (2 * y + 1, sh - 1);
-
-      for (guint32 x = 0; x < dw; x++)
-        {
-          guint32 x0 = MIN (2 * x, sw - 1);
-          guint32 x1 = MIN (2 * x + 1, sw - 1);
-          const guint8 *a = src + ((gsize) y0 * sw + x0) * 4;
-          const guint8 *b = src + ((gsize) y0 * sw + x1) * 4;
-          const guint8 *c = src + ((gsize) y1 * sw + x0) * 4;
-          const guint8 *d = src + ((gsize) y1 * sw + x1) * 4;
-          guint8 *o = dst + ((gsize) y * dw + x) * 4;
-
-          for (guint k = 0; k < 4; k++)
-            o[k] = (guint8) ((a[k] + b[k] + c[k] + d[k] + 2) / 4);
-        }
-    }
-
-  return dst;
-}
-
-static guint8
-nearest_palette_index (const guint8 *palette,
-                       const guint8 *px)
-{
-  guint best = 0;
-  guint best_d = G_MAXUINT;
-
-  for (guint e = 0; e < 256; e++)
-    {
-      int dr = (int) px[0] - palette[e * 4 + 0];
-      int dg = (int) px[1] - palette[e * 4 + 1];
-      int db = (int) px[2] - palette[e * 4 + 2];
-      guint d = (guint) (dr * dr + dg * dg + db * db);
-
-      if (d < best_d)
-        {
-          best = e;
-          best_d = d;
-          if (d == 0)
-            break;
-        }
-    }
-
-  return (guint8) best;
-}
-
-static void
-encode_level (GByteArray   *out,
-              guint32       format,
-              const guint8 *rgba,
-              gsize         n,
-              const guint8 *palette)
-{
-  for (gsize i = 0; i < n; i++)
-    {
-      const guint8 *px = rgba + i * 4;
-      guint r = px[0], g = px[1], b = px[2], a = px[3];
-      guint8 buf[4];
-
-      switch (format)
-        {
-        case 0:
-          buf[0] = nearest_palette_index (palette, px);
-          g_byte_array_append (out, buf, 1);
-          break;
-        case 565:
-          put_u16 (buf, (guint16) ((quant (r, 31) << 11) | (quant (g, 63) << 5) | quant (b, 31)));
-          g_byte_array_append (out, buf, 2);
-          break;
-        case 556:
-          put_u16 (buf, (guint16) ((quant (r, 31) << 11) | (quant (g, 31) << 6) | quant (b, 63)));
-          g_byte_array_append (out, buf, 2);
-          break;
-        case 4444:
-          put_u16 (buf, (guint16) ((quant (a, 15) << 12) | (quant (r, 15) << 8) |
-                                   (quant (g, 15) << 4) | quant (b, 15)));
-          g_byte_array_append (out, buf, 2);
-          break;
-        case 88:
-          /* Luminance by the integer Rec. 601 weights (77 + 150 + 29 =
-           * 256), exact for grey pixels. */
-          put_u16 (buf, (guint16) ((((77 * r + 150 * g + 29 * b + 128) >> 8) << 8) | a));
-          g_byte_array_append (out, buf, 2);
-          break;
-        case 888:
-          /* The unused X byte is written as 0. */
-          put_u32 (buf, (r << 16) | (g << 8) | b);
-          g_byte_array_append (out, buf, 4);
-          break;
-        case 8888:
-          put_u32 (buf, ((guint32) a << 24) | (r << 16) | (g << 8) | b);
-          g_byte_array_append (out, buf, 4);
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-    }
-}
-
+/* The builder lives with the picture conversion (texm-convert.c): one
+ * place makes payloads, with one rounding rule and one mip chain. */
 GBytes *
 texm_encode_rgba (guint32         format,
                   guint           width,
@@ -654,53 +536,8 @@ texm_encode_rgba (guint32         format,
                   const TexmRect *rects,
                   guint           n_rects)
 {
-  g_autoptr(GByteArray) out = NULL;
-  g_autofree guint8 *level = NULL;
-  TexmHeader h = { 0 };
-  guint32 w, lh;
-
-  g_return_val_if_fail (texm_format_is_valid (format), NULL);
-  g_return_val_if_fail (width > 0 && height > 0, NULL);
-  g_return_val_if_fail ((guint64) width * height <= G_MAXSIZE / 4, NULL);
-  g_return_val_if_fail (mip_count > 0 && mip_count <= TEXM_MAX_MIPS, NULL);
-  g_return_val_if_fail (rgba != NULL, NULL);
-  g_return_val_if_fail (format != 0 || palette != NULL, NULL);
   g_return_val_if_fail (n_rects == 0 || rects != NULL, NULL);
 
-  h.magic = TEXM_MAGIC;
-  h.width = width;
-  h.height = height;
-  h.mip_count = mip_count;
-  h.format = format;
-
-  out = g_byte_array_new ();
-  append_header (out, &h);
-  if (format == 0)
-    g_byte_array_append (out, palette, TEXM_PALETTE_SIZE);
-
-  w = width;
-  lh = height;
-  for (guint i = 0; i < mip_count; i++)
-    {
-      const guint8 *src = i == 0 ? rgba : level;
-
-      encode_level (out, format, src, (gsize) w * lh, palette);
-
-      if (i + 1 < mip_count)
-        {
-          guint32 nw = mip_dim (width, i + 1);
-          guint32 nh = mip_dim (height, i + 1);
-          guint8 *next = downsample (src, w, lh, nw, nh);
-
-          g_free (level);
-          level = next;
-          w = nw;
-          lh = nh;
-        }
-    }
-
-  if (rects != NULL)
-    append_page (out, rects, n_rects);
-
-  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+  return texm_encode_raw (format, width, height, mip_count, rgba, palette, FALSE,
+                          rects != NULL, rects, n_rects);
 }

@@ -76,9 +76,13 @@ guint8     *texm_decode_rgba       (const TexmImage *image,
  * Returns: (transfer full). */
 GBytes     *texm_write             (const TexmImage *image);
 
-/* Builds a payload from RGBA8 top-level pixels: the mip chain is made by
- * 2x2 box filtering; format 0 takes @palette (256 RGBX entries) and the
- * nearest palette index per pixel. @rects may be %NULL (no Page chunk).
+/* Builds a payload from RGBA8 top-level pixels of any size, with no
+ * checks on the picture (texm-convert.h has the checked encoder): channels
+ * rounded to the nearest grid value, the mip chain of truncated box
+ * averages of level 0, flags4 32 when @mip_count > 1 (else 0), flags5 and
+ * unk6 0; format 0 takes @palette (256 entries of R, G, B, unused) and the
+ * nearest entry among 1..255 per pixel (index 0 stays unused). A non-%NULL
+ * @rects writes a Page chunk, also with @n_rects 0.
  * Returns: (transfer full). */
 GBytes     *texm_encode_rgba       (guint32          format,
                                     guint            width,

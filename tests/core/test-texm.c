@@ -992,9 +992,10 @@ test_encode_palette (void)
     }
   pal[200 * 4 + 0] = 7; pal[200 * 4 + 1] = 248;
 
+  /* entries 1, 31, ... 211: index 0 is never used */
   for (guint p = 0; p < 8; p++)
     {
-      guint e = p * 30;
+      guint e = 1 + p * 30;
 
       rgba[p * 4 + 0] = pal[e * 4 + 0];
       rgba[p * 4 + 1] = pal[e * 4 + 1];
@@ -1003,10 +1004,11 @@ test_encode_palette (void)
     }
   encode_decode_check (0, 4, 2, rgba, pal);
 
-  /* nearest and first wins */
+  /* nearest and first wins; entry 0 is not looked at */
   rgba[0] = 7; rgba[1] = 248; rgba[2] = 0;      /* entries 7 and 200 */
   rgba[4] = 10; rgba[5] = 250; rgba[6] = 3;     /* (10,250,3): 5->? */
-  bytes = texm_encode_rgba (0, 2, 1, 1, rgba, pal, NULL, 0);
+  rgba[8] = 0; rgba[9] = 255; rgba[10] = 0;     /* entry 0's colour */
+  bytes = texm_encode_rgba (0, 3, 1, 1, rgba, pal, NULL, 0);
   image = parse_ok (bytes);
   g_assert_cmpmem (image->palette, 1024, pal, 1024);
   idx = (const guint8 *) g_bytes_get_data (bytes, NULL) + 32 + 1024;
@@ -1015,6 +1017,8 @@ test_encode_palette (void)
    * 16 + 1 + 9 = 26; entry 7 = (7,248,0): 9 + 4 + 9 = 22; entry 8 =
    * (8,247,0): 4 + 9 + 9 = 22 -> 7 wins the tie. */
   g_assert_cmpuint (idx[1], ==, 7);
+  /* (0,255,0) is entry 0; entry 1 = (1,254,0) is the nearest after it */
+  g_assert_cmpuint (idx[2], ==, 1);
 }
 
 static void
@@ -1038,22 +1042,31 @@ test_encode_quantise (void)
 static void
 test_encode_mips (void)
 {
-  /* 4x2 8888 with 3 levels: 4x2 -> 2x1 -> 1x1, box filter with rounding
-   * (sum + 2) / 4 on every channel. */
+  /* 4x2 8888 with 3 levels: 4x2 -> 2x1 -> 1x1; each texel the truncated
+   * mean of the level-0 block under it (2x2 for level 1, the whole 4x2
+   * for level 2), per channel. */
   static const guint8 rgba[] = {
     0, 0, 0, 0,     1, 1, 1, 4,     10, 20, 30, 40,   11, 21, 31, 41,
     1, 0, 0, 0,     1, 2, 0, 4,     12, 22, 32, 42,   13, 23, 33, 43,
   };
+  /* (0 + 1 + 1 + 1) / 4 = 0, (0 + 1 + 0 + 2) / 4 = 0, 1 / 4 = 0, 8 / 4 = 2;
+   * (10 + 11 + 12 + 13) / 4 = 11, 86 / 4 = 21, 126 / 4 = 31, 166 / 4 = 41 */
   static const guint8 level1[] = {
-    1, 1, 0, 2,   12, 22, 32, 42,
+    0, 0, 0, 2,   11, 21, 31, 41,
   };
+  /* R 49 / 8 = 6, G 89 / 8 = 11, B 127 / 8 = 15, A 174 / 8 = 21 (level 1
+   * averaged again would give 5 and 10) */
   static const guint8 level2[] = {
-    7, 12, 16, 22,
+    6, 11, 15, 21,
   };
   g_autoptr(GBytes) bytes = texm_encode_rgba (8888, 4, 2, 3, rgba, NULL, NULL, 0);
   g_autoptr(TexmImage) image = parse_ok (bytes);
 
   g_assert_cmpuint (image->header.mip_count, ==, 3);
+  /* a mip chain: flags4 32 */
+  g_assert_cmpuint (image->header.flags4, ==, 32);
+  g_assert_cmpuint (image->header.flags5, ==, 0);
+  g_assert_cmpuint (image->header.unk6, ==, 0);
   g_assert_cmpuint (g_bytes_get_size (bytes), ==, 32 + (8 + 2 + 1) * 4);
   assert_decode (image, 0, 4, 2, rgba);
   assert_decode (image, 1, 2, 1, level1);
@@ -1063,16 +1076,19 @@ test_encode_mips (void)
 static void
 test_encode_mips_odd (void)
 {
-  /* 3x1 with 3 levels: 3x1 -> 1x1 (pixels 0 and 1) -> 1x1 (same). */
+  /* 3x1 with 3 levels, any size is accepted here: level 1 (1x1) averages
+   * the 2x1 block, pixels 0 and 1; level 2 the 4x1 block clipped to the
+   * picture, all three: (150 / 3, 200 / 3, 0) = (50, 66, 0). */
   static const guint8 rgba[] = {
     100, 0, 0, 255,   50, 0, 0, 255,   0, 200, 0, 255,
   };
   static const guint8 level1[] = { 75, 0, 0, 255 };
+  static const guint8 level2[] = { 50, 66, 0, 255 };
   g_autoptr(GBytes) bytes = texm_encode_rgba (8888, 3, 1, 3, rgba, NULL, NULL, 0);
   g_autoptr(TexmImage) image = parse_ok (bytes);
 
   assert_decode (image, 1, 1, 1, level1);
-  assert_decode (image, 2, 1, 1, level1);
+  assert_decode (image, 2, 1, 1, level2);
 }
 
 static void
