@@ -7,15 +7,18 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gstdio.h>
 
 #include <gtk/gtk.h>
 #include <glib/gi18n.h>
 
 #include "mat0-fields.h"
+#include "mat-application.h"
 #include "mat-flags-inspector.h"
 #include "mat-library.h"
 #include "mat-meta-editor.h"
 #include "mat-resources.h"
+#include "mat-window.h"
 #include "nres.h"
 #include "test-support.h"
 #include "ui-support.h"
@@ -754,9 +757,192 @@ test_screenshots (void)
   gtk_window_destroy (window);
 }
 
+/* A home of our own for the tests that open the editor's window: its
+ * recent files and caches, and the folder named in its title bar
+ * ("~/Parkan"), stay out of the real one. */
+static char *home_dir;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+home_setup (void)
+{
+  static const char *const dirs[] = { "XDG_DATA_HOME", ".local/share", "XDG_CONFIG_HOME", ".config",
+                                      "XDG_CACHE_HOME", ".cache" };
+  g_autoptr(GError) error = NULL;
+
+  home_dir = g_dir_make_tmp ("test-flags-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_setenv ("HOME", home_dir, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i += 2)
+    {
+      g_autofree char *path = g_build_filename (home_dir, dirs[i + 1], NULL);
+
+      g_mkdir_with_parents (path, 0700);
+      g_setenv (dirs[i], path, TRUE);
+    }
+}
+
+/* A copy of the file $@variable in ~/Parkan, named @name. Returns: (transfer full) */
+static GFile *
+home_copy (const char *variable,
+           const char *name)
+{
+  g_autoptr(GBytes) bytes = test_load_file (ui_need_env (variable));
+  g_autofree char *folder = g_build_filename (home_dir, "Parkan", NULL);
+  g_autofree char *path = g_build_filename (folder, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_mkdir_with_parents (folder, 0700);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  return g_file_new_for_path (path);
+}
+
+/* The wheel over the Flags & Metadata page of the window */
+
+static gboolean
+window_ready (gpointer data)
+{
+  return !mat_window_get_busy (MAT_WINDOW (data)) && ui_widget_is_shown (data) &&
+         mat_window_get_library (MAT_WINDOW (data)) != NULL;
+}
+
+static gboolean
+page_scrollable (gpointer data)
+{
+  GtkAdjustment *v = data;
+
+  return gtk_adjustment_get_upper (v) > gtk_adjustment_get_page_size (v) + 100;
+}
+
+/* Wheel notches (X buttons 4 up, 5 down) where the pointer is. */
+static void
+wheel (GtkWidget *widget,
+       guint      button,
+       guint      notches)
+{
+  for (guint i = 0; i < notches; i++)
+    {
+      ui_pointer_button (widget, button, TRUE);
+      ui_pointer_button (widget, button, FALSE);
+    }
+  ui_spin_ms (100);
+}
+
+/* The page is one scroller: the wheel over the inspector and over the
+ * metadata editor moves it, down and back up. */
+static void
+test_page_wheel (void)
+{
+  g_autoptr(MatApplication) app = mat_application_new (APPLICATION_ID, G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GFile) file = home_copy ("DEMO_LIB", "Material.lib");
+  g_autoptr(GError) error = NULL;
+  MatWindow *window;
+  GtkStack *stack;
+  GtkWidget *page, *inspector, *editor, *spin;
+  MatMaterial *material;
+  GtkAdjustment *v;
+  graphene_rect_t bounds;
+  double top, after, value;
+  guint meta_a;
+
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+  window = mat_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
+  mat_window_open (window, file, FALSE);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ui_wait_for (window_ready, window, 20));
+  material = ui_find_material (mat_window_get_library (window), "HW_BUMP_FLAGS");
+  mat_window_select_material (window, material);
+  stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, "material_stack"));
+  gtk_stack_set_visible_child_name (stack, "flags");
+  inspector = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, "flags_inspector"));
+  editor = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, "meta_editor"));
+  page = gtk_stack_get_visible_child (stack);
+  g_assert_true (GTK_IS_SCROLLED_WINDOW (page));
+  g_assert_true (ui_wait_for (ui_widget_is_shown, inspector, 5));
+  v = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (page));
+  /* at 1100 x 720 the page is taller than the window */
+  g_assert_true (ui_wait_for (page_scrollable, v, 5));
+  ui_spin_ms (300);
+
+  /* over the inspector's heading, near its top left */
+  top = gtk_adjustment_get_value (v);
+  g_assert_cmpfloat (top, ==, 0.0);
+  ui_pointer_move (inspector, 8, 8);
+  wheel (inspector, 5, 3);
+  after = gtk_adjustment_get_value (v);
+  g_assert_cmpfloat (after, >, top + 20);
+  wheel (inspector, 4, 3);
+  g_assert_cmpfloat (gtk_adjustment_get_value (v), <, after);
+
+  /* over the metadata editor, once the page shows it */
+  gtk_adjustment_set_value (v, gtk_adjustment_get_upper (v) - gtk_adjustment_get_page_size (v));
+  ui_spin_ms (100);
+  after = gtk_adjustment_get_value (v);
+  g_assert_cmpfloat (after, >, 0.0);
+  g_assert_true (gtk_widget_compute_bounds (editor, page, &bounds));
+  g_assert_cmpfloat (bounds.origin.y + 8, <, gtk_widget_get_height (page));
+  ui_pointer_move (editor, 8, MAX (8.0, 8.0 - bounds.origin.y));
+  wheel (editor, 4, 2);
+  g_assert_cmpfloat (gtk_adjustment_get_value (v), <, after - 20);
+
+  /* Over a number field of the unlocked editor: the page scrolls, the
+   * number stays; once the field has the focus, the wheel is its. */
+  mat_meta_editor_set_unlocked (MAT_META_EDITOR (editor), TRUE);
+  spin = mat_meta_editor_get_test_widget (MAT_META_EDITOR (editor), "meta-a");
+  g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+  g_assert_true (gtk_widget_is_sensitive (spin));
+  gtk_adjustment_set_value (v, gtk_adjustment_get_upper (v) - gtk_adjustment_get_page_size (v));
+  ui_spin_ms (100);
+  g_assert_true (gtk_widget_compute_bounds (spin, page, &bounds));
+  g_assert_cmpfloat (bounds.origin.y, >=, 0.0);
+  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (page));
+  value = gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin));
+  meta_a = mat_material_get_meta_a (material);
+  after = gtk_adjustment_get_value (v);
+  ui_pointer_move (spin, 10, bounds.size.height / 2);
+  wheel (spin, 4, 2);
+  g_assert_cmpfloat (gtk_adjustment_get_value (v), <, after - 20);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, value);
+  g_assert_cmpuint (mat_material_get_meta_a (material), ==, meta_a);
+
+  gtk_adjustment_set_value (v, after);
+  ui_spin_ms (100);
+  g_assert_true (gtk_widget_grab_focus (spin));
+  ui_pointer_move (spin, 10, bounds.size.height / 2);
+  wheel (spin, 4, 1);
+  g_assert_cmpfloat (gtk_adjustment_get_value (v), ==, after);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, value + 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ui_spin_ms (50);
+}
+
 int
 main (int argc, char *argv[])
 {
+  int status;
+
+  home_setup ();
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
   /* Pulls the views' resources out of the static library (their
@@ -774,6 +960,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/meta/readings", test_meta_readings);
   g_test_add_func ("/ui/meta/absent-fields", test_meta_absent_fields);
   g_test_add_func ("/ui/flags/screenshots", test_screenshots);
+  g_test_add_func ("/ui/flags/page-wheel", test_page_wheel);
 
-  return g_test_run ();
+  status = g_test_run ();
+  remove_tree (home_dir);
+  g_free (home_dir);
+  return status;
 }

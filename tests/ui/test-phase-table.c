@@ -9,10 +9,18 @@
  */
 #include "config.h"
 
+#include <locale.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
 #include <glib/gi18n.h>
+
+#include <gdk/x11/gdkx.h>
+#include <X11/extensions/XTest.h>
+
+#include "mat-application.h"
+#include "mat-window.h"
 
 #include "mat-library.h"
 #include "mat-phase-table.h"
@@ -36,7 +44,7 @@ rows_ready (gpointer data)
 {
   Fixture *f = data;
 
-  return mat_phase_table_get_spin_for_test (f->table, 0, 4) != NULL &&
+  return mat_phase_table_get_spin_for_test (f->table, 0, 16) != NULL &&
          gtk_widget_get_mapped (GTK_WIDGET (f->table));
 }
 
@@ -55,6 +63,29 @@ fixture_open (Fixture    *f,
   g_assert_true (mat_phase_table_get_material (f->table) == f->material);
   f->window = ui_show (GTK_WIDGET (f->table), NULL, 1280, 360);
   g_assert_true (ui_wait_for (rows_ready, f, 5));
+}
+
+static gboolean
+raw_shown (gpointer data)
+{
+  GtkRevealer *revealer = GTK_REVEALER (ui_find_by_type (data, GTK_TYPE_REVEALER));
+
+  return gtk_revealer_get_child_revealed (revealer) &&
+         ui_widget_is_shown (gtk_revealer_get_child (revealer));
+}
+
+/* Opens the raw bytes of row @row as a user does: the row selected, then
+ * the action of the "Raw Bytes" button. */
+static void
+show_raw_bytes (Fixture *f,
+                guint    row)
+{
+  mat_phase_table_set_selected (f->table, row);
+  g_assert_cmpuint (mat_phase_table_get_selected (f->table), ==, row);
+  if (!mat_phase_table_get_show_raw_bytes (f->table))
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->table), "phase.show-raw-bytes", NULL));
+  g_assert_true (mat_phase_table_get_show_raw_bytes (f->table));
+  g_assert_true (ui_wait_for (raw_shown, f->table, 5));
 }
 
 static void
@@ -132,6 +163,10 @@ test_spin (void)
   offset = phase_records_offset (&f) + MAT0_PHASE_SIZE + 5;
   g_assert_cmpuint (mat_phase_get_param (phase, 5), ==, 255);
 
+  /* the raw bytes are a detail under the table, closed at first */
+  g_assert_false (mat_phase_table_get_show_raw_bytes (f.table));
+  g_assert_null (mat_phase_table_get_spin_for_test (f.table, 1, 5));
+  show_raw_bytes (&f, 1);
   spin = mat_phase_table_get_spin_for_test (f.table, 1, 5);
   g_assert_nonnull (spin);
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (spin)));
@@ -173,12 +208,15 @@ test_spin (void)
   g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 7);
 
   /* p17 and its reading. */
+  show_raw_bytes (&f, 0);
   spin = mat_phase_table_get_spin_for_test (f.table, 0, 17);
   g_assert_nonnull (spin);
   g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 255);
 
   fixture_close (&f);
 }
+
+static MatTextureLibrary *demo_textures (void);
 
 static void
 test_texture (void)
@@ -188,8 +226,14 @@ test_texture (void)
     "VERY_LONG_NAME.0",        /* 16 bytes: one too many */
     "漢.0",                    /* not in CP1251 */
   };
+  static const char *const why[] = {
+    "Phase 0: Not written: a texture name needs a “.”",
+    "Phase 0: Not written: ",
+    "Phase 0: Not written: ",
+  };
   Fixture f = { 0 };
   g_autoptr(GBytes) after = NULL;
+  GtkWidget *problem;
   GtkEntry *entry;
   MatPhase *phase;
   guint n_undo;
@@ -201,6 +245,10 @@ test_texture (void)
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
   n_undo = mat_history_get_n_undo (history_of (&f));
+  /* the line under the table that says what is wrong: nothing yet */
+  problem = ui_find_by_css_class (GTK_WIDGET (f.table), "texture-problem");
+  g_assert_true (GTK_IS_LABEL (problem));
+  g_assert_false (gtk_widget_get_visible (problem));
 
   for (guint i = 0; i < G_N_ELEMENTS (invalid); i++)
     {
@@ -209,13 +257,23 @@ test_texture (void)
       g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
       g_assert_nonnull (gtk_widget_get_tooltip_text (GTK_WIDGET (entry)));
       g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (entry)), "Not written"));
+      /* not only in the tooltip: in view, in the error style */
+      ui_pump ();
+      g_assert_true (gtk_widget_get_mapped (problem));
+      g_assert_true (gtk_widget_has_css_class (problem, "error"));
+      g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (problem)), why[i]));
       press_enter (entry);
       g_assert_cmpstr (mat_phase_get_texture (phase), ==, "");
       g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo);
+      g_assert_true (gtk_widget_get_visible (problem));
     }
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (problem)), ==,
+                   "Phase 0: Not written: Character 1 (“漢”, U+6F22) cannot be stored in CP1251. "
+                   "A texture name holds at most 15 bytes in the game’s code page (CP1251).");
   /* 15 bytes fit; so do the Cyrillic letters of CP1251. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "VERY_LONG_NAM.0");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  g_assert_false (gtk_widget_get_visible (problem));
   gtk_editable_set_text (GTK_EDITABLE (entry), "БРОНЯ.0");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
 
@@ -235,12 +293,19 @@ test_texture (void)
   gtk_editable_set_text (GTK_EDITABLE (entry), "BAD._9");
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (entry), "warning"));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  g_assert_true (gtk_widget_get_visible (problem));
+  g_assert_true (gtk_widget_has_css_class (problem, "warning"));
+  g_assert_false (gtk_widget_has_css_class (problem, "error"));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (problem)),
+                                   "Phase 0: Lint: the suffix after the “.” selects palette"));
   press_enter (entry);
   g_assert_cmpstr (mat_phase_get_texture (phase), ==, "BAD._9");
+  g_assert_true (gtk_widget_get_visible (problem));
 
   /* Empty: untextured. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  g_assert_false (gtk_widget_get_visible (problem));
   press_enter (entry);
   g_assert_false (mat_phase_get_textured (phase));
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 3);
@@ -257,8 +322,31 @@ test_texture (void)
   /* Invalid text, then the model's name again: the error goes. */
   gtk_editable_set_text (GTK_EDITABLE (entry), "NODOT");
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  g_assert_true (gtk_widget_get_visible (problem));
   gtk_editable_set_text (GTK_EDITABLE (entry), mat_phase_get_texture (phase));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (entry), "error"));
+  g_assert_false (gtk_widget_get_visible (problem));
+
+  /* Another material: the line goes with the rows it spoke of. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "NODOT");
+  g_assert_true (gtk_widget_get_visible (problem));
+  mat_phase_table_set_material (f.table, ui_find_material (f.lib, "LAVA_FLOW"));
+  g_assert_false (gtk_widget_get_visible (problem));
+
+  /* A name the Textures.lib does not have: a warning, said in the line. */
+  {
+    g_autoptr(MatTextureLibrary) textures = demo_textures ();
+
+    mat_phase_table_set_textures (f.table, textures);
+    ui_spin_ms (50);
+    entry = mat_phase_table_get_texture_for_test (f.table, 1);
+    g_assert_nonnull (entry);
+    gtk_editable_set_text (GTK_EDITABLE (entry), "NOPE.0");
+    g_assert_true (gtk_widget_get_visible (problem));
+    g_assert_true (gtk_widget_has_css_class (problem, "warning"));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (problem)), ==, "Phase 1: NOPE.0 is not in Textures.lib");
+    mat_phase_table_set_textures (f.table, NULL);
+  }
 
   fixture_close (&f);
 }
@@ -375,7 +463,7 @@ test_actions (void)
 
   /* The table's rows follow: the index cells show the new order. */
   ui_spin_ms (50);
-  g_assert_nonnull (mat_phase_table_get_spin_for_test (f.table, 4, 0));
+  g_assert_nonnull (mat_phase_table_get_spin_for_test (f.table, 4, 16));
 
   /* Undo everything: the bytes are the original ones. */
   while (mat_history_undo (history_of (&f)))
@@ -483,18 +571,26 @@ has_css_name (GtkWidget     *widget,
   return g_strcmp0 (gtk_widget_get_css_name (widget), name) == 0;
 }
 
+static gboolean
+has_label_text (GtkWidget     *widget,
+                gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
 /* The column heads in order, from the table: index, the four colour
- * groups, the texture, p17 (its cell), p3 (opacity), p16, the other
- * colour bytes. */
+ * groups, the texture, the cell (p17), the power (p16). Every byte has
+ * its spin button under the table, labelled from the table too. */
 static void
 test_headers (void)
 {
   Fixture f = { 0 };
+  g_autoptr(GPtrArray) spins = g_ptr_array_new ();
   GtkColumnView *column_view;
   GListModel *columns;
-  GtkWidget *header, *head;
+  GtkWidget *header, *head, *revealer;
   const char *legend;
-  guint params[MAT0_N_PARAMS], n_params = 0, n;
+  guint n;
 
   fixture_open (&f, "COLOR_CYCLE");
   column_view = GTK_COLUMN_VIEW (ui_find_by_type (GTK_WIDGET (f.table), GTK_TYPE_COLUMN_VIEW));
@@ -503,8 +599,8 @@ test_headers (void)
   header = ui_find_widget (GTK_WIDGET (f.table), has_css_name, "header");
   g_assert_nonnull (header);
   n = g_list_model_get_n_items (columns);
-  /* index, 4 swatches, texture, cell, opacity, power, 15 colour bytes */
-  g_assert_cmpuint (n, ==, 1 + 4 + 3 + 1 + 15);
+  /* index, 4 swatches, texture, cell, power: no raw byte by default */
+  g_assert_cmpuint (n, ==, 1 + 4 + 1 + 1 + 1);
 
   /* The table itself names the ambient colour the self-light and marks
    * what the game never draws. */
@@ -527,7 +623,9 @@ test_headers (void)
       g_assert_nonnull (head);
       tip = gtk_widget_get_tooltip_text (head);
       g_assert_nonnull (tip);
-      if (c >= 1 && c <= 4)
+      if (c == 0)
+        g_assert_cmpstr (title, ==, "#");
+      else if (c <= 4)
         {
           const Mat0GroupField *group = mat0_fields_group ((Mat0ColourGroup) (c - 1));
 
@@ -541,42 +639,57 @@ test_headers (void)
           g_assert_cmpstr (title, ==, _(mat0_fields_texture_label ()));
           g_assert_cmpstr (tip, ==, _(mat0_fields_texture_meaning ()));
         }
-      else if (c > 4)
+      else
         {
-          guint byte = c == 6 ? 17 : c == 7 ? 3 : c == 8 ? 16 : c - 9 < 3 ? c - 9 : c - 8;
+          guint byte = c == 6 ? 17 : 16;
           const Mat0ParamField *field = mat0_fields_param (byte);
-          GtkSpinButton *spin = mat_phase_table_get_spin_for_test (f.table, 0, byte);
 
           expected = g_strdup_printf ("%s\np%u", _(field->short_label), byte);
           g_assert_cmpstr (title, ==, expected);
           g_assert_cmpstr (tip, ==, _(field->meaning));
-          drawn = field->drawn;
-          /* the cells are dimmed like their head */
-          g_assert_nonnull (spin);
-          g_assert_cmpint (gtk_widget_has_css_class (GTK_WIDGET (spin), "not-drawn"), ==, !drawn);
-          g_assert_cmpuint (n_params, <, MAT0_N_PARAMS);
-          params[n_params++] = byte;
         }
       g_assert_cmpint (gtk_widget_has_css_class (head, "not-drawn"), ==, !drawn);
     }
   g_assert_null (head);
-
-  /* every byte has its column, once */
-  g_assert_cmpuint (n_params, ==, MAT0_N_PARAMS);
-  for (guint i = 0; i < MAT0_N_PARAMS; i++)
-    {
-      guint seen = 0;
-
-      for (guint k = 0; k < n_params; k++)
-        seen += params[k] == i;
-      g_assert_cmpuint (seen, ==, 1);
-    }
+  /* the power's cell is a spin button, the cell's a chooser */
+  g_assert_nonnull (mat_phase_table_get_spin_for_test (f.table, 0, 16));
+  g_assert_nonnull (mat_phase_table_get_cell_chooser_for_test (f.table, 0));
+  g_assert_null (mat_phase_table_get_spin_for_test (f.table, 0, 17));
 
   /* the emissive swatch is dimmed too */
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (mat_phase_table_get_swatch_for_test (f.table, 0, MAT_PHASE_COLOUR_EMISSIVE)),
                                            "not-drawn"));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (mat_phase_table_get_swatch_for_test (f.table, 0, MAT_PHASE_COLOUR_AMBIENT)),
                                             "not-drawn"));
+
+  /* Under the table: every byte once, named and explained by the table
+   * of meanings, dimmed when the game never draws it; a row per colour
+   * group, headed by its name. */
+  show_raw_bytes (&f, 0);
+  revealer = ui_find_by_type (GTK_WIDGET (f.table), GTK_TYPE_REVEALER);
+  for (guint g = 0; g < MAT0_N_GROUPS; g++)
+    g_assert_nonnull (ui_find_widget (revealer, has_label_text, _(mat0_fields_group ((Mat0ColourGroup) g)->label)));
+  ui_collect_by_type (revealer, GTK_TYPE_SPIN_BUTTON, spins);
+  g_assert_cmpuint (spins->len, ==, MAT0_N_PARAMS);
+  for (guint i = 0; i < MAT0_N_PARAMS; i++)
+    {
+      const Mat0ParamField *field = mat0_fields_param (i);
+      GtkSpinButton *spin = mat_phase_table_get_spin_for_test (f.table, 0, i);
+      g_autofree char *tip = g_strdup_printf ("%s\n%s", _(field->label), _(field->meaning));
+      g_autofree char *caption = g_strdup_printf ("p%u", i);
+      guint seen = 0;
+
+      g_assert_nonnull (spin);
+      for (guint k = 0; k < spins->len; k++)
+        seen += spins->pdata[k] == (gpointer) spin;
+      g_assert_cmpuint (seen, ==, 1);
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (spin)), ==, tip);
+      g_assert_cmpint (gtk_widget_has_css_class (GTK_WIDGET (spin), "not-drawn"), ==, !field->drawn);
+      g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==,
+                       mat_phase_get_param (ui_phase_at (f.material, 0), i));
+      /* its caption, just before it */
+      g_assert_true (has_label_text (gtk_widget_get_prev_sibling (GTK_WIDGET (spin)), caption));
+    }
 
   /* the legend says what the dimming means */
   legend = gtk_label_get_text (mat_phase_table_get_legend_for_test (f.table));
@@ -601,6 +714,7 @@ test_opacity (void)
   fixture_open (&f, "COLOR_CYCLE");
   phase = ui_phase_at (f.material, 0);
   g_assert_cmpuint (mat_phase_get_param (phase, 3), ==, 100);
+  show_raw_bytes (&f, 0);
   spin = mat_phase_table_get_spin_for_test (f.table, 0, 3);
   opacity = mat_phase_table_get_opacity_for_test (f.table, 0);
   g_assert_nonnull (spin);
@@ -637,6 +751,112 @@ test_opacity (void)
   fixture_close (&f);
 }
 
+static const char *
+raw_title (Fixture *f)
+{
+  GtkWidget *title = ui_find_by_css_class (ui_find_by_type (GTK_WIDGET (f->table), GTK_TYPE_REVEALER),
+                                           "heading");
+
+  g_assert_true (GTK_IS_LABEL (title));
+  return gtk_label_get_text (GTK_LABEL (title));
+}
+
+/* The raw bytes under the table: the "Raw Bytes" button shows them, they
+ * follow the selected phase, an edit writes exactly its byte as one
+ * step, the model drives them. */
+static void
+test_raw_bytes (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) undone = NULL;
+  g_autofree char *title = NULL;
+  GtkWidget *toggle, *revealer;
+  GtkSpinButton *spin;
+  MatPhase *phase;
+  guint n_undo, row;
+  gsize offset, first;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  toggle = ui_find_widget (GTK_WIDGET (f.table), is_action_button, "phase.show-raw-bytes");
+  g_assert_true (GTK_IS_TOGGLE_BUTTON (toggle));
+  revealer = ui_find_by_type (GTK_WIDGET (f.table), GTK_TYPE_REVEALER);
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)));
+
+  /* the button shows them, for the selected phase */
+  mat_phase_table_set_selected (f.table, 1);
+  g_signal_emit_by_name (toggle, "clicked");
+  g_assert_true (mat_phase_table_get_show_raw_bytes (f.table));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (toggle)));
+  g_assert_true (ui_wait_for (raw_shown, f.table, 5));
+  g_assert_cmpstr (raw_title (&f), ==, "Raw bytes of phase 1");
+  for (row = 1; row <= 2; row++)
+    {
+      mat_phase_table_set_selected (f.table, row);
+      phase = ui_phase_at (f.material, row);
+      for (guint p = 0; p < MAT0_N_PARAMS; p++)
+        {
+          spin = mat_phase_table_get_spin_for_test (f.table, row, p);
+          g_assert_nonnull (spin);
+          g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (spin)));
+          g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, mat_phase_get_param (phase, p));
+        }
+      /* the other rows' bytes are not shown */
+      g_assert_null (mat_phase_table_get_spin_for_test (f.table, row == 1 ? 2 : 1, 5));
+    }
+  g_assert_cmpstr (raw_title (&f), ==, "Raw bytes of phase 2");
+
+  /* A byte the game never draws (p7) is kept and edited all the same:
+   * exactly that byte of phase 2 changes, as one step. */
+  phase = ui_phase_at (f.material, 2);
+  offset = phase_records_offset (&f) + 2 * MAT0_PHASE_SIZE + 7;
+  spin = mat_phase_table_get_spin_for_test (f.table, 2, 7);
+  n_undo = mat_history_get_n_undo (history_of (&f));
+  gtk_spin_button_set_value (spin, 17);
+  gtk_spin_button_set_value (spin, 18);
+  g_assert_cmpuint (mat_phase_get_param (phase, 7), ==, 18);
+  g_assert_true (ui_wait_for (group_closed, history_of (&f), 5));
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
+  after = ui_library_save (f.lib);
+  g_assert_cmpuint (ui_count_byte_differences (f.original, after, &first), ==, 1);
+  g_assert_cmpuint (first, ==, offset);
+  g_assert_cmpuint (((const guint8 *) g_bytes_get_data (after, NULL))[offset], ==, 18);
+
+  /* the model drives them: undo, and a change from elsewhere */
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, mat_phase_get_param (phase, 7));
+  undone = ui_library_save (f.lib);
+  g_assert_true (g_bytes_equal (undone, f.original));
+  g_assert_true (mat_phase_set_param (phase, 16, 9, NULL));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (mat_phase_table_get_spin_for_test (f.table, 2, 16)), ==, 9);
+
+  /* the phase moves up: the bytes go with it, the heading follows */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.move-up", NULL));
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 1);
+  g_assert_cmpstr (raw_title (&f), ==, "Raw bytes of phase 1");
+  g_assert_true (mat_phase_table_get_spin_for_test (f.table, 1, 7) == spin);
+  /* undone: they show whichever phase the selected row holds now */
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_true (ui_phase_at (f.material, 2) == phase);
+  row = mat_phase_table_get_selected (f.table);
+  g_assert_cmpuint (row, <, 4);
+  title = g_strdup_printf ("Raw bytes of phase %u", row);
+  g_assert_cmpstr (raw_title (&f), ==, title);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==,
+                   mat_phase_get_param (ui_phase_at (f.material, row), 7));
+
+  /* the button hides them again */
+  g_signal_emit_by_name (toggle, "clicked");
+  g_assert_false (mat_phase_table_get_show_raw_bytes (f.table));
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (revealer)));
+  g_assert_null (mat_phase_table_get_spin_for_test (f.table, row, 7));
+  /* the power keeps its column */
+  g_assert_nonnull (mat_phase_table_get_spin_for_test (f.table, row, 16));
+
+  fixture_close (&f);
+}
+
 static MatTextureLibrary *
 demo_textures (void)
 {
@@ -658,6 +878,19 @@ chooser_text (GtkDropDown *chooser,
   return gtk_string_object_get_string (item);
 }
 
+/* What the chooser's button shows: the chosen cell's number. */
+static const char *
+chooser_button_text (GtkDropDown *chooser)
+{
+  GtkWidget *button = ui_find_by_type (GTK_WIDGET (chooser), GTK_TYPE_TOGGLE_BUTTON);
+  GtkWidget *label;
+
+  g_assert_nonnull (button);
+  label = ui_find_by_css_class (button, "numeric");
+  g_assert_true (GTK_IS_LABEL (label));
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
 static gboolean
 chooser_popped_up (gpointer data)
 {
@@ -666,7 +899,7 @@ chooser_popped_up (gpointer data)
 
   if (popover == NULL || !gtk_widget_get_mapped (popover))
     return FALSE;
-  ui_collect_by_css_class (data, "cell-thumbnail", found);
+  ui_collect_by_css_class (popover, "cell-thumbnail", found);
   return found->len > 0;
 }
 
@@ -703,6 +936,7 @@ test_cell_chooser (void)
   offset = phase_records_offset (&f) + MAT0_PHASE_SIZE + 17;
   g_assert_cmpuint (mat_phase_get_param (phase, 17), ==, 1);
 
+  show_raw_bytes (&f, 1);
   chooser = mat_phase_table_get_cell_chooser_for_test (f.table, 1);
   spin = mat_phase_table_get_spin_for_test (f.table, 1, 17);
   g_assert_nonnull (chooser);
@@ -718,15 +952,21 @@ test_cell_chooser (void)
       g_assert_cmpint (image->rects[i].y, ==, rects[i][1]);
       g_assert_cmpstr (chooser_text (chooser, i + 1), ==, expected);
     }
-  /* the stored cell is the one shown, beside its raw byte */
+  /* the stored cell is the one shown: its number on the button, the
+   * entry in the tooltip; the raw byte below */
   g_assert_cmpuint (gtk_drop_down_get_selected (chooser), ==, 2);
+  g_assert_cmpstr (chooser_button_text (chooser), ==, "1");
+  g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (GTK_WIDGET (chooser)),
+                                   "cell 1: 64,0 64×64\n\n"));
   g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 1);
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (chooser), "warning"));
 
   /* The list shows each rectangle cut from the texture. */
   g_signal_emit_by_name (chooser, "activate");
   g_assert_true (ui_wait_for (chooser_popped_up, chooser, 5));
-  ui_collect_by_css_class (GTK_WIDGET (chooser), "cell-thumbnail", thumbnails);
+  /* (the list's: the button shows one too) */
+  ui_collect_by_css_class (ui_find_by_type (GTK_WIDGET (chooser), GTK_TYPE_POPOVER),
+                           "cell-thumbnail", thumbnails);
   g_assert_cmpuint (thumbnails->len, ==, 5);
   {
     guint width, height;
@@ -785,6 +1025,7 @@ test_cell_chooser (void)
   /* -1, the whole texture, is the byte 255 */
   gtk_drop_down_set_selected (chooser, 0);
   g_assert_cmpuint (mat_phase_get_param (phase, 17), ==, 255);
+  g_assert_cmpstr (chooser_button_text (chooser), ==, "−1");
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 2);
 
   /* Undo: back to the original bytes, the chooser follows. */
@@ -803,7 +1044,9 @@ test_cell_chooser (void)
   g_assert_cmpstr (chooser_text (chooser, 5), ==, "cell 9: past the Page table");
   g_assert_cmpuint (gtk_drop_down_get_selected (chooser), ==, 5);
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (chooser), "warning"));
-  g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (GTK_WIDGET (chooser)), "Lint: cell 9"));
+  g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (GTK_WIDGET (chooser)),
+                                   "cell 9: past the Page table\n\nLint: cell 9 is past the Page table of ATLAS.0"));
+  g_assert_cmpstr (chooser_button_text (chooser), ==, "9");
   gtk_drop_down_set_selected (chooser, 1);
   g_assert_cmpuint (mat_phase_get_param (phase, 17), ==, 0);
   ui_pump ();   /* the entries change after the choice is done */
@@ -898,6 +1141,78 @@ test_picker (void)
 
   fixture_close (&f);
 }
+
+static gboolean
+is_mapped_entry (GtkWidget     *widget,
+                 gconstpointer  data)
+{
+  return GTK_IS_ENTRY (widget) && gtk_widget_get_mapped (widget);
+}
+
+/* The chooser opens on its custom editor, at the phase's colour: the
+ * editor's own colour entry reads it. Choosing there writes one step. */
+static void
+test_picker_editor (void)
+{
+  static const guint8 blue[4] = { 51, 102, 204, 128 };
+  Fixture f = { 0 };
+  g_autoptr(GBytes) undone = NULL;
+  guint8 params[MAT0_PARAM_COUNT];
+  GtkButton *swatch;
+  GtkWidget *dialog, *editor, *entry;
+  gboolean show_editor = FALSE;
+  MatPhase *phase;
+  GdkRGBA rgba;
+  guint n_undo;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  phase = ui_phase_at (f.material, 1);
+  memcpy (params, mat_phase_get_params (phase), sizeof params);
+  memcpy (params + 8, blue, sizeof blue);       /* specular p8..p11 */
+  g_assert_true (mat_phase_set_params (phase, params, NULL));
+  n_undo = mat_history_get_n_undo (history_of (&f));
+
+  swatch = mat_phase_table_get_swatch_for_test (f.table, 1, MAT_PHASE_COLOUR_SPECULAR);
+  g_assert_nonnull (swatch);
+  g_signal_emit_by_name (swatch, "clicked");
+  g_assert_true (ui_wait_for (colour_dialog_shown, NULL, 5));
+  dialog = ui_find_toplevel (GTK_TYPE_COLOR_CHOOSER_DIALOG);
+  g_object_get (dialog, "show-editor", &show_editor, NULL);
+  g_assert_true (show_editor);
+  gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (dialog), &rgba);
+  g_assert_cmpfloat_with_epsilon (rgba.red, 51 / 255.f, 1e-6);
+  g_assert_cmpfloat_with_epsilon (rgba.green, 102 / 255.f, 1e-6);
+  g_assert_cmpfloat_with_epsilon (rgba.blue, 204 / 255.f, 1e-6);
+  g_assert_cmpfloat_with_epsilon (rgba.alpha, 128 / 255.f, 1e-6);
+  /* the editor is what shows, and it shows this colour */
+  editor = ui_find_by_type (dialog, g_type_from_name ("GtkColorEditor"));
+  g_assert_nonnull (editor);
+  g_assert_true (gtk_widget_get_mapped (editor));
+  entry = ui_find_widget (editor, is_mapped_entry, NULL);
+  g_assert_nonnull (entry);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "#3366CC");
+
+  /* a colour typed in the editor, then OK: p8..p10 change, p11 stays */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "#CC6633");
+  g_signal_emit_by_name (entry, "activate");
+  gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (dialog), &rgba);
+  g_assert_cmpfloat_with_epsilon (rgba.red, 204 / 255.f, 1e-6);
+  g_assert_cmpfloat_with_epsilon (rgba.alpha, 128 / 255.f, 1e-6);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_OK);
+  ui_spin_ms (30);
+  g_assert_null (ui_find_toplevel (GTK_TYPE_COLOR_CHOOSER_DIALOG));
+  g_assert_cmpmem (mat_phase_get_params (phase) + 8, 4, ((const guint8[]) { 204, 102, 51, 128 }), 4);
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
+
+  /* one undo: the colour the editor opened at */
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_cmpmem (mat_phase_get_params (phase) + 8, 4, blue, 4);
+  g_assert_true (mat_history_undo (history_of (&f)));
+  undone = ui_library_save (f.lib);
+  g_assert_true (g_bytes_equal (undone, f.original));
+
+  fixture_close (&f);
+}
 #endif
 
 static void
@@ -936,6 +1251,20 @@ test_read_only (void)
       g_assert_cmpuint (mat_material_get_n_phases (m), ==, 0);
     }
 
+  /* No phase: the raw bytes say so and take nothing. */
+  {
+    g_autoptr(GPtrArray) spins = g_ptr_array_new ();
+
+    mat_phase_table_set_show_raw_bytes (f.table, TRUE);
+    g_assert_true (ui_wait_for (raw_shown, f.table, 5));
+    g_assert_cmpstr (raw_title (&f), ==, "Raw bytes: no phase selected");
+    ui_collect_by_type (ui_find_by_type (GTK_WIDGET (f.table), GTK_TYPE_REVEALER),
+                        GTK_TYPE_SPIN_BUTTON, spins);
+    g_assert_cmpuint (spins->len, ==, MAT0_N_PARAMS);
+    for (guint i = 0; i < spins->len; i++)
+      g_assert_false (gtk_widget_get_sensitive (spins->pdata[i]));
+  }
+
   /* Back to nothing, then to an editable material of another library. */
   mat_phase_table_set_material (f.table, NULL);
   g_assert_false (action_enabled (&f, "phase.add"));
@@ -950,7 +1279,9 @@ test_screenshot (void)
   GtkEntry *entry;
 
   fixture_open (&f, "LAVA_FLOW");
-  mat_phase_table_set_selected (f.table, 1);
+  /* the table as the Phases page shows it, the raw bytes of phase 1 open */
+  gtk_window_set_default_size (f.window, 960, 560);
+  show_raw_bytes (&f, 1);
   ui_spin_ms (300);
   ui_screenshot (GTK_WIDGET (f.window), "phase-table.png");
 
@@ -965,9 +1296,497 @@ test_screenshot (void)
   fixture_close (&f);
 }
 
+/* ---- Keyboard focus on a selected row ------------------------------- */
+
+/* Presses and releases the key @keysym through the X server (XTest), as
+ * a user's keyboard would; the window under the pointer has the focus. */
+static void
+press_key (GtkWidget *widget,
+           KeySym     keysym)
+{
+  Display *xdisplay = gdk_x11_display_get_xdisplay (gtk_widget_get_display (widget));
+  KeyCode code = XKeysymToKeycode (xdisplay, keysym);
+
+  g_assert_cmpuint (code, !=, 0);
+  XTestFakeKeyEvent (xdisplay, code, True, CurrentTime);
+  XTestFakeKeyEvent (xdisplay, code, False, CurrentTime);
+  XFlush (xdisplay);
+  ui_spin_ms (100);
+}
+
+/* @widget as its window's renderer draws it. Returns: (transfer full) */
+static GdkTexture *
+render (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkSnapshot *snapshot;
+
+  gtk_widget_queue_draw (widget);
+  ui_spin_ms (100);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/* Pixel (@x, @y) of @pixels (@width wide, B G R A) as 0xRRGGBB. */
+static guint32
+pixel_at (const guint8 *pixels,
+          int           width,
+          int           x,
+          int           y)
+{
+  const guint8 *p = pixels + ((gsize) y * (gsize) width + (gsize) x) * 4;
+
+  return ((guint32) p[2] << 16) | ((guint32) p[1] << 8) | p[0];
+}
+
+static guint
+brightness (guint32 rgb)
+{
+  return ((rgb >> 16) & 0xFF) + ((rgb >> 8) & 0xFF) + (rgb & 0xFF);
+}
+
+/* The row widget (css name "row") holding @cell. */
+static GtkWidget *
+row_of (GtkWidget *cell)
+{
+  GtkWidget *row = cell;
+
+  while (row != NULL && g_strcmp0 (gtk_widget_get_css_name (row), "row") != 0)
+    row = gtk_widget_get_parent (row);
+  g_assert_nonnull (row);
+  return row;
+}
+
+/* How many points @inset and @inset + 1 px inside the left and right
+ * edges are much brighter in @a than in @b (two renders of a widget);
+ * the points looked at go to @n. */
+static guint
+count_brighter_edge (GdkTexture *a,
+                     GdkTexture *b,
+                     int         inset,
+                     guint      *n)
+{
+  int width = gdk_texture_get_width (a);
+  int height = gdk_texture_get_height (a);
+  g_autofree guint8 *pa = g_malloc ((gsize) width * height * 4);
+  g_autofree guint8 *pb = g_malloc ((gsize) width * height * 4);
+  guint brighter = 0;
+
+  g_assert_cmpint (width, ==, gdk_texture_get_width (b));
+  g_assert_cmpint (height, ==, gdk_texture_get_height (b));
+  gdk_texture_download (a, pa, (gsize) width * 4);
+  gdk_texture_download (b, pb, (gsize) width * 4);
+  *n = 0;
+  for (int y = 6; y < height - 6; y++)
+    for (int side = 0; side < 4; side++)
+      {
+        int x = side < 2 ? inset + side : width - 1 - inset - (side - 2);
+
+        (*n)++;
+        if (brightness (pixel_at (pa, width, x, y)) > brightness (pixel_at (pb, width, x, y)) + 150)
+          brighter++;
+      }
+  return brighter;
+}
+
+/* A row reached with the keyboard is selected and has the focus (on a
+ * widget in it); the theme rings focus in the selection's colour, so
+ * the row and the focused swatch carry a light ring on the selection,
+ * which the same row without visible focus does not have. */
+static void
+test_focus_ring (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GdkTexture) row_focused = NULL;
+  g_autoptr(GdkTexture) row_plain = NULL;
+  g_autoptr(GdkTexture) swatch_focused = NULL;
+  g_autoptr(GdkTexture) swatch_plain = NULL;
+  GtkWidget *swatch, *row;
+  guint n, brighter;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  /* row 0's swatch has the focus; the Down arrow: row 1's (the keys go
+   * to the window under the pointer) */
+  swatch = GTK_WIDGET (mat_phase_table_get_swatch_for_test (f.table, 0, MAT_PHASE_COLOUR_DIFFUSE));
+  mat_phase_table_set_selected (f.table, 0);
+  g_assert_true (gtk_widget_grab_focus (swatch));
+  ui_pointer_move (GTK_WIDGET (mat_phase_table_get_legend_for_test (f.table)), 4, 4);
+  press_key (swatch, XK_Down);
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 1);
+  swatch = GTK_WIDGET (mat_phase_table_get_swatch_for_test (f.table, 1, MAT_PHASE_COLOUR_DIFFUSE));
+  row = row_of (swatch);
+  g_assert_true (gtk_widget_has_focus (swatch));
+  g_assert_true (gtk_window_get_focus_visible (f.window));
+  g_assert_true (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_SELECTED);
+  g_assert_true (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_FOCUS_VISIBLE);
+
+  /* the theme's rings fade in */
+  ui_spin_ms (500);
+  row_focused = render (row);
+  swatch_focused = render (swatch);
+  ui_screenshot (GTK_WIDGET (f.window), "phase-table-focus.png");
+  /* what a click leaves: the focus, without the ring */
+  gtk_window_set_focus_visible (f.window, FALSE);
+  g_assert_false (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_FOCUS_VISIBLE);
+  g_assert_true (gtk_widget_has_focus (swatch));
+  ui_spin_ms (500);
+  row_plain = render (row);
+  swatch_plain = render (swatch);
+
+  /* ours: 2 px wide, 4 px in; the theme's on a button: 2 px, 2 px in */
+  brighter = count_brighter_edge (row_focused, row_plain, 2, &n);
+  g_test_message ("row: %u of %u edge points ringed", brighter, n);
+  g_assert_cmpuint (brighter, >=, n * 9 / 10);
+  brighter = count_brighter_edge (swatch_focused, swatch_plain, 0, &n);
+  g_test_message ("swatch: %u of %u edge points ringed", brighter, n);
+  g_assert_cmpuint (brighter, >=, n * 9 / 10);
+
+  fixture_close (&f);
+}
+
+/* Wheel notches (X buttons 4 up, 5 down) where the pointer is. */
+static void
+wheel (GtkWidget *widget,
+       guint      button,
+       guint      notches)
+{
+  for (guint i = 0; i < notches; i++)
+    {
+      ui_pointer_button (widget, button, TRUE);
+      ui_pointer_button (widget, button, FALSE);
+    }
+  ui_spin_ms (100);
+}
+
+/* The wheel over the power's spin button scrolls the rows and leaves
+ * the byte; once the spin button has the focus, the wheel steps it. */
+static void
+test_wheel (void)
+{
+  Fixture f = { 0 };
+  GtkSpinButton *spin;
+  GtkAdjustment *v;
+  MatPhase *phase;
+  guint n_undo;
+  double top;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  /* rows enough to scroll */
+  mat_phase_table_set_selected (f.table, 3);
+  for (guint i = 0; i < 8; i++)
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.table), "phase.add", NULL));
+  mat_phase_table_set_selected (f.table, 0);
+  ui_spin_ms (200);
+  v = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (ui_find_by_type (GTK_WIDGET (f.table),
+                                                                                 GTK_TYPE_SCROLLED_WINDOW)));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (v), >, gtk_adjustment_get_page_size (v) + 100);
+  gtk_adjustment_set_value (v, 0);
+  ui_spin_ms (100);
+
+  phase = ui_phase_at (f.material, 1);
+  spin = mat_phase_table_get_spin_for_test (f.table, 1, 16);
+  g_assert_nonnull (spin);
+  n_undo = mat_history_get_n_undo (history_of (&f));
+  top = gtk_adjustment_get_value (v);
+  ui_pointer_move (GTK_WIDGET (spin), 12, 12);
+  wheel (GTK_WIDGET (spin), 5, 2);
+  g_assert_cmpfloat (gtk_adjustment_get_value (v), >, top + 20);
+  g_assert_cmpuint (mat_phase_get_param (phase, 16), ==, 0);
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo);
+
+  /* focused: the wheel is the spin button's */
+  gtk_adjustment_set_value (v, 0);
+  ui_spin_ms (100);
+  spin = mat_phase_table_get_spin_for_test (f.table, 1, 16);
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (spin)));
+  ui_pointer_move (GTK_WIDGET (spin), 12, 12);
+  wheel (GTK_WIDGET (spin), 4, 3);
+  g_assert_cmpfloat (gtk_adjustment_get_value (v), ==, 0.0);
+  g_assert_cmpuint (mat_phase_get_param (phase, 16), ==, 3);
+  /* one gesture, one step */
+  g_assert_true (ui_wait_for (group_closed, history_of (&f), 5));
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
+
+  fixture_close (&f);
+}
+
+/* A home of our own for the tests that open the editor's window: its
+ * recent files and caches, and the folder named in its title bar
+ * ("~/Parkan"), stay out of the real one. */
+static char *home_dir;
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+home_setup (void)
+{
+  static const char *const dirs[] = { "XDG_DATA_HOME", ".local/share", "XDG_CONFIG_HOME", ".config",
+                                      "XDG_CACHE_HOME", ".cache" };
+  g_autoptr(GError) error = NULL;
+
+  home_dir = g_dir_make_tmp ("test-phase-table-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_setenv ("HOME", home_dir, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i += 2)
+    {
+      g_autofree char *path = g_build_filename (home_dir, dirs[i + 1], NULL);
+
+      g_mkdir_with_parents (path, 0700);
+      g_setenv (dirs[i], path, TRUE);
+    }
+}
+
+/* A copy of the file $@variable in ~/Parkan, named @name. Returns: (transfer full) */
+static GFile *
+home_copy (const char *variable,
+           const char *name)
+{
+  g_autoptr(GBytes) bytes = test_load_file (ui_need_env (variable));
+  g_autofree char *folder = g_build_filename (home_dir, "Parkan", NULL);
+  g_autofree char *path = g_build_filename (folder, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_mkdir_with_parents (folder, 0700);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  return g_file_new_for_path (path);
+}
+
+/* ---- The Phases page of the window -------------------------------- */
+
+static gboolean
+window_idle (gpointer data)
+{
+  return !mat_window_get_busy (MAT_WINDOW (data)) && ui_widget_is_shown (data) &&
+         mat_window_get_library (MAT_WINDOW (data)) != NULL;
+}
+
+/* Adds the mapped labels under @root whose text is cut short ("Textu…"). */
+static void
+collect_ellipsized (GtkWidget *root,
+                    GPtrArray *found)
+{
+  if (!gtk_widget_get_mapped (root))
+    return;
+  if (GTK_IS_LABEL (root) &&
+      pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (root))))
+    g_ptr_array_add (found, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_ellipsized (child, found);
+}
+
+static void
+assert_nothing_ellipsized (GtkWidget *root)
+{
+  g_autoptr(GPtrArray) cut = g_ptr_array_new ();
+
+  collect_ellipsized (root, cut);
+  for (guint i = 0; i < cut->len; i++)
+    g_test_message ("cut short: “%s”", gtk_label_get_text (cut->pdata[i]));
+  g_assert_cmpuint (cut->len, ==, 0);
+}
+
+/* @widget lies inside @area horizontally (and is not scrolled away). */
+static void
+assert_inside (GtkWidget *widget,
+               GtkWidget *area)
+{
+  graphene_rect_t bounds;
+
+  g_assert_nonnull (widget);
+  g_assert_true (gtk_widget_get_mapped (widget));
+  g_assert_true (gtk_widget_compute_bounds (widget, area, &bounds));
+  g_assert_cmpfloat (bounds.origin.x, >=, 0.0);
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (area) + 0.5);
+}
+
+static MatApplication *layout_app;
+
+/* The editor's window at @width x @height on the material with the most
+ * phases: the Phases page shows every default column without a
+ * horizontal scroll bar, the # column in view and no text cut short;
+ * the raw bytes open under the table, all in view. Screenshots of both. */
+static void
+window_layout (int width,
+               int height)
+{
+  g_autoptr(GFile) file = home_copy ("DEMO_LIB", "Material.lib");
+  g_autoptr(GFile) textures = home_copy ("DEMO_TEXTURES", "Textures.lib");
+  g_autoptr(GError) error = NULL;
+  const char *lang = g_getenv ("PHASE_TABLE_TEST_RUSSIAN") != NULL ? "ru" : "en";
+  g_autofree char *name = NULL;
+  g_autofree char *raw_name = NULL;
+  MatWindow *window;
+  MatLibrary *library;
+  MatMaterial *best = NULL;
+  MatPhaseTable *table;
+  GtkWidget *scroller, *column_view, *info, *header;
+  GtkAdjustment *h;
+  GtkRequisition min;
+  guint n;
+
+  if (layout_app == NULL)
+    {
+      layout_app = mat_application_new (APPLICATION_ID, G_APPLICATION_NON_UNIQUE);
+      g_application_register (G_APPLICATION (layout_app), NULL, &error);
+      g_assert_no_error (error);
+    }
+  window = mat_window_new (layout_app);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  mat_window_open (window, file, FALSE);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ui_wait_for (window_idle, window, 20));
+  library = mat_window_get_library (window);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (library)); i++)
+    {
+      MatMaterial *material = mat_library_get_material (library, i);
+
+      if (mat_material_get_editable (material) &&
+          (best == NULL || mat_material_get_n_phases (material) > mat_material_get_n_phases (best)))
+        best = material;
+    }
+  g_assert_nonnull (best);
+  n = mat_material_get_n_phases (best);
+  g_assert_cmpuint (n, >=, 4);
+  mat_window_select_material (window, best);
+  table = MAT_PHASE_TABLE (gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW,
+                                                          "phase_table"));
+  g_assert_true (mat_phase_table_get_material (table) == best);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, table, 5));
+  ui_spin_ms (300);
+
+  /* the window is the size asked for (less the frame of its shadow) */
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, width);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >=, width - 20);
+
+  /* No horizontal scrolling: the columns' least width fits. */
+  scroller = ui_find_by_type (GTK_WIDGET (table), GTK_TYPE_SCROLLED_WINDOW);
+  column_view = ui_find_by_type (GTK_WIDGET (table), GTK_TYPE_COLUMN_VIEW);
+  gtk_widget_get_preferred_size (column_view, &min, NULL);
+  g_test_message ("%s %dx%d: the columns need %d px of %d", lang, width, height,
+                  min.width, gtk_widget_get_width (scroller));
+  g_assert_cmpint (min.width, <=, gtk_widget_get_width (scroller));
+  h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (h), <=, gtk_adjustment_get_page_size (h));
+
+  /* The # column and the last one in view, in the heads and the rows. */
+  header = gtk_widget_get_first_child (column_view);
+  g_assert_cmpstr (gtk_widget_get_css_name (header), ==, "header");
+  assert_inside (gtk_widget_get_first_child (header), scroller);
+  assert_inside (gtk_widget_get_last_child (header), scroller);
+  for (guint row = 0; row < n; row++)
+    {
+      assert_inside (GTK_WIDGET (mat_phase_table_get_swatch_for_test (table, row, MAT_PHASE_COLOUR_DIFFUSE)), scroller);
+      assert_inside (GTK_WIDGET (mat_phase_table_get_texture_for_test (table, row)), scroller);
+      assert_inside (GTK_WIDGET (mat_phase_table_get_cell_chooser_for_test (table, row)), scroller);
+      assert_inside (GTK_WIDGET (mat_phase_table_get_spin_for_test (table, row, 16)), scroller);
+    }
+  assert_nothing_ellipsized (GTK_WIDGET (table));
+
+  /* The page's heading is the window's: say when it is cut short. */
+  info = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW,
+                                                    "material_info_label"));
+  if (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (info))))
+    g_test_message ("the window's heading is cut short: “%s”", gtk_label_get_text (GTK_LABEL (info)));
+
+  name = g_strdup_printf ("phases-%s-%dx%d.png", lang, width, height);
+  ui_screenshot (GTK_WIDGET (window), name);
+
+  /* The raw bytes of the selected phase, under the table. */
+  mat_phase_table_set_selected (table, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (table), "phase.show-raw-bytes", NULL));
+  g_assert_true (mat_phase_table_get_show_raw_bytes (table));
+  g_assert_true (ui_wait_for (raw_shown, table, 5));
+  ui_spin_ms (300);
+  for (guint p = 0; p < MAT0_N_PARAMS; p++)
+    {
+      GtkSpinButton *spin = mat_phase_table_get_spin_for_test (table, 1, p);
+
+      assert_inside (GTK_WIDGET (spin), GTK_WIDGET (table));
+      g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==,
+                       mat_phase_get_param (ui_phase_at (best, 1), p));
+    }
+  gtk_widget_get_preferred_size (column_view, &min, NULL);
+  g_assert_cmpint (min.width, <=, gtk_widget_get_width (scroller));
+  /* the table still shows rows above the bytes */
+  g_assert_cmpint (gtk_widget_get_height (scroller), >=, 120);
+  assert_nothing_ellipsized (GTK_WIDGET (table));
+  raw_name = g_strdup_printf ("phases-raw-%s-%dx%d.png", lang, width, height);
+  ui_screenshot (GTK_WIDGET (window), raw_name);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ui_spin_ms (50);
+}
+
+static void
+test_window_layout (void)
+{
+  window_layout (1100, 720);
+  window_layout (1280, 800);
+}
+
+/* The same in Russian: a fresh process, the catalogue of the build
+ * folder (main() binds it when LANGUAGE is set). */
+static void
+test_window_layout_ru (void)
+{
+  if (g_test_subprocess ())
+    {
+      /* the catalogue is in use: the index column is headed "№" */
+      g_assert_cmpstr (_("#"), ==, "№");
+      window_layout (1100, 720);
+      window_layout (1280, 800);
+      return;
+    }
+  g_setenv ("PHASE_TABLE_TEST_RUSSIAN", "1", TRUE);
+  g_setenv ("LANGUAGE", "ru", TRUE);
+  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_unsetenv ("PHASE_TABLE_TEST_RUSSIAN");
+  g_unsetenv ("LANGUAGE");
+  g_unsetenv ("LC_ALL");
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int argc, char *argv[])
 {
+  int status;
+
+  /* The Russian layout test runs this program again with LANGUAGE=ru:
+   * the editor's catalogue then, bound as the editor binds it. */
+  if (g_getenv ("PHASE_TABLE_TEST_RUSSIAN") != NULL)
+    {
+      setlocale (LC_ALL, "");
+      mat_application_bind_text_domain ();
+      textdomain (GETTEXT_PACKAGE);
+    }
+  home_setup ();
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/ui/phase-table/spin", test_spin);
@@ -975,13 +1794,22 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/phase-table/actions", test_actions);
   g_test_add_func ("/ui/phase-table/colour", test_colour);
   g_test_add_func ("/ui/phase-table/headers", test_headers);
+  g_test_add_func ("/ui/phase-table/raw-bytes", test_raw_bytes);
+  g_test_add_func ("/ui/phase-table/focus-ring", test_focus_ring);
+  g_test_add_func ("/ui/phase-table/wheel", test_wheel);
   g_test_add_func ("/ui/phase-table/opacity", test_opacity);
   g_test_add_func ("/ui/phase-table/cell-chooser", test_cell_chooser);
 #if !GTK_CHECK_VERSION (4, 10, 0)
   g_test_add_func ("/ui/phase-table/picker", test_picker);
+  g_test_add_func ("/ui/phase-table/picker-editor", test_picker_editor);
 #endif
   g_test_add_func ("/ui/phase-table/read-only", test_read_only);
   g_test_add_func ("/ui/phase-table/screenshot", test_screenshot);
+  g_test_add_func ("/ui/phase-table/window-layout", test_window_layout);
+  g_test_add_func ("/ui/phase-table/window-layout-ru", test_window_layout_ru);
 
-  return g_test_run ();
+  status = g_test_run ();
+  remove_tree (home_dir);
+  g_free (home_dir);
+  return status;
 }

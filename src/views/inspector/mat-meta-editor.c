@@ -21,6 +21,7 @@
 #include "mat-model-error.h"
 #include "mat-meta-editor.h"
 #include "mat-style.h"
+#include "mat-wheel.h"
 
 enum {
   META_A = MAT0_META_A,
@@ -627,6 +628,10 @@ mat_meta_editor_init (MatMetaEditor *self)
   }
   add_focus_commit (self, self->float_c);
   add_focus_commit (self, self->raw_c);
+  /* the wheel over a field scrolls the page unless the field is focused */
+  mat_wheel_scrolls_page (GTK_WIDGET (self->spin_a));
+  mat_wheel_scrolls_page (GTK_WIDGET (self->spin_b));
+  mat_wheel_scrolls_page (GTK_WIDGET (self->spin_d));
 
   self->signals = g_signal_group_new (MAT_TYPE_MATERIAL);
   g_signal_group_connect_swapped (self->signals, "notify::meta-a", G_CALLBACK (sync_meta), self);

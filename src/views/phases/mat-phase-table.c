@@ -1,18 +1,24 @@
 /* mat-phase-table.c - the phases of a material as an editable table
  *
  * Column heads, tooltips and readings come from mat0-fields (formats.md
- * 2.2): the ambient colour is the self-light, p3 its opacity in per cent,
- * the bytes the game stores but never draws are dimmed, and p17 is a cell
- * chooser listing the Page rectangles of the phase's texture. Every
- * reading sits beside the raw byte, which stays editable.
+ * 2.2): the ambient colour is the self-light, p3 its opacity in per cent
+ * beside its swatch, the bytes the game stores but never draws are
+ * dimmed, and p17 is a cell chooser listing the Page rectangles of the
+ * phase's texture. The table shows what a modder reads (the colours, the
+ * texture, the cell, the power) and fits a 1100 px window; the 18 raw
+ * bytes of the selected phase are a detail under it ("Raw Bytes", the
+ * phase.show-raw-bytes action), each an editable spin button.
  *
  * Each cell is a plain widget (label, button with a drawn swatch, entry,
- * spin button) made by a GtkSignalListItemFactory; on bind it follows its
- * MatPhase with g_signal_connect_object (data = the cell widget) and on
- * unbind it lets go with g_signal_handlers_disconnect_by_data. Edits go
- * through the model only; a spin gesture (held button, scroll, typed
- * value) is one undo step: a history group opened by the first change and
- * closed by focus-out, Enter, a change of another field or a short pause.
+ * drop-down, spin button) made by a GtkSignalListItemFactory; on bind it
+ * follows its MatPhase with g_signal_connect_object (data = the cell
+ * widget) and on unbind it lets go with
+ * g_signal_handlers_disconnect_by_data. The raw bytes follow the selected
+ * phase the same way (data = the table). Edits go through the model only;
+ * a spin gesture (held button, scroll, typed value) is one undo step: a
+ * history group opened by the first change and closed by focus-out,
+ * Enter, a change of another field or a short pause. What is wrong with a
+ * texture name being typed shows in a line under the table.
  */
 #include "config.h"
 
@@ -26,6 +32,7 @@
 #include "mat-phase-table.h"
 #include "mat-style.h"
 #include "mat-texture-picker.h"
+#include "mat-wheel.h"
 
 /* A spin gesture closes after this long without a change. */
 #define GROUP_IDLE_MS 800
@@ -37,7 +44,8 @@ typedef enum {
   CELL_INDEX,
   CELL_SWATCH,
   CELL_TEXTURE,
-  CELL_PARAM,
+  CELL_CHOOSER,   /* p17 as a cell chooser */
+  CELL_PARAM,     /* a byte as a spin button */
 } CellKind;
 
 typedef struct {
@@ -55,7 +63,21 @@ struct _MatPhaseTable
   GtkColumnView      *column_view;
   GtkSingleSelection *selection;
   GtkLabel           *status_label;
+  GtkLabel           *problem_label;
   GtkLabel           *legend_label;
+  GtkRevealer        *raw_revealer;
+  GtkLabel           *raw_title;
+  GtkGrid            *raw_grid;
+
+  /* The raw bytes of the selected phase. */
+  GtkWidget          *raw_spins[MAT0_N_PARAMS];
+  GtkLabel           *raw_opacity;
+  GtkLabel           *raw_cell;
+  MatPhase           *raw_phase;
+  gboolean            show_raw_bytes;
+
+  /* The texture entry the user last typed in: its problem is shown. */
+  GtkWidget          *problem_entry;
 
   MatMaterial        *material;
   GSignalGroup       *material_signals;
@@ -78,6 +100,7 @@ enum {
   PROP_MATERIAL,
   PROP_SELECTED,
   PROP_TEXTURES,
+  PROP_SHOW_RAW_BYTES,
   N_PROPS
 };
 
@@ -175,15 +198,19 @@ cell_get_arg (GtkWidget *widget)
   return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "mat-cell-arg")) - 1;
 }
 
-/* Returns: (transfer none) (nullable): the phase shown by the cell. */
+/* Returns: (transfer none) (nullable): the phase shown by the cell: its
+ * row's, or for a raw byte the selected one. */
 static MatPhase *
 cell_get_phase (GtkWidget *widget)
 {
   GtkListItem *item = g_object_get_data (G_OBJECT (widget), "mat-list-item");
+  MatPhaseTable *raw_table = g_object_get_data (G_OBJECT (widget), "mat-raw-table");
 
-  if (item == NULL)
-    return NULL;
-  return gtk_list_item_get_item (item);
+  if (item != NULL)
+    return gtk_list_item_get_item (item);
+  if (raw_table != NULL)
+    return raw_table->raw_phase;
+  return NULL;
 }
 
 /* Returns: (transfer none) (nullable). */
@@ -340,6 +367,33 @@ index_update (MatPhase   *phase,
 /* ------------------------------------------------------------------ */
 /* Swatch cells                                                         */
 
+/* p3: the opacity in per cent; over 100 is a lint. */
+static void
+opacity_reading_update (MatPhase *phase,
+                        GtkLabel *label)
+{
+  guint8 p3 = mat_phase_get_param (phase, MAT0_AMBIENT_ALPHA_BYTE);
+  g_autofree char *text = mat0_fields_dup_opacity_reading (p3);
+
+  gtk_label_set_text (label, text);
+  if (p3 > 100)
+    {
+      g_autofree char *tip =
+        /* Translators: the lint of an opacity byte p3 above 100 */
+        g_strdup_printf (_("Lint: p3 = %u, an opacity over 100 %%. The game reads p3 × 0.01 as the opacity; retail materials stay at 100 or below."),
+                         p3);
+
+      gtk_widget_add_css_class (GTK_WIDGET (label), "warning");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label), tip);
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (label), "warning");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label),
+                                   _(mat0_fields_param (MAT0_AMBIENT_ALPHA_BYTE)->meaning));
+    }
+}
+
 static void
 rounded_rect (cairo_t *cr,
               double   x,
@@ -431,6 +485,10 @@ swatch_update (MatPhase  *phase,
   tip = g_strdup_printf ("%s\n\n%s\n%s", values, _(field->meaning), _("Click to pick a colour."));
   gtk_widget_set_tooltip_text (button, tip);
   gtk_widget_queue_draw (gtk_button_get_child (GTK_BUTTON (button)));
+
+  /* the self-light's opacity, beside its swatch */
+  if (g_object_get_data (G_OBJECT (button), "mat-reading") != NULL)
+    opacity_reading_update (phase, g_object_get_data (G_OBJECT (button), "mat-reading"));
 }
 
 static void
@@ -575,6 +633,10 @@ open_colour_picker (MatPhaseTable  *self,
   gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
   gtk_color_chooser_set_use_alpha (GTK_COLOR_CHOOSER (dialog), TRUE);
   gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (dialog), &rgba);
+  /* The custom editor, at the phase's colour: the palette would only
+   * offer other colours. (Set after the colour: showing the editor
+   * copies the current colour into it.) */
+  g_object_set (dialog, "show-editor", TRUE, NULL);
   g_signal_connect_data (dialog, "response", G_CALLBACK (colour_dialog_response),
                          picker, (GClosureNotify) (void (*) (void)) picker_data_free, 0);
   gtk_window_present (GTK_WINDOW (dialog));
@@ -678,6 +740,41 @@ texture_button_update (MatPhaseTable *self,
   gtk_widget_set_sensitive (button, self->editable);
 }
 
+/* The line under the table: what is wrong with the texture name the
+ * user last typed (an error: not written; a warning: a lint or a name
+ * missing from Textures.lib), hidden for %NULL. */
+static void
+problem_show (MatPhaseTable *self,
+              const char    *message,
+              gboolean       is_error)
+{
+  GtkWidget *label = GTK_WIDGET (self->problem_label);
+
+  gtk_label_set_text (self->problem_label, message != NULL ? message : "");
+  gtk_widget_set_visible (label, message != NULL);
+  if (message != NULL && is_error)
+    {
+      gtk_widget_remove_css_class (label, "warning");
+      gtk_widget_add_css_class (label, "error");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (label, "error");
+      if (message != NULL)
+        gtk_widget_add_css_class (label, "warning");
+      else
+        gtk_widget_remove_css_class (label, "warning");
+    }
+}
+
+/* Lets go of the texture entry whose problem the line shows. */
+static void
+problem_forget (MatPhaseTable *self)
+{
+  g_clear_weak_pointer (&self->problem_entry);
+  problem_show (self, NULL, FALSE);
+}
+
 static TextureVerdict
 texture_entry_validate (GtkWidget *entry)
 {
@@ -712,6 +809,27 @@ texture_entry_validate (GtkWidget *entry)
     gtk_widget_remove_css_class (entry, "warning");
   gtk_widget_set_tooltip_text (entry, message);
 
+  if (self != NULL && entry == self->problem_entry)
+    {
+      MatPhase *phase = cell_get_phase (entry);
+      const char *problem = NULL;
+      g_autofree char *line = NULL;
+
+      if (verdict != TEXTURE_VALID)
+        {
+          /* the first paragraph: the verdict without the general help */
+          problem = message;
+          if (missing != NULL)
+            problem = message + strlen (missing) + 2;
+        }
+      else if (missing != NULL)
+        problem = missing;
+      if (problem != NULL && phase != NULL)
+        /* Translators: a phase index, then what is wrong with its texture name */
+        line = g_strdup_printf (_("Phase %u: %s"), mat_phase_get_index (phase), problem);
+      problem_show (self, line, verdict == TEXTURE_INVALID);
+    }
+
   return verdict;
 }
 
@@ -732,6 +850,16 @@ static void
 texture_changed (GtkEditable   *entry,
                  MatPhaseTable *self)
 {
+  MatPhase *phase = cell_get_phase (GTK_WIDGET (entry));
+
+  /* Typed (not the stored name shown): this entry's problems are shown
+   * under the table until another entry is typed in. */
+  if (phase != NULL && g_strcmp0 (gtk_editable_get_text (entry), mat_phase_get_texture (phase)) != 0 &&
+      self->problem_entry != GTK_WIDGET (entry))
+    {
+      problem_forget (self);
+      g_set_weak_pointer (&self->problem_entry, GTK_WIDGET (entry));
+    }
   texture_entry_validate (GTK_WIDGET (entry));
 }
 
@@ -871,33 +999,6 @@ texture_pick_clicked (GtkButton     *button,
 
 /* ------------------------------------------------------------------ */
 /* Parameter cells                                                      */
-
-/* p3: the opacity in per cent beside the byte; over 100 is a lint. */
-static void
-opacity_reading_update (MatPhase *phase,
-                        GtkLabel *label)
-{
-  guint8 p3 = mat_phase_get_param (phase, MAT0_AMBIENT_ALPHA_BYTE);
-  g_autofree char *text = mat0_fields_dup_opacity_reading (p3);
-
-  gtk_label_set_text (label, text);
-  if (p3 > 100)
-    {
-      g_autofree char *tip =
-        /* Translators: the lint of an opacity byte p3 above 100 */
-        g_strdup_printf (_("Lint: p3 = %u, an opacity over 100 %%. The game reads p3 × 0.01 as the opacity; retail materials stay at 100 or below."),
-                         p3);
-
-      gtk_widget_add_css_class (GTK_WIDGET (label), "warning");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (label), tip);
-    }
-  else
-    {
-      gtk_widget_remove_css_class (GTK_WIDGET (label), "warning");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (label),
-                                   _(mat0_fields_param (MAT0_AMBIENT_ALPHA_BYTE)->meaning));
-    }
-}
 
 /* ---- p17: the cell chooser ------------------------------------------- */
 
@@ -1039,6 +1140,51 @@ chooser_list_bind (GtkSignalListItemFactory *factory,
   gtk_widget_set_visible (image, thumbnail != NULL);
 }
 
+/* The chooser's button: the chosen cell as a number ("−1", "2") after
+ * its thumbnail, so the column stays narrow; the list and the tooltip
+ * say what it means. */
+static void
+chooser_button_setup (GtkSignalListItemFactory *factory,
+                      GtkListItem              *item,
+                      gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *image = gtk_image_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_image_set_pixel_size (GTK_IMAGE (image), 20);
+  gtk_widget_add_css_class (image, "cell-thumbnail");
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_width_chars (GTK_LABEL (label), 2);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_box_append (GTK_BOX (box), image);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_list_item_set_child (item, box);
+}
+
+static void
+chooser_button_bind (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item,
+                     gpointer                  user_data)
+{
+  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkWidget *image = gtk_widget_get_first_child (box);
+  GtkWidget *label = gtk_widget_get_next_sibling (image);
+  gpointer object = gtk_list_item_get_item (item);
+  MatTexture *texture = g_object_get_data (G_OBJECT (object), "mat-texture");
+  gint cell = chooser_item_cell (object);
+  g_autoptr(GdkTexture) thumbnail = NULL;
+  g_autofree char *number = NULL;
+
+  /* a minus sign, as the readings write it */
+  number = cell < 0 ? g_strdup_printf ("−%d", -cell) : g_strdup_printf ("%d", cell);
+  gtk_label_set_text (GTK_LABEL (label), number);
+  if (texture != NULL)
+    thumbnail = cell_thumbnail (texture, cell);
+  gtk_image_set_from_paintable (GTK_IMAGE (image), GDK_PAINTABLE (thumbnail));
+  gtk_widget_set_visible (image, thumbnail != NULL);
+}
+
 /* Whether two chooser models offer the same entries. */
 static gboolean
 chooser_same_entries (GListModel *a,
@@ -1152,7 +1298,7 @@ cell_chooser_update (MatPhaseTable *self,
                                          n_rects),
                                cell, mat_phase_get_texture (phase), n_rects);
       else if (texture == NULL)
-        tip = g_strdup (_("The texture is not in the Textures.lib: its Page rectangles are unknown. Choose −1 for the whole texture, or type the byte."));
+        tip = g_strdup (_("The texture is not in the Textures.lib: its Page rectangles are unknown. Choose −1 for the whole texture, or type the byte p17 under Raw Bytes."));
       else
         tip = g_strdup (_(mat0_fields_param (MAT0_CELL_BYTE)->meaning));
     }
@@ -1176,7 +1322,13 @@ cell_chooser_update (MatPhaseTable *self,
   g_object_set_data (G_OBJECT (chooser), "mat-syncing", NULL);
 
   gtk_widget_set_sensitive (GTK_WIDGET (chooser), self->editable && textured);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (chooser), tip);
+  {
+    /* the button shows a number: the tooltip says the chosen entry */
+    g_autoptr(GtkStringObject) chosen = g_list_model_get_item (G_LIST_MODEL (list), selected);
+    g_autofree char *both = g_strdup_printf ("%s\n\n%s", gtk_string_object_get_string (chosen), tip);
+
+    gtk_widget_set_tooltip_text (GTK_WIDGET (chooser), both);
+  }
   if (lint)
     gtk_widget_add_css_class (GTK_WIDGET (chooser), "warning");
   else
@@ -1191,6 +1343,15 @@ cell_chooser_phase_changed (MatPhase    *phase,
   MatPhaseTable *self = g_object_get_data (G_OBJECT (chooser), "mat-table");
 
   cell_chooser_update (self, chooser, phase);
+}
+
+static void
+cell_chooser_param_changed (MatPhase    *phase,
+                            guint        param,
+                            GtkDropDown *chooser)
+{
+  if (param == MAT0_CELL_BYTE)
+    cell_chooser_phase_changed (phase, NULL, chooser);
 }
 
 /* Choosing an entry writes p17 = (int8) cell: one undo step. */
@@ -1223,24 +1384,15 @@ cell_chooser_selected (GtkDropDown   *chooser,
   g_object_set_data (G_OBJECT (chooser), "mat-choosing", NULL);
 }
 
+/* ---- spin buttons: a byte each ---------------------------------------- */
+
 static void
 spin_param_changed (MatPhase      *phase,
                     guint          param,
                     GtkSpinButton *spin)
 {
-  GtkLabel *reading;
-  GtkDropDown *chooser;
-
-  if (param != cell_get_arg (GTK_WIDGET (spin)))
-    return;
-
-  gtk_spin_button_set_value (spin, mat_phase_get_param (phase, param));
-  reading = g_object_get_data (G_OBJECT (spin), "mat-reading");
-  if (reading != NULL)
-    opacity_reading_update (phase, reading);
-  chooser = g_object_get_data (G_OBJECT (spin), "mat-chooser");
-  if (chooser != NULL)
-    cell_chooser_phase_changed (phase, NULL, chooser);
+  if (param == cell_get_arg (GTK_WIDGET (spin)))
+    gtk_spin_button_set_value (spin, mat_phase_get_param (phase, param));
 }
 
 static void
@@ -1288,6 +1440,216 @@ spin_text_activate (GtkText       *text,
   edit_group_end (self);
 }
 
+/* A spin button for byte @byte: 0..255, labelled from mat0-fields,
+ * dimmed when the game never draws the byte. */
+static GtkWidget *
+spin_new (MatPhaseTable *self,
+          guint          byte)
+{
+  const Mat0ParamField *field = mat0_fields_param (byte);
+  GtkWidget *spin = gtk_spin_button_new_with_range (0, 255, 1);
+  GtkEventController *controller;
+  g_autofree char *tip = g_strdup_printf ("%s\n%s", _(field->label), _(field->meaning));
+
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 3);
+  gtk_widget_add_css_class (spin, "numeric");
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (spin, tip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _(field->label), -1);
+  g_signal_connect (spin, "value-changed", G_CALLBACK (spin_value_changed), self);
+  controller = gtk_event_controller_focus_new ();
+  g_signal_connect (controller, "leave", G_CALLBACK (spin_focus_leave), self);
+  gtk_widget_add_controller (spin, controller);
+  for (GtkWidget *c = gtk_widget_get_first_child (spin); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_TEXT (c))
+      g_signal_connect_after (c, "activate", G_CALLBACK (spin_text_activate), self);
+  if (!field->drawn)
+    gtk_widget_add_css_class (spin, "not-drawn");
+  /* the wheel scrolls the rows, and steps a byte only once it is focused */
+  mat_wheel_scrolls_page (spin);
+
+  return spin;
+}
+
+/* ------------------------------------------------------------------ */
+/* The raw bytes of the selected phase                                 */
+
+static void
+raw_title_update (MatPhaseTable *self)
+{
+  g_autofree char *title = NULL;
+
+  if (self->raw_phase != NULL)
+    /* Translators: the heading of the raw bytes under the phase table */
+    title = g_strdup_printf (_("Raw bytes of phase %u"), mat_phase_get_index (self->raw_phase));
+  else
+    title = g_strdup (_("Raw bytes: no phase selected"));
+  gtk_label_set_text (self->raw_title, title);
+}
+
+static void
+raw_cell_update (MatPhaseTable *self)
+{
+  g_autofree char *reading = NULL;
+
+  if (self->raw_phase != NULL)
+    reading = mat0_fields_dup_cell_reading (mat_phase_get_param (self->raw_phase, MAT0_CELL_BYTE),
+                                            mat_phase_get_textured (self->raw_phase));
+  gtk_label_set_text (self->raw_cell, reading != NULL ? reading : "");
+}
+
+static void
+raw_param_changed (MatPhaseTable *self,
+                   guint          param)
+{
+  if (param >= MAT0_N_PARAMS || self->raw_phase == NULL)
+    return;
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->raw_spins[param]),
+                             mat_phase_get_param (self->raw_phase, param));
+  if (param == MAT0_AMBIENT_ALPHA_BYTE)
+    opacity_reading_update (self->raw_phase, self->raw_opacity);
+  if (param == MAT0_CELL_BYTE)
+    raw_cell_update (self);
+}
+
+static void
+raw_phase_param_changed (MatPhase      *phase,
+                         guint          param,
+                         MatPhaseTable *self)
+{
+  raw_param_changed (self, param);
+}
+
+/* Shows the bytes of the selected phase (none: zeros, insensitive). */
+static void
+raw_follow_selection (MatPhaseTable *self)
+{
+  g_autoptr(MatPhase) phase = NULL;
+  guint selected = gtk_single_selection_get_selected (self->selection);
+  gboolean sensitive;
+
+  if (selected < g_list_model_get_n_items (G_LIST_MODEL (self->selection)))
+    phase = g_list_model_get_item (G_LIST_MODEL (self->selection), selected);
+
+  if (phase != self->raw_phase)
+    {
+      if (self->raw_phase != NULL)
+        g_signal_handlers_disconnect_by_data (self->raw_phase, self);
+      g_set_object (&self->raw_phase, phase);
+      if (phase != NULL)
+        {
+          g_signal_connect_object (phase, "param-changed", G_CALLBACK (raw_phase_param_changed),
+                                   self, 0);
+          g_signal_connect_object (phase, "notify::index", G_CALLBACK (raw_title_update),
+                                   self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (phase, "notify::textured", G_CALLBACK (raw_cell_update),
+                                   self, G_CONNECT_SWAPPED);
+        }
+    }
+
+  sensitive = self->raw_phase != NULL && self->editable;
+  for (guint i = 0; i < MAT0_N_PARAMS; i++)
+    {
+      if (self->raw_phase != NULL)
+        raw_param_changed (self, i);
+      else
+        gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->raw_spins[i]), 0);
+      gtk_widget_set_sensitive (self->raw_spins[i], sensitive);
+    }
+  if (self->raw_phase == NULL)
+    {
+      gtk_label_set_text (self->raw_opacity, "");
+      raw_cell_update (self);
+    }
+  raw_title_update (self);
+}
+
+/* A small "p5" (or "Power p16") before a raw byte's spin button. */
+static GtkWidget *
+raw_cell_new (MatPhaseTable *self,
+              guint          byte,
+              const char    *caption)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *label = gtk_label_new (caption);
+  GtkWidget *spin = spin_new (self, byte);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+  gtk_label_set_width_chars (GTK_LABEL (label), 3);
+  gtk_widget_add_css_class (label, "byte-caption");
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
+  if (!mat0_fields_param (byte)->drawn)
+    gtk_widget_add_css_class (label, "not-drawn");
+  g_object_set_data (G_OBJECT (spin), "mat-raw-table", self);
+  g_object_set_data (G_OBJECT (spin), "mat-cell-kind", GUINT_TO_POINTER (CELL_PARAM + 1));
+  g_object_set_data (G_OBJECT (spin), "mat-cell-arg", GUINT_TO_POINTER (byte + 1));
+  self->raw_spins[byte] = spin;
+
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), spin);
+  return box;
+}
+
+/* The grid of raw bytes: a row per colour group in byte order (the
+ * self-light p0..p3 first), its four bytes, the opacity beside p3; the
+ * power and the cell last, the cell's reading beside it. */
+static void
+raw_bytes_build (MatPhaseTable *self)
+{
+  static const Mat0ColourGroup rows[] = {
+    MAT0_GROUP_SELF_LIGHT, MAT0_GROUP_DIFFUSE, MAT0_GROUP_SPECULAR, MAT0_GROUP_EMISSIVE,
+  };
+  const guint others[] = { 16, MAT0_CELL_BYTE };
+  GtkWidget *label;
+
+  for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
+    {
+      const Mat0GroupField *group = mat0_fields_group (rows[r]);
+
+      label = gtk_label_new (_(group->label));
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+      gtk_widget_set_tooltip_text (label, _(group->meaning));
+      if (!group->drawn)
+        gtk_widget_add_css_class (label, "not-drawn");
+      gtk_grid_attach (self->raw_grid, label, 0, (int) r, 1, 1);
+      for (guint c = 0; c < 4; c++)
+        {
+          g_autofree char *caption = g_strdup_printf ("p%u", group->bytes[c]);
+
+          gtk_grid_attach (self->raw_grid, raw_cell_new (self, group->bytes[c], caption),
+                           1 + (int) c, (int) r, 1, 1);
+        }
+    }
+
+  /* the opacity p3 reads as, beside it */
+  self->raw_opacity = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->raw_opacity, 0.0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->raw_opacity), "param-reading");
+  gtk_widget_add_css_class (GTK_WIDGET (self->raw_opacity), "numeric");
+  gtk_grid_attach (self->raw_grid, GTK_WIDGET (self->raw_opacity), 5, 0, 1, 1);
+
+  /* the power and the cell, each named, the cell's reading beside it */
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    {
+      const Mat0ParamField *field = mat0_fields_param (others[i]);
+      g_autofree char *caption = g_strdup_printf ("p%u", others[i]);
+
+      label = gtk_label_new (_(field->short_label));
+      gtk_label_set_xalign (GTK_LABEL (label), i == 0 ? 0.0f : 1.0f);
+      gtk_widget_set_tooltip_text (label, _(field->meaning));
+      gtk_grid_attach (self->raw_grid, label, 2 * (int) i, (int) G_N_ELEMENTS (rows), 1, 1);
+      gtk_grid_attach (self->raw_grid, raw_cell_new (self, others[i], caption),
+                       2 * (int) i + 1, (int) G_N_ELEMENTS (rows), 1, 1);
+    }
+  self->raw_cell = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->raw_cell, 0.0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->raw_cell), "param-reading");
+  gtk_grid_attach (self->raw_grid, GTK_WIDGET (self->raw_cell), 4, (int) G_N_ELEMENTS (rows), 2, 1);
+}
+
 /* ------------------------------------------------------------------ */
 /* Factories                                                            */
 
@@ -1315,17 +1677,37 @@ factory_setup (GtkSignalListItemFactory *factory,
       {
         GtkWidget *area = gtk_drawing_area_new ();
 
-        gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (area), 44);
+        gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (area), 36);
         gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (area), 22);
         cell = child = gtk_button_new ();
         gtk_button_set_child (GTK_BUTTON (cell), area);
         gtk_widget_add_css_class (cell, "flat");
+        gtk_widget_add_css_class (cell, "swatch");
         gtk_widget_set_halign (cell, GTK_ALIGN_CENTER);
         gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
         gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_swatch, cell, NULL);
         if (!mat0_fields_group ((Mat0ColourGroup) info->arg)->drawn)
           gtk_widget_add_css_class (cell, "not-drawn");
         g_signal_connect (cell, "clicked", G_CALLBACK (swatch_clicked), self);
+
+        if (info->arg == MAT_PHASE_COLOUR_AMBIENT)
+          {
+            /* the swatch, then the opacity p3 reads as */
+            GtkWidget *reading = gtk_label_new (NULL);
+
+            gtk_label_set_xalign (GTK_LABEL (reading), 0.0);
+            gtk_label_set_width_chars (GTK_LABEL (reading), 6);
+            /* a lint reading ("150 % (over 100 %)") wraps, never widens */
+            gtk_label_set_max_width_chars (GTK_LABEL (reading), 8);
+            gtk_label_set_wrap (GTK_LABEL (reading), TRUE);
+            gtk_widget_add_css_class (reading, "param-reading");
+            gtk_widget_add_css_class (reading, "numeric");
+            g_object_set_data (G_OBJECT (cell), "mat-reading", reading);
+            child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+            gtk_widget_set_halign (child, GTK_ALIGN_CENTER);
+            gtk_box_append (GTK_BOX (child), cell);
+            gtk_box_append (GTK_BOX (child), reading);
+          }
       }
       break;
 
@@ -1334,7 +1716,7 @@ factory_setup (GtkSignalListItemFactory *factory,
         GtkWidget *button = gtk_button_new_from_icon_name ("image-x-generic-symbolic");
 
         cell = gtk_entry_new ();
-        gtk_editable_set_width_chars (GTK_EDITABLE (cell), 12);
+        gtk_editable_set_width_chars (GTK_EDITABLE (cell), 9);
         gtk_entry_set_placeholder_text (GTK_ENTRY (cell), _("untextured"));
         gtk_widget_set_hexpand (cell, TRUE);
         g_object_set_data (G_OBJECT (cell), "mat-table", self);
@@ -1363,66 +1745,35 @@ factory_setup (GtkSignalListItemFactory *factory,
       gtk_widget_add_controller (cell, controller);
       break;
 
+    case CELL_CHOOSER:
+      {
+        GtkListItemFactory *list_factory = gtk_signal_list_item_factory_new ();
+
+        cell = child = gtk_drop_down_new (NULL, gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
+        g_signal_connect (list_factory, "setup", G_CALLBACK (chooser_list_setup), NULL);
+        g_signal_connect (list_factory, "bind", G_CALLBACK (chooser_list_bind), NULL);
+        gtk_drop_down_set_list_factory (GTK_DROP_DOWN (cell), list_factory);
+        g_object_unref (list_factory);
+        list_factory = gtk_signal_list_item_factory_new ();
+        g_signal_connect (list_factory, "setup", G_CALLBACK (chooser_button_setup), NULL);
+        g_signal_connect (list_factory, "bind", G_CALLBACK (chooser_button_bind), NULL);
+        gtk_drop_down_set_factory (GTK_DROP_DOWN (cell), list_factory);
+        g_object_unref (list_factory);
+        gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
+        /* as wide as the widest row's, so the column lines up */
+        gtk_widget_set_hexpand (cell, TRUE);
+        gtk_widget_add_css_class (cell, "cell-chooser");
+        gtk_accessible_update_property (GTK_ACCESSIBLE (cell),
+                                        GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        _(mat0_fields_param (MAT0_CELL_BYTE)->label), -1);
+        g_object_set_data (G_OBJECT (cell), "mat-table", self);
+        g_signal_connect (cell, "notify::selected", G_CALLBACK (cell_chooser_selected), self);
+      }
+      break;
+
     case CELL_PARAM:
     default:
-      cell = gtk_spin_button_new_with_range (0, 255, 1);
-      gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (cell), TRUE);
-      gtk_editable_set_width_chars (GTK_EDITABLE (cell), 3);
-      gtk_widget_add_css_class (cell, "numeric");
-      gtk_widget_set_valign (cell, GTK_ALIGN_CENTER);
-      g_signal_connect (cell, "value-changed", G_CALLBACK (spin_value_changed), self);
-      controller = gtk_event_controller_focus_new ();
-      g_signal_connect (controller, "leave", G_CALLBACK (spin_focus_leave), self);
-      gtk_widget_add_controller (cell, controller);
-      for (GtkWidget *c = gtk_widget_get_first_child (cell); c != NULL;
-           c = gtk_widget_get_next_sibling (c))
-        if (GTK_IS_TEXT (c))
-          g_signal_connect_after (c, "activate", G_CALLBACK (spin_text_activate), self);
-
-      if (!mat0_fields_param (info->arg)->drawn)
-        gtk_widget_add_css_class (cell, "not-drawn");
-
-      if (info->arg == MAT0_AMBIENT_ALPHA_BYTE)
-        {
-          /* the raw byte, then the opacity it means */
-          GtkWidget *reading = gtk_label_new (NULL);
-
-          gtk_label_set_xalign (GTK_LABEL (reading), 0.0);
-          gtk_label_set_width_chars (GTK_LABEL (reading), 6);
-          gtk_widget_add_css_class (reading, "param-reading");
-          gtk_widget_add_css_class (reading, "numeric");
-          g_object_set_data (G_OBJECT (cell), "mat-reading", reading);
-          child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-          gtk_box_append (GTK_BOX (child), cell);
-          gtk_box_append (GTK_BOX (child), reading);
-        }
-      else if (info->arg == MAT0_CELL_BYTE)
-        {
-          /* the cell chooser, then the raw byte */
-          GtkWidget *chooser = gtk_drop_down_new (NULL, gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
-          GtkListItemFactory *list_factory = gtk_signal_list_item_factory_new ();
-
-          g_signal_connect (list_factory, "setup", G_CALLBACK (chooser_list_setup), NULL);
-          g_signal_connect (list_factory, "bind", G_CALLBACK (chooser_list_bind), NULL);
-          gtk_drop_down_set_list_factory (GTK_DROP_DOWN (chooser), list_factory);
-          g_object_unref (list_factory);
-          gtk_widget_set_valign (chooser, GTK_ALIGN_CENTER);
-          /* as wide as the widest row's, so the column lines up */
-          gtk_widget_set_hexpand (chooser, TRUE);
-          gtk_widget_add_css_class (chooser, "cell-chooser");
-          gtk_accessible_update_property (GTK_ACCESSIBLE (chooser),
-                                          GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                          _(mat0_fields_param (MAT0_CELL_BYTE)->label), -1);
-          g_object_set_data (G_OBJECT (chooser), "mat-table", self);
-          g_object_set_data (G_OBJECT (cell), "mat-chooser", chooser);
-          g_object_set_data (G_OBJECT (chooser), "mat-list-item", item);
-          g_signal_connect (chooser, "notify::selected", G_CALLBACK (cell_chooser_selected), self);
-          child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-          gtk_box_append (GTK_BOX (child), chooser);
-          gtk_box_append (GTK_BOX (child), cell);
-        }
-      else
-        child = cell;
+      cell = child = spin_new (self, info->arg);
       break;
     }
 
@@ -1453,6 +1804,8 @@ factory_bind (GtkSignalListItemFactory *factory,
       break;
 
     case CELL_TEXTURE:
+      if (cell == self->problem_entry)
+        problem_forget (self);
       gtk_editable_set_editable (GTK_EDITABLE (cell), self->editable);
       gtk_editable_set_text (GTK_EDITABLE (cell), mat_phase_get_texture (phase));
       texture_entry_validate (cell);
@@ -1460,27 +1813,22 @@ factory_bind (GtkSignalListItemFactory *factory,
       g_signal_connect_object (phase, "notify::texture", G_CALLBACK (texture_update), cell, 0);
       break;
 
+    case CELL_CHOOSER:
+      cell_chooser_update (self, GTK_DROP_DOWN (cell), phase);
+      /* the texture's name decides the rectangles on offer */
+      g_signal_connect_object (phase, "param-changed",
+                               G_CALLBACK (cell_chooser_param_changed), cell, 0);
+      g_signal_connect_object (phase, "notify::texture",
+                               G_CALLBACK (cell_chooser_phase_changed), cell, 0);
+      g_signal_connect_object (phase, "notify::textured",
+                               G_CALLBACK (cell_chooser_phase_changed), cell, 0);
+      break;
+
     case CELL_PARAM:
     default:
-      {
-        GtkLabel *reading = g_object_get_data (G_OBJECT (cell), "mat-reading");
-        GtkDropDown *chooser = g_object_get_data (G_OBJECT (cell), "mat-chooser");
-
-        gtk_widget_set_sensitive (cell, self->editable);
-        gtk_spin_button_set_value (GTK_SPIN_BUTTON (cell), mat_phase_get_param (phase, info->arg));
-        g_signal_connect_object (phase, "param-changed", G_CALLBACK (spin_param_changed), cell, 0);
-        if (reading != NULL)
-          opacity_reading_update (phase, reading);
-        if (chooser != NULL)
-          {
-            cell_chooser_update (self, chooser, phase);
-            /* the texture's name decides the rectangles on offer */
-            g_signal_connect_object (phase, "notify::texture",
-                                     G_CALLBACK (cell_chooser_phase_changed), chooser, 0);
-            g_signal_connect_object (phase, "notify::textured",
-                                     G_CALLBACK (cell_chooser_phase_changed), chooser, 0);
-          }
-      }
+      gtk_widget_set_sensitive (cell, self->editable);
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (cell), mat_phase_get_param (phase, info->arg));
+      g_signal_connect_object (phase, "param-changed", G_CALLBACK (spin_param_changed), cell, 0);
       break;
     }
 }
@@ -1492,15 +1840,13 @@ factory_unbind (GtkSignalListItemFactory *factory,
 {
   MatPhase *phase = gtk_list_item_get_item (item);
   GtkWidget *cell = g_object_get_data (G_OBJECT (item), "mat-cell");
-  gpointer chooser;
 
+  if (cell != NULL && cell == info->table->problem_entry)
+    problem_forget (info->table);
   if (phase == NULL || cell == NULL)
     return;
 
   g_signal_handlers_disconnect_by_data (phase, cell);
-  chooser = g_object_get_data (G_OBJECT (cell), "mat-chooser");
-  if (chooser != NULL)
-    g_signal_handlers_disconnect_by_data (phase, chooser);
 }
 
 static GtkWidget *
@@ -1741,6 +2087,7 @@ static void
 selection_changed (MatPhaseTable *self)
 {
   update_actions (self);
+  raw_follow_selection (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
 }
 
@@ -1748,6 +2095,7 @@ static void
 selection_items_changed (MatPhaseTable *self)
 {
   update_actions (self);
+  raw_follow_selection (self);
   if (!self->status_is_error)
     update_status (self);
 }
@@ -1772,6 +2120,7 @@ material_editable_changed (MatPhaseTable *self)
       g_object_unref (model);
     }
   update_actions (self);
+  raw_follow_selection (self);
   update_status (self);
 }
 
@@ -1784,6 +2133,10 @@ mat_phase_table_dispose (GObject *object)
   MatPhaseTable *self = MAT_PHASE_TABLE (object);
 
   edit_group_end (self);
+  g_clear_weak_pointer (&self->problem_entry);
+  if (self->raw_phase != NULL)
+    g_signal_handlers_disconnect_by_data (self->raw_phase, self);
+  g_clear_object (&self->raw_phase);
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_PHASE_TABLE);
   if (self->material_signals != NULL)
     g_signal_group_set_target (self->material_signals, NULL);
@@ -1813,6 +2166,9 @@ mat_phase_table_get_property (GObject    *object,
     case PROP_TEXTURES:
       g_value_set_object (value, self->textures);
       break;
+    case PROP_SHOW_RAW_BYTES:
+      g_value_set_boolean (value, self->show_raw_bytes);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1836,6 +2192,9 @@ mat_phase_table_set_property (GObject      *object,
       break;
     case PROP_TEXTURES:
       mat_phase_table_set_textures (self, g_value_get_object (value));
+      break;
+    case PROP_SHOW_RAW_BYTES:
+      mat_phase_table_set_show_raw_bytes (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1861,6 +2220,9 @@ mat_phase_table_class_init (MatPhaseTableClass *klass)
   properties[PROP_TEXTURES] =
     g_param_spec_object ("textures", NULL, NULL, MAT_TYPE_TEXTURE_LIBRARY,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_RAW_BYTES] =
+    g_param_spec_boolean ("show-raw-bytes", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -1870,7 +2232,11 @@ mat_phase_table_class_init (MatPhaseTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, column_view);
   gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, selection);
   gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, status_label);
+  gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, problem_label);
   gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, legend_label);
+  gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, raw_revealer);
+  gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, raw_title);
+  gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, raw_grid);
   gtk_widget_class_set_css_name (widget_class, "matphasetable");
 
   gtk_widget_class_install_action (widget_class, "phase.add", NULL, phase_add);
@@ -1878,6 +2244,7 @@ mat_phase_table_class_init (MatPhaseTableClass *klass)
   gtk_widget_class_install_action (widget_class, "phase.remove", NULL, phase_remove);
   gtk_widget_class_install_action (widget_class, "phase.move-up", NULL, phase_move_up);
   gtk_widget_class_install_action (widget_class, "phase.move-down", NULL, phase_move_down);
+  gtk_widget_class_install_property_action (widget_class, "phase.show-raw-bytes", "show-raw-bytes");
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Insert, GDK_ALT_MASK, "phase.add", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, GDK_ALT_MASK, "phase.remove", NULL);
@@ -1901,6 +2268,9 @@ mat_phase_table_init (MatPhaseTable *self)
   g_signal_connect_object (self->selection, "items-changed",
                            G_CALLBACK (selection_items_changed), self, G_CONNECT_SWAPPED);
 
+  /* What a modder reads: the index, the colours (the self-light with its
+   * opacity), the texture and its cell, the power. The raw bytes are
+   * under the table. */
   add_column (self, CELL_INDEX, 0, _("#"),
               _("Phase index: what animation keys (k0) point at"), TRUE);
   for (guint g = 0; g < MAT_PHASE_N_COLOURS; g++)
@@ -1914,16 +2284,20 @@ mat_phase_table_init (MatPhaseTable *self)
 
       add_column (self, CELL_SWATCH, g, title, tip, group->drawn);
     }
-  /* The readable columns first: the texture and its cell, the opacity,
-   * the power; the other colour bytes to the right. */
   add_column (self, CELL_TEXTURE, 0, _(mat0_fields_texture_label ()),
               _(mat0_fields_texture_meaning ()), TRUE);
-  add_param_column (self, MAT0_CELL_BYTE);
-  add_param_column (self, MAT0_AMBIENT_ALPHA_BYTE);
+  {
+    const Mat0ParamField *cell = mat0_fields_param (MAT0_CELL_BYTE);
+    g_autofree char *title = g_strdup_printf ("%s\np%u", _(cell->short_label), cell->byte);
+
+    add_column (self, CELL_CHOOSER, MAT0_CELL_BYTE, title, _(cell->meaning), cell->drawn);
+  }
   add_param_column (self, 16);
-  for (guint p = 0; p < 16; p++)
-    if (p != MAT0_AMBIENT_ALPHA_BYTE)
-      add_param_column (self, p);
+
+  raw_bytes_build (self);
+  g_object_bind_property (self, "show-raw-bytes", self->raw_revealer, "reveal-child",
+                          G_BINDING_SYNC_CREATE);
+  raw_follow_selection (self);
 
   {
     g_autofree char *bytes = not_drawn_bytes ();
@@ -1966,12 +2340,14 @@ mat_phase_table_set_material (MatPhaseTable *self,
     return;
 
   edit_group_end (self);
+  problem_forget (self);
   g_set_object (&self->material, material);
   g_signal_group_set_target (self->material_signals, material);
   self->editable = material != NULL && mat_material_get_editable (material);
   gtk_single_selection_set_model (self->selection,
                                   material != NULL ? mat_material_get_phases (material) : NULL);
   update_actions (self);
+  raw_follow_selection (self);
   update_status (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATERIAL]);
@@ -2001,11 +2377,11 @@ refresh_texture_cells (MatPhaseTable *self,
       return;
     }
   /* the cell chooser lists the rectangles of the library's texture */
-  if (item != NULL && gtk_list_item_get_item (item) != NULL &&
-      g_object_get_data (G_OBJECT (widget), "mat-chooser") != NULL)
+  if (item != NULL &&
+      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "mat-cell-kind")) == CELL_CHOOSER + 1)
     {
-      cell_chooser_update (self, g_object_get_data (G_OBJECT (widget), "mat-chooser"),
-                           gtk_list_item_get_item (item));
+      if (gtk_list_item_get_item (item) != NULL)
+        cell_chooser_update (self, GTK_DROP_DOWN (widget), gtk_list_item_get_item (item));
       return;
     }
 
@@ -2026,6 +2402,28 @@ mat_phase_table_set_textures (MatPhaseTable     *self,
 
   refresh_texture_cells (self, GTK_WIDGET (self->column_view));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXTURES]);
+}
+
+gboolean
+mat_phase_table_get_show_raw_bytes (MatPhaseTable *self)
+{
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), FALSE);
+
+  return self->show_raw_bytes;
+}
+
+void
+mat_phase_table_set_show_raw_bytes (MatPhaseTable *self,
+                                    gboolean       show)
+{
+  g_return_if_fail (MAT_IS_PHASE_TABLE (self));
+
+  show = !!show;
+  if (self->show_raw_bytes == show)
+    return;
+
+  self->show_raw_bytes = show;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_RAW_BYTES]);
 }
 
 guint
@@ -2101,6 +2499,8 @@ mat_phase_table_get_spin_for_test (MatPhaseTable *self,
   g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
   g_return_val_if_fail (param < MAT0_PARAM_COUNT, NULL);
 
+  if (self->show_raw_bytes && self->raw_phase != NULL && row == selected_row (self))
+    return GTK_SPIN_BUTTON (self->raw_spins[param]);
   return (GtkSpinButton *) find_cell (GTK_WIDGET (self->column_view), CELL_PARAM, param, row);
 }
 
@@ -2140,24 +2540,21 @@ GtkDropDown *
 mat_phase_table_get_cell_chooser_for_test (MatPhaseTable *self,
                                            guint          row)
 {
-  GtkWidget *spin;
-
   g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
 
-  spin = find_cell (GTK_WIDGET (self->column_view), CELL_PARAM, MAT0_CELL_BYTE, row);
-  return spin != NULL ? g_object_get_data (G_OBJECT (spin), "mat-chooser") : NULL;
+  return (GtkDropDown *) find_cell (GTK_WIDGET (self->column_view), CELL_CHOOSER, MAT0_CELL_BYTE, row);
 }
 
 GtkLabel *
 mat_phase_table_get_opacity_for_test (MatPhaseTable *self,
                                       guint          row)
 {
-  GtkWidget *spin;
+  GtkWidget *swatch;
 
   g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
 
-  spin = find_cell (GTK_WIDGET (self->column_view), CELL_PARAM, MAT0_AMBIENT_ALPHA_BYTE, row);
-  return spin != NULL ? g_object_get_data (G_OBJECT (spin), "mat-reading") : NULL;
+  swatch = find_cell (GTK_WIDGET (self->column_view), CELL_SWATCH, MAT_PHASE_COLOUR_AMBIENT, row);
+  return swatch != NULL ? g_object_get_data (G_OBJECT (swatch), "mat-reading") : NULL;
 }
 
 GtkLabel *

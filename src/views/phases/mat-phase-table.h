@@ -1,15 +1,18 @@
 /* mat-phase-table.h - the phases of a material as an editable table
  *
  * A GtkColumnView of the material's MatPhase objects: index, colour
- * swatches (diffuse, self-light, specular, emissive) that open a colour
- * picker, the texture name (validated as typed) and p0..p17 as spin
- * buttons, labelled from mat0-fields. p3 shows its opacity in per cent,
- * p17 a cell chooser with the Page rectangles of the phase's texture;
- * the bytes the game never draws are dimmed. With a texture library
- * ("textures") the texture cell's button opens a MatTexturePicker, names
- * not in the library show a warning icon and the cell chooser knows the
- * rectangles. A toolbar adds, duplicates, removes and reorders phases (the
- * "phase.*" actions, on the selected row).
+ * swatches (diffuse, self-light with its opacity p3 in per cent,
+ * specular, emissive) that open a colour picker at their colour, the
+ * texture name (validated as typed; what is wrong shows in a line under
+ * the table), a cell chooser for p17 with the Page rectangles of the
+ * phase's texture and the power p16, labelled from mat0-fields; the
+ * bytes the game never draws are dimmed. Under the table, when
+ * "show-raw-bytes" is on (the phase.show-raw-bytes action, the "Raw
+ * Bytes" button), p0..p17 of the selected phase as spin buttons. With a
+ * texture library ("textures") the texture cell's button opens a
+ * MatTexturePicker, names not in the library show a warning icon and the
+ * cell chooser knows the rectangles. A toolbar adds, duplicates, removes
+ * and reorders phases (the "phase.*" actions, on the selected row).
  */
 #pragma once
 
@@ -48,6 +51,12 @@ MatTextureLibrary *mat_phase_table_get_textures (MatPhaseTable     *self);
 void               mat_phase_table_set_textures (MatPhaseTable     *self,
                                                  MatTextureLibrary *textures);
 
+/* Whether the raw bytes of the selected phase show under the table
+ * ("show-raw-bytes" property, the phase.show-raw-bytes action). */
+gboolean     mat_phase_table_get_show_raw_bytes (MatPhaseTable *self);
+void         mat_phase_table_set_show_raw_bytes (MatPhaseTable *self,
+                                                 gboolean       show);
+
 /* The selected row ("selected" property), GTK_INVALID_LIST_POSITION for
  * none. */
 guint        mat_phase_table_get_selected (MatPhaseTable *self);
@@ -70,7 +79,9 @@ void         mat_phase_colour_to_rgba     (const guint8   *params,
                                            GdkRGBA        *rgba);
 
 /* Test hooks: the cell widgets of the row shown at @row, %NULL when the
- * row has no widget (not realised or scrolled away).
+ * row has no widget (not realised or scrolled away). The spin button of
+ * byte @param: the raw bytes' when they are shown and @row is selected,
+ * else the Power column's for p16, else %NULL.
  * Returns: (transfer none) (nullable). */
 GtkSpinButton *mat_phase_table_get_spin_for_test    (MatPhaseTable *self,
                                                      guint          row,
@@ -83,8 +94,9 @@ GtkButton     *mat_phase_table_get_texture_button_for_test (MatPhaseTable *self,
 GtkButton     *mat_phase_table_get_swatch_for_test  (MatPhaseTable *self,
                                                      guint          row,
                                                      MatPhaseColour group);
-/* The cell chooser beside p17 (a GtkDropDown of GtkStringObjects: "−1
- * whole texture", "cell 0: 0,0 64×64", ...) and the opacity beside p3. */
+/* The cell chooser of p17 (a GtkDropDown of GtkStringObjects: "−1
+ * whole texture", "cell 0: 0,0 64×64", ...) and the opacity beside the
+ * self-light swatch. */
 GtkDropDown   *mat_phase_table_get_cell_chooser_for_test (MatPhaseTable *self,
                                                           guint          row);
 GtkLabel      *mat_phase_table_get_opacity_for_test      (MatPhaseTable *self,
