@@ -206,6 +206,7 @@ chosen_remember (MatDocument *self,
   GVariantBuilder builder;
   GVariantIter iter;
   const char *k, *v;
+  const char *old = NULL;
   gsize n, skip;
 
   if (file == NULL || textures == NULL || !settings_have (self->settings, "chosen-textures"))
@@ -215,24 +216,17 @@ chosen_remember (MatDocument *self,
   dict = g_settings_get_value (self->settings, "chosen-textures");
 
   n = g_variant_n_children (dict);
-  {
-    const char *old = NULL;
+  if (g_variant_lookup (dict, key, "&s", &old))
+    {
+      g_autoptr(GVariant) last = g_variant_get_child_value (dict, n - 1);
+      const char *last_key = NULL;
 
-    if (g_variant_lookup (dict, key, "&s", &old))
-      {
-        if (g_str_equal (old, value) && n > 0)
-          {
-            /* already the newest? then nothing changes */
-            g_autoptr(GVariant) last = g_variant_get_child_value (dict, n - 1);
-            const char *last_key = NULL;
-
-            g_variant_get (last, "{&s&s}", &last_key, NULL);
-            if (g_str_equal (last_key, key))
-              return;
-          }
-        n--;
-      }
-  }
+      /* already the newest entry: nothing changes */
+      g_variant_get (last, "{&s&s}", &last_key, NULL);
+      if (g_str_equal (old, value) && g_str_equal (last_key, key))
+        return;
+      n--;   /* it moves to the end */
+    }
   skip = n >= MAX_CHOSEN_TEXTURES ? n - (MAX_CHOSEN_TEXTURES - 1) : 0;
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));

@@ -585,6 +585,27 @@ test_remembered_limit (void)
   last = g_variant_get_child_value (dict, 99);
   g_variant_get (last, "{&s&s}", &k, &v);
   g_assert_cmpstr (k, ==, key);
+
+  /* the same choice again changes nothing */
+  mat_document_choose_textures (document, chosen);
+  wait_source (document, MAT_TEXTURES_SOURCE_CHOSEN);
+  {
+    g_autoptr(GVariant) again = g_settings_get_value (settings, "chosen-textures");
+
+    g_assert_true (g_variant_equal (again, dict));
+  }
+
+  /* a document without a file has nothing to remember it for */
+  {
+    g_autoptr(MatDocument) other = mat_document_new_with_settings (settings);
+    g_autoptr(GVariant) after = NULL;
+
+    mat_document_choose_textures (other, chosen);
+    after = g_settings_get_value (settings, "chosen-textures");
+    g_assert_true (g_variant_equal (after, dict));
+    g_assert_null (mat_document_get_textures (other));
+    g_assert_cmpint (mat_document_get_textures_source (other), ==, MAT_TEXTURES_SOURCE_NONE);
+  }
 }
 
 static void
