@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "cp1251.h"
+#include "mat-file.h"
 #include "mat-texture-library.h"
 #include "nres.h"
 
@@ -116,30 +117,47 @@ mat_texture_library_new_from_bytes (GBytes  *bytes,
  * gpointer in ISO C). */
 static char load_tag;
 
+MatTextureLibrary *
+mat_texture_library_load (GFile         *file,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  MatTextureLibrary *self;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  /* A local file is read as a library is: a FIFO or a device is refused
+   * at once, a file that is no archive answers after its header. */
+  path = g_file_get_path (file);
+  if (path != NULL)
+    bytes = mat_file_read_library (path, NULL, NULL, cancellable, error);
+  else
+    bytes = g_file_load_bytes (file, cancellable, NULL, error);
+  if (bytes == NULL)
+    return NULL;
+  self = mat_texture_library_new_from_bytes (bytes, error);
+  if (self == NULL)
+    return NULL;
+  self->file = g_object_ref (file);
+  return self;
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  GFile *file = task_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = g_file_load_bytes (file, cancellable, NULL, &error);
-  MatTextureLibrary *self;
+  GError *error = NULL;
+  MatTextureLibrary *self = mat_texture_library_load (task_data, cancellable, &error);
 
-  if (bytes == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  self = mat_texture_library_new_from_bytes (bytes, &error);
   if (self == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  self->file = g_object_ref (file);
-  g_task_return_pointer (task, self, g_object_unref);
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, self, g_object_unref);
 }
 
 void
@@ -194,18 +212,16 @@ mat_texture_library_lookup (MatTextureLibrary *self,
 }
 
 GFile *
-mat_texture_library_find_beside (GFile        *library_file,
-                                 GCancellable *cancellable)
+mat_texture_library_find_in_folder (GFile        *folder,
+                                    GCancellable *cancellable)
 {
-  g_autoptr(GFile) folder = NULL;
   g_autoptr(GFileEnumerator) children = NULL;
 
-  g_return_val_if_fail (G_IS_FILE (library_file), NULL);
+  g_return_val_if_fail (G_IS_FILE (folder), NULL);
 
-  folder = g_file_get_parent (library_file);
-  if (folder == NULL)
-    return NULL;
-  children = g_file_enumerate_children (folder, G_FILE_ATTRIBUTE_STANDARD_NAME,
+  children = g_file_enumerate_children (folder,
+                                        G_FILE_ATTRIBUTE_STANDARD_NAME ","
+                                        G_FILE_ATTRIBUTE_STANDARD_TYPE,
                                         G_FILE_QUERY_INFO_NONE, cancellable, NULL);
   if (children == NULL)
     return NULL;
@@ -217,8 +233,24 @@ mat_texture_library_find_beside (GFile        *library_file,
 
       if (!g_file_enumerator_iterate (children, &info, &child, cancellable, NULL) || info == NULL)
         return NULL;
-      /* The game's files come from a case-insensitive file system. */
-      if (g_ascii_strcasecmp (g_file_info_get_name (info), "Textures.lib") == 0)
+      /* The game's files come from a case-insensitive file system. A
+       * folder of that name is not a library. */
+      if (g_ascii_strcasecmp (g_file_info_get_name (info), "Textures.lib") == 0 &&
+          g_file_info_get_file_type (info) != G_FILE_TYPE_DIRECTORY)
         return g_object_ref (child);
     }
+}
+
+GFile *
+mat_texture_library_find_beside (GFile        *library_file,
+                                 GCancellable *cancellable)
+{
+  g_autoptr(GFile) folder = NULL;
+
+  g_return_val_if_fail (G_IS_FILE (library_file), NULL);
+
+  folder = g_file_get_parent (library_file);
+  if (folder == NULL)
+    return NULL;
+  return mat_texture_library_find_in_folder (folder, cancellable);
 }

@@ -17,6 +17,13 @@ G_DECLARE_FINAL_TYPE (MatTextureLibrary, mat_texture_library, MAT, TEXTURE_LIBRA
  * texture whose payload does not parse is listed with its error. */
 MatTextureLibrary *mat_texture_library_new_from_bytes (GBytes        *bytes,
                                                        GError       **error);
+/* Reads @file now (blocking: call it from a thread). A local file is
+ * read as mat_file_read_library() reads one: a FIFO, a device or a file
+ * that is no archive is refused at once.
+ * Returns: (transfer full): the library, or %NULL with @error. */
+MatTextureLibrary *mat_texture_library_load           (GFile         *file,
+                                                       GCancellable  *cancellable,
+                                                       GError       **error);
 void               mat_texture_library_load_async     (GFile         *file,
                                                        GCancellable  *cancellable,
                                                        GAsyncReadyCallback callback,
@@ -33,6 +40,11 @@ GFile             *mat_texture_library_get_file       (MatTextureLibrary *self);
 MatTexture        *mat_texture_library_lookup         (MatTextureLibrary *self,
                                                        const char        *name);
 
+/* The Textures.lib in @folder, whatever the case of its name (not a
+ * folder of that name). Blocking (one directory listing): call it from a
+ * thread or accept the short wait. Returns: (transfer full) (nullable) */
+GFile             *mat_texture_library_find_in_folder (GFile         *folder,
+                                                       GCancellable  *cancellable);
 /* The Textures.lib in the folder of @library_file, whatever the case of
  * its name. Blocking (one directory listing): call it from a thread or
  * accept the short wait. Returns: (transfer full) (nullable) */

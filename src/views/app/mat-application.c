@@ -5,6 +5,7 @@
 
 #include "mat-application.h"
 #include "mat-gsk-renderer.h"
+#include "mat-preferences.h"
 #include "mat-style.h"
 #include "mat-window.h"
 
@@ -17,6 +18,7 @@ struct _MatApplication
 
   GSettings      *settings;      /* %NULL without the schema */
   GMenu          *recent_menu;   /* "Open Recent": rebuilt from the settings */
+  MatPreferences *preferences;   /* (nullable) (weak) the one open */
 };
 
 G_DEFINE_FINAL_TYPE (MatApplication, mat_application, GTK_TYPE_APPLICATION)
@@ -380,12 +382,32 @@ shortcuts_activated (GSimpleAction *action,
     gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
 }
 
+/* One Preferences window at a time, over the window it was asked from. */
+static void
+preferences_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  MatApplication *self = MAT_APPLICATION (user_data);
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (self->settings == NULL)
+    return;
+  if (self->preferences == NULL)
+    {
+      self->preferences = mat_preferences_new (parent, self->settings);
+      g_object_add_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
+    }
+  gtk_window_present (GTK_WINDOW (self->preferences));
+}
+
 static const GActionEntry app_actions[] = {
   { "open", open_activated, NULL, NULL, NULL, { 0 } },
   { "open-recent", open_recent_activated, "s", NULL, NULL, { 0 } },
   { "new-window", new_window_activated, NULL, NULL, NULL, { 0 } },
   { "quit", quit_activated, NULL, NULL, NULL, { 0 } },
   { "about", about_activated, NULL, NULL, NULL, { 0 } },
+  { "preferences", preferences_activated, NULL, NULL, NULL, { 0 } },
   { "shortcuts", shortcuts_activated, NULL, NULL, NULL, { 0 } },
 };
 
@@ -397,6 +419,7 @@ static const struct {
   { "app.new-window", { "<Control>n", NULL } },
   { "app.quit", { "<Control>q", NULL } },
   { "app.shortcuts", { "<Control>question", NULL } },
+  { "app.preferences", { "<Control>comma", NULL } },
   { "win.save", { "<Control>s", NULL } },
   { "win.save-as", { "<Control><Shift>s", NULL } },
   { "win.undo", { "<Control>z", NULL } },
@@ -479,6 +502,10 @@ mat_application_startup (GApplication *application)
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action,
                                            accels[i].accels);
+  /* Preferences live in the settings: none without the schema. */
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self),
+                                                                            "preferences")),
+                               self->settings != NULL);
 
   mat_style_ensure ();
 }
@@ -488,6 +515,12 @@ mat_application_dispose (GObject *object)
 {
   MatApplication *self = MAT_APPLICATION (object);
 
+  if (self->preferences != NULL)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
+      gtk_window_destroy (GTK_WINDOW (self->preferences));
+      self->preferences = NULL;
+    }
   g_clear_object (&self->settings);
   g_clear_object (&self->recent_menu);
 

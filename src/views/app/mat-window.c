@@ -1106,7 +1106,7 @@ mat_window_open (MatWindow *self,
   update_title (self);
   update_actions (self);
 
-  document = mat_document_new ();
+  document = mat_document_new_with_settings (get_settings (self));
   g_set_object (&self->loading_document, document);
   mat_document_load_async (document, file, self->cancellable, load_cb, g_object_ref (self));
 }
@@ -1783,6 +1783,14 @@ mat_window_get_library (MatWindow *self)
   g_return_val_if_fail (MAT_IS_WINDOW (self), NULL);
 
   return self->library;
+}
+
+MatDocument *
+mat_window_get_document (MatWindow *self)
+{
+  g_return_val_if_fail (MAT_IS_WINDOW (self), NULL);
+
+  return self->document;
 }
 
 const char *

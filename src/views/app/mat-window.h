@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "mat-application.h"
+#include "mat-document.h"
 #include "mat-library.h"
 
 G_BEGIN_DECLS
@@ -30,6 +31,9 @@ GFile       *mat_window_get_file              (MatWindow      *self);
 /* Returns: (transfer none) (nullable): the library, %NULL while loading
  * or when the file did not decode. */
 MatLibrary  *mat_window_get_library           (MatWindow      *self);
+/* Returns: (transfer none) (nullable): the document shown (its file,
+ * library and Textures.lib), %NULL before the first file has loaded. */
+MatDocument *mat_window_get_document          (MatWindow      *self);
 /* Returns: (transfer none) (nullable): why the file could not be opened. */
 const char  *mat_window_get_load_error        (MatWindow      *self);
 /* TRUE while a load or save is running. */

@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "mat-texture-picker.h"
+#include "mat-window.h"
 
 /* Tile thumbnails are THUMB_SIZE logical pixels; the mip level shown is
  * the smallest at least THUMB_SOURCE pixels on its longer side. */
@@ -34,6 +35,7 @@ struct _MatTexturePicker
   GtkLabel           *load_error_label;
 
   MatTextureLibrary  *textures;
+  MatDocument        *document;     /* (nullable) remembers a Textures.lib chosen here */
   char               *current;
   GHashTable         *thumbnails;   /* MatTexture -> GdkTexture (nullable) */
   GCancellable       *cancellable;
@@ -48,6 +50,7 @@ G_DEFINE_FINAL_TYPE (MatTexturePicker, mat_texture_picker, GTK_TYPE_WINDOW)
 enum {
   PROP_0,
   PROP_TEXTURES,
+  PROP_DOCUMENT,
   N_PROPS
 };
 
@@ -574,12 +577,18 @@ textures_loaded (GObject      *source,
     }
   gtk_widget_set_visible (GTK_WIDGET (self->load_error_label), FALSE);
   mat_texture_picker_set_textures (self, textures);
+  /* the library's document remembers the choice for the next time */
+  if (self->document != NULL)
+    mat_document_choose_textures (self->document, textures);
 }
 
-static void
-load_textures (MatTexturePicker *self,
-               GFile            *file)
+void
+mat_texture_picker_open_file (MatTexturePicker *self,
+                              GFile            *file)
 {
+  g_return_if_fail (MAT_IS_TEXTURE_PICKER (self));
+  g_return_if_fail (G_IS_FILE (file));
+
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
@@ -612,7 +621,7 @@ file_dialog_done (GObject      *source,
 
   file = gtk_file_dialog_open_finish (GTK_FILE_DIALOG (source), result, NULL);
   if (file != NULL && !self->finished)
-    load_textures (self, file);
+    mat_texture_picker_open_file (self, file);
 }
 
 static void
@@ -645,7 +654,7 @@ chooser_response (GtkNativeDialog  *chooser,
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
 
       if (file != NULL)
-        load_textures (self, file);
+        mat_texture_picker_open_file (self, file);
     }
   gtk_native_dialog_destroy (chooser);
   g_clear_object (&self->chooser);
@@ -687,6 +696,7 @@ mat_texture_picker_dispose (GObject *object)
 #endif
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_TEXTURE_PICKER);
   g_clear_object (&self->textures);
+  g_clear_object (&self->document);
   g_clear_pointer (&self->thumbnails, g_hash_table_unref);
 
   G_OBJECT_CLASS (mat_texture_picker_parent_class)->dispose (object);
@@ -715,6 +725,9 @@ mat_texture_picker_get_property (GObject    *object,
     case PROP_TEXTURES:
       g_value_set_object (value, self->textures);
       break;
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -732,6 +745,9 @@ mat_texture_picker_set_property (GObject      *object,
     {
     case PROP_TEXTURES:
       mat_texture_picker_set_textures (self, g_value_get_object (value));
+      break;
+    case PROP_DOCUMENT:
+      mat_texture_picker_set_document (self, g_value_get_object (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -752,6 +768,10 @@ mat_texture_picker_class_init (MatTexturePickerClass *klass)
   /* "textures": changes when the user opens a Textures.lib from here. */
   properties[PROP_TEXTURES] =
     g_param_spec_object ("textures", NULL, NULL, MAT_TYPE_TEXTURE_LIBRARY,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* "document": the one a Textures.lib opened here is chosen for. */
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, MAT_TYPE_DOCUMENT,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -830,6 +850,10 @@ mat_texture_picker_new (GtkWindow         *parent,
   self = g_object_new (MAT_TYPE_TEXTURE_PICKER,
                        "transient-for", parent,
                        NULL);
+  /* Over an editor window, a Textures.lib opened here is chosen for the
+   * library the window shows. */
+  if (MAT_IS_WINDOW (parent))
+    mat_texture_picker_set_document (self, mat_window_get_document (MAT_WINDOW (parent)));
   self->current = g_strdup (current);
   mat_texture_picker_set_textures (self, textures);
   return self;
@@ -861,6 +885,25 @@ mat_texture_picker_set_textures (MatTexturePicker  *self,
     gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->grid_view));
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXTURES]);
+}
+
+MatDocument *
+mat_texture_picker_get_document (MatTexturePicker *self)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE_PICKER (self), NULL);
+
+  return self->document;
+}
+
+void
+mat_texture_picker_set_document (MatTexturePicker *self,
+                                 MatDocument      *document)
+{
+  g_return_if_fail (MAT_IS_TEXTURE_PICKER (self));
+  g_return_if_fail (document == NULL || MAT_IS_DOCUMENT (document));
+
+  if (g_set_object (&self->document, document))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
 
 gboolean

@@ -12,6 +12,7 @@
 
 #include <gtk/gtk.h>
 
+#include "mat-document.h"
 #include "mat-texture-library.h"
 
 G_BEGIN_DECLS
@@ -23,6 +24,7 @@ G_DECLARE_FINAL_TYPE (MatTexturePicker, mat_texture_picker, MAT, TEXTURE_PICKER,
 /* Returns: (transfer none): a new picker, modal and transient for
  * @parent, with @current (nullable) selected; present it with
  * gtk_window_present. It destroys itself after "chosen" or when closed.
+ * Over an editor window (MatWindow) its "document" is the window's.
  * Signal "chosen" (const char *name): the texture picked, "" for
  * untextured. */
 MatTexturePicker  *mat_texture_picker_new          (GtkWindow         *parent,
@@ -33,6 +35,19 @@ MatTexturePicker  *mat_texture_picker_new          (GtkWindow         *parent,
 MatTextureLibrary *mat_texture_picker_get_textures (MatTexturePicker  *self);
 void               mat_texture_picker_set_textures (MatTexturePicker  *self,
                                                     MatTextureLibrary *textures);
+
+/* Returns: (transfer none) (nullable): the document that remembers a
+ * Textures.lib opened here (mat_document_choose_textures). */
+MatDocument       *mat_texture_picker_get_document (MatTexturePicker  *self);
+void               mat_texture_picker_set_document (MatTexturePicker  *self,
+                                                    MatDocument       *document);
+
+/* Reads @file as the Textures.lib to show, as "Choose a Textures.lib…"
+ * does with the file the user picked: on success it becomes "textures"
+ * and the document's choice; a file that does not load is shown as an
+ * error and changes nothing. */
+void               mat_texture_picker_open_file    (MatTexturePicker  *self,
+                                                    GFile             *file);
 
 /* Test hook: selects @name in the grid and activates "picker.choose"
  * ("" activates "picker.untextured"), as a user would. Returns: %FALSE
