@@ -14,6 +14,7 @@
 #include "mat0-fields.h"
 #include "mat0-validate.h"
 #include "mat-file.h"
+#include "mat-material-json.h"
 #include "mat0tool.h"
 #include "texm.h"
 
@@ -96,16 +97,7 @@ parse_u32 (const char *text, guint32 *out)
 char *
 mt_type_name (guint32 type_id)
 {
-  char s[5];
-
-  for (guint i = 0; i < 4; i++)
-    {
-      s[i] = (char) ((type_id >> (8 * i)) & 0xFF);
-      if (!g_ascii_isprint (s[i]))
-        return g_strdup_printf ("0x%08X", type_id);
-    }
-  s[4] = 0;
-  return g_strdup (s);
+  return mat_json_type_name (type_id);
 }
 
 char *

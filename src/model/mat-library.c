@@ -611,6 +611,15 @@ push_item (MatLibrary  *self,
   _mat_history_push (self->history, &cmd->parent);
 }
 
+void
+_mat_library_insert_material (MatLibrary  *self,
+                              MatMaterial *material,
+                              guint        position,
+                              const char  *label)
+{
+  push_item (self, material, position, FALSE, label);
+}
+
 MatMaterial *
 mat_library_add_material (MatLibrary  *self,
                           const char  *name,

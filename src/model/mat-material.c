@@ -1095,6 +1095,15 @@ push_insert_phase (MatMaterial *self,
 }
 
 MatPhase *
+_mat_material_insert_phase_data (MatMaterial     *self,
+                                 guint            position,
+                                 const Mat0Phase *data,
+                                 const char      *label)
+{
+  return push_insert_phase (self, _mat_phase_new (data), position, label);
+}
+
+MatPhase *
 mat_material_insert_phase (MatMaterial  *self,
                            guint         position,
                            GError      **error)

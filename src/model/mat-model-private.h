@@ -16,6 +16,7 @@
 #include "mat-key.h"
 #include "mat-library.h"
 #include "mat-material.h"
+#include "mat-material-json.h"
 #include "mat-model-error.h"
 #include "mat-phase.h"
 
@@ -63,6 +64,11 @@ gboolean     _mat_library_check_name      (MatLibrary  *library,
                                            MatMaterial *except,
                                            char        *raw,
                                            GError     **error);
+/* Inserts @material (a new one) at @position as one command. */
+void         _mat_library_insert_material (MatLibrary  *library,
+                                           MatMaterial *material,
+                                           guint        position,
+                                           const char  *label);
 
 /* MatMaterial */
 MatMaterial *_mat_material_new_from_entry (const NresEntry    *entry,
@@ -84,7 +90,8 @@ void         _mat_material_rebase         (MatMaterial       *material,
                                            guint              index,
                                            guint              generation);
 /* Returns: (transfer full) (nullable): the payload to write, %NULL when
- * the source's bytes are current. */
+ * the source's bytes are current (never for @generation 0, which is no
+ * library's). */
 GBytes      *_mat_material_dup_payload    (MatMaterial *material,
                                            guint        generation);
 gboolean     _mat_material_check_editable (MatMaterial *material,
@@ -101,12 +108,23 @@ void         _mat_material_remap_keys     (MatMaterial *material,
                                            GPtrArray   *keys,
                                            GArray      *values);
 
+/* Inserts a phase holding @data at @position as one command (keys
+ * follow the phases they point at). Returns: (transfer none). */
+MatPhase    *_mat_material_insert_phase_data (MatMaterial     *material,
+                                              guint            position,
+                                              const Mat0Phase *data,
+                                              const char      *label);
+
 /* MatPhase */
 MatPhase    *_mat_phase_new               (const Mat0Phase *data);
 Mat0Phase   *_mat_phase_get_data          (MatPhase    *phase);
 void         _mat_phase_attach            (MatPhase    *phase,
                                            MatMaterial *material,
                                            guint        index);
+/* Swaps all 34 bytes with @data and notifies what changed (no history:
+ * the caller records it). */
+void         _mat_phase_swap_data         (MatPhase    *phase,
+                                           Mat0Phase   *data);
 
 /* MatAnimBlock */
 MatAnimBlock *_mat_anim_block_new         (const Mat0Block *data);
@@ -133,5 +151,15 @@ void         _mat_key_swap_k0             (MatKey       *key,
  * records it and calls _mat_anim_block_content_changed once). */
 void         _mat_key_swap_k1             (MatKey       *key,
                                            guint16      *value);
+
+/* The JSON texts of the editor (mat-material-json.c) */
+/* The content of @text: the material's entry object or the phase object;
+ * @where names that place in messages.
+ * Returns: (transfer full) (nullable): the node, or %NULL with @error. */
+JsonNode    *_mat_json_parse_item         (const char   *text,
+                                           gssize        length,
+                                           MatJsonKind  *kind,
+                                           const char  **where,
+                                           GError      **error);
 
 G_END_DECLS

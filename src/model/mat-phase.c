@@ -225,6 +225,39 @@ static const MatCommandClass set_texture_class = {
   set_texture_merge,
 };
 
+void
+_mat_phase_swap_data (MatPhase  *self,
+                      Mat0Phase *data)
+{
+  Mat0Phase old = self->data;
+  gboolean was_textured = mat0_phase_is_textured (&old);
+  g_autofree char *old_name = g_steal_pointer (&self->texture);
+  gboolean changed = FALSE;
+
+  self->data = *data;
+  *data = old;
+  self->texture = mat0_phase_dup_texture (&self->data);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint i = 0; i < MAT0_PARAM_COUNT; i++)
+    if (old.p[i] != self->data.p[i])
+      {
+        param_changed (self, i);
+        changed = TRUE;
+      }
+  if (memcmp (old.texture, self->data.texture, MAT0_TEXTURE_SIZE) != 0)
+    {
+      if (g_strcmp0 (old_name, self->texture) != 0)
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXTURE]);
+      if (was_textured != mat0_phase_is_textured (&self->data))
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXTURED]);
+      changed = TRUE;
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+  if (changed)
+    content_changed (self);
+}
+
 MatMaterial *
 mat_phase_get_material (MatPhase *self)
 {

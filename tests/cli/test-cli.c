@@ -1451,6 +1451,82 @@ test_control_characters_escaped (void)
   g_assert_null (strchr (r3.err, '\x1b'));
 }
 
+/* A texture field of 16 bytes with no NUL: the dump carries it raw, so
+ * build gives the same library back (its name alone would not fit). */
+static void
+test_dump_full_texture_field (void)
+{
+  g_autoptr(GByteArray) payload = g_byte_array_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) archive = NULL;
+  g_autoptr(GBytes) rebuilt = NULL;
+  g_autofree char *lib = NULL;
+  g_autofree char *json = tmp_path ("full-texture.json");
+  g_autofree char *out = tmp_path ("full-texture-rebuilt.lib");
+  g_autoptr(GError) error = NULL;
+  g_auto(Run) r1 = { 0 }, r2 = { 0 };
+  guint8 p[18] = { 0 };
+  TestEntrySpec spec = { 0x3054414D, 0x01, 6, 0, "FULL", NULL, 0, 0 };
+
+  test_put_u16 (payload, 1);
+  test_put_u16 (payload, 0);
+  test_put_u8 (payload, 255);
+  test_put_u8 (payload, 255);
+  test_put_u32 (payload, 0x3F800000);
+  test_put_u32 (payload, 0);
+  test_put_bytes (payload, p, sizeof p);
+  test_put_bytes (payload, "ABCDEFGH.JKLMNOP", 16);
+  bytes = g_byte_array_free_to_bytes (g_steal_pointer (&payload));
+  spec.payload = g_bytes_get_data (bytes, &spec.size);
+  archive = test_build_archive (&spec, 1, TRUE);
+  lib = write_tmp ("full-texture.lib", archive);
+
+  run_tool (&r1, "dump", lib, "--json", NULL);
+  g_assert_cmpint (r1.status, ==, 0);
+  g_assert_nonnull (strstr (r1.out, "\"texture_raw\": \"QUJDREVGR0guSktMTU5PUA==\""));
+  g_file_set_contents (json, r1.out, -1, &error);
+  g_assert_no_error (error);
+  run_tool (&r2, "build", json, "-o", out, NULL);
+  g_assert_cmpstr (r2.err, ==, "");
+  g_assert_cmpint (r2.status, ==, 0);
+  rebuilt = test_load_file (out);
+  g_assert_true (g_bytes_equal (rebuilt, archive));
+}
+
+/* Arrays nested past what the parser's recursion can take: refused, no
+ * crash, wherever they are. */
+static void
+test_build_rejects_deep_nesting (void)
+{
+  g_autofree char *json = tmp_path ("deep.json");
+  g_autofree char *out = tmp_path ("deep.lib");
+  const struct { const char *before, *after; } places[] = {
+    { "{\"entries\": [", "]}" },
+    { "{\"archive\": ", ", \"entries\": []}" },
+    { "{\"entries\": [{\"name\": \"X\", \"type\": \"MAT0\", \"phases\": ", "}]}" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (places); i++)
+    {
+      g_autoptr(GString) nested = g_string_new (NULL);
+      g_autofree char *doc = NULL;
+      g_autoptr(GError) error = NULL;
+      g_auto(Run) r = { 0 };
+
+      for (guint d = 0; d < 200000; d++)
+        g_string_append_c (nested, '[');
+      for (guint d = 0; d < 200000; d++)
+        g_string_append_c (nested, ']');
+      doc = g_strconcat (places[i].before, nested->str, places[i].after, NULL);
+      g_file_set_contents (json, doc, -1, &error);
+      g_assert_no_error (error);
+      run_tool (&r, "build", json, "-o", out, NULL);
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_nonnull (strstr (r.err, "line 1: expected at most 64 levels of nested arrays and objects, found more"));
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+    }
+}
+
 /* NAME is found in index order whatever the lookup table says (cli.md). */
 static void
 test_unsorted_lookup_table (void)
@@ -1555,6 +1631,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/set/unsorted-lookup-table", test_unsorted_lookup_table);
   g_test_add_func ("/cli/build/bad-base64", test_build_rejects_bad_base64);
   g_test_add_func ("/cli/build/broken-json", test_build_rejects_broken_json);
+  g_test_add_func ("/cli/build/deep-nesting", test_build_rejects_deep_nesting);
+  g_test_add_func ("/cli/dump/full-texture-field", test_dump_full_texture_field);
   g_test_add_func ("/cli/refusal-names-input", test_refusal_names_input);
   g_test_add_func ("/cli/names-escaped", test_control_characters_escaped);
   g_test_add_func ("/cli/eval/t-any-float", test_eval_t_any_float);

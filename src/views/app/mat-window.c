@@ -21,6 +21,7 @@
 #include "mat-unsaved-dialog.h"
 #include "mat-search-model.h"
 #include "mat-window.h"
+#include "mat-window-clipboard.h"
 
 #define DIAGNOSTICS_DELAY_MS 250
 
@@ -2105,6 +2106,7 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.reload", NULL, reload_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-banner", NULL, dismiss_banner_action);
   gtk_widget_class_install_action (widget_class, "win.show-lints", NULL, show_lints_action);
+  mat_window_clipboard_class_init (widget_class);
 }
 
 static void
@@ -2205,6 +2207,7 @@ mat_window_init (MatWindow *self)
   gtk_stack_set_visible_child_name (self->main_stack, "empty");
   update_title (self);
   update_actions (self);
+  mat_window_clipboard_init (self);
 }
 
 MatWindow *

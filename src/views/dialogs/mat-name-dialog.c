@@ -6,6 +6,7 @@
 
 #include "nres.h"
 
+#include "mat-material-json.h"
 #include "mat-name-dialog.h"
 
 struct _MatNameDialog
@@ -17,11 +18,13 @@ struct _MatNameDialog
   GtkEntry          *name_entry;
   GtkLabel          *message_label;
   GtkLabel          *hint_label;
+  GtkLabel          *intro_label;
 
   MatLibrary        *library;
   MatMaterial       *material;
   MatNameDialogMode  mode;
   char              *message;
+  char              *text;       /* MAT_NAME_DIALOG_PASTE: what to paste */
 };
 
 G_DEFINE_FINAL_TYPE (MatNameDialog, mat_name_dialog, GTK_TYPE_WINDOW)
@@ -107,6 +110,9 @@ accept_action (GtkWidget  *widget,
       if (mat_material_set_name (self->material, name, &error))
         result = self->material;
       break;
+    case MAT_NAME_DIALOG_PASTE:
+      result = mat_library_paste_material (self->library, self->text, -1, name, &error);
+      break;
     default:
       g_assert_not_reached ();
     }
@@ -173,6 +179,7 @@ mat_name_dialog_present (GtkWindow         *parent,
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (MAT_IS_LIBRARY (library), NULL);
   g_return_val_if_fail (mode == MAT_NAME_DIALOG_NEW || MAT_IS_MATERIAL (material), NULL);
+  g_return_val_if_fail (mode != MAT_NAME_DIALOG_PASTE, NULL);
 
   self = g_object_new (MAT_TYPE_NAME_DIALOG,
                        "transient-for", parent,
@@ -221,6 +228,51 @@ mat_name_dialog_present (GtkWindow         *parent,
   return self;
 }
 
+MatNameDialog *
+mat_name_dialog_present_paste (GtkWindow  *parent,
+                               MatLibrary *library,
+                               const char *text,
+                               const char *name)
+{
+  MatNameDialog *self;
+  g_autofree char *title = NULL;
+  g_autofree char *intro = NULL;
+  g_autofree char *initial = NULL;
+
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (MAT_IS_LIBRARY (library), NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  self = g_object_new (MAT_TYPE_NAME_DIALOG,
+                       "transient-for", parent,
+                       "modal", TRUE,
+                       NULL);
+  self->library = g_object_ref (library);
+  self->mode = MAT_NAME_DIALOG_PASTE;
+  self->text = g_strdup (text);
+
+  /* Translators: the title of the dialog, %s is a material name */
+  title = g_strdup_printf (_("Paste “%s”"), name);
+  /* Translators: %s is a material name */
+  intro = g_strdup_printf (_("This library already has a material named “%s”. "
+                             "Paste the copy under another name:"), name);
+  initial = mat_library_dup_free_name (library, name);
+
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  gtk_label_set_label (self->title_label, title);
+  gtk_label_set_label (self->intro_label, intro);
+  gtk_widget_set_visible (GTK_WIDGET (self->intro_label), TRUE);
+  gtk_button_set_label (self->accept_button, _("_Paste"));
+  gtk_editable_set_text (GTK_EDITABLE (self->name_entry), initial);
+  validate (self);
+  gtk_window_present (GTK_WINDOW (self));
+  gtk_widget_grab_focus (GTK_WIDGET (self->name_entry));
+  gtk_editable_select_region (GTK_EDITABLE (self->name_entry), 0, -1);
+
+  return self;
+}
+
 static void
 mat_name_dialog_dispose (GObject *object)
 {
@@ -239,6 +291,7 @@ mat_name_dialog_finalize (GObject *object)
   MatNameDialog *self = MAT_NAME_DIALOG (object);
 
   g_free (self->message);
+  g_free (self->text);
 
   G_OBJECT_CLASS (mat_name_dialog_parent_class)->finalize (object);
 }
@@ -254,7 +307,7 @@ mat_name_dialog_class_init (MatNameDialogClass *klass)
 
   /**
    * MatNameDialog::done:
-   * @material: the new, copied or renamed material
+   * @material: the new, copied, renamed or pasted material
    */
   signals[DONE] =
     g_signal_new ("done", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -267,6 +320,7 @@ mat_name_dialog_class_init (MatNameDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatNameDialog, name_entry);
   gtk_widget_class_bind_template_child (widget_class, MatNameDialog, message_label);
   gtk_widget_class_bind_template_child (widget_class, MatNameDialog, hint_label);
+  gtk_widget_class_bind_template_child (widget_class, MatNameDialog, intro_label);
   gtk_widget_class_bind_template_callback (widget_class, validate);
 
   gtk_widget_class_install_action (widget_class, "dialog.accept", NULL, accept_action);

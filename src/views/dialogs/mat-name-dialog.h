@@ -11,6 +11,8 @@ typedef enum {
   MAT_NAME_DIALOG_NEW,        /* mat_library_add_material */
   MAT_NAME_DIALOG_DUPLICATE,  /* mat_library_duplicate_material */
   MAT_NAME_DIALOG_RENAME,     /* mat_material_set_name */
+  MAT_NAME_DIALOG_PASTE,      /* mat_library_paste_material, see
+                                 mat_name_dialog_present_paste() */
 } MatNameDialogMode;
 
 #define MAT_TYPE_NAME_DIALOG (mat_name_dialog_get_type ())
@@ -26,6 +28,17 @@ MatNameDialog *mat_name_dialog_present (GtkWindow         *parent,
                                         MatLibrary        *library,
                                         MatNameDialogMode  mode,
                                         MatMaterial       *material);
+
+/* Asks under which name to paste the material of @text (a JSON text,
+ * mat_library_paste_material) whose own name @name another entry of
+ * @library has, proposing a free one (mat_library_dup_free_name). On
+ * success it pastes (one undoable step), emits ::done with the new
+ * material and closes.
+ * Returns: (transfer none): the dialog, shown. */
+MatNameDialog *mat_name_dialog_present_paste (GtkWindow  *parent,
+                                              MatLibrary *library,
+                                              const char *text,
+                                              const char *name);
 
 /* Returns: (transfer none) (nullable): the message shown, %NULL when the
  * name is acceptable. */
