@@ -48,7 +48,9 @@ static const char summary[] =
   "  roundtrip LIB -o OUT            decode all, write back (byte-identical)\n"
   "  repack LIB -o OUT               canonical layout\n"
   "  build JSON -o LIB               library from a dump document\n"
-  "  textures TEXLIB [--png DIR]     list Texm entries";
+  "  textures TEXLIB [--png DIR]     list Texm entries\n"
+  "  diff A B [--json]               entries added, removed and changed\n"
+  "                                  (exit 0 equal, 1 different, 2 error)";
 
 static int
 usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
@@ -969,6 +971,12 @@ cmd_textures (char **args)
   return bad ? MT_EXIT_INVALID : MT_EXIT_OK;
 }
 
+static int
+cmd_diff (char **args)
+{
+  return mt_cmd_diff (args, opt_json);
+}
+
 static const struct {
   const char *name;
   int (*run) (char **args);
@@ -984,6 +992,7 @@ static const struct {
   { "repack", cmd_repack },
   { "build", cmd_build },
   { "textures", cmd_textures },
+  { "diff", cmd_diff },
 };
 
 int

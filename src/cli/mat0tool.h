@@ -57,4 +57,9 @@ gboolean    mt_apply_assignment       (NresEntry    *entry,
                                        const char   *assignment,
                                        GError      **error);
 
+/* `diff A B [--json]` (mat0tool-diff.c): exit 0 equal, 1 different,
+ * 2 usage or I/O error. */
+int         mt_cmd_diff               (char        **args,
+                                       gboolean      json);
+
 G_END_DECLS
