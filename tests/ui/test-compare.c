@@ -936,6 +936,58 @@ test_material_diff (void)
   fixture_close (&f);
 }
 
+/* A block of many keys: the table lists the first ones and says how
+ * many more there are; the comparison and the copy take them all. */
+static void
+test_material_diff_many_keys (void)
+{
+  Fixture f = { 0 };
+  MatMaterial *rock, *glow;
+  MatMaterialDiff *diff;
+  MatHistory *history;
+  g_autoptr(MatAnimBlock) block = NULL;
+  guint n_rows;
+  int row;
+
+  fixture_open (&f, 1100, 760);
+  history = mat_library_get_history (f.lib);
+  rock = ui_find_material (f.lib, "ROCK_WALL");
+  glow = ui_find_material (f.lib, "GLOW_PULSE");   /* block 0: two keys */
+  block = g_list_model_get_item (mat_material_get_blocks (glow), 0);
+  mat_history_begin_group (history, "many keys");
+  for (guint k = 0; k < 150; k++)
+    g_assert_nonnull (mat_anim_block_insert_key (block, mat_anim_block_get_n_keys (block), k % 2,
+                                                 (guint16) (1300 + 10 * k), NULL));
+  mat_history_end_group (history);
+  g_assert_cmpuint (mat_anim_block_get_n_keys (block), ==, 152);
+
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, rock, -1, 0, 0);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, glow, -1, 0, 0);
+  diff = mat_compare_view_get_material_diff (f.view);
+  g_assert_cmpint (mat_material_diff_find_row (diff, MAT_MATERIAL_DIFF_ROW_KEY, 0, MAT_MATERIAL_DIFF_MAX_ROWS - 1), >=, 0);
+  g_assert_cmpint (mat_material_diff_find_row (diff, MAT_MATERIAL_DIFF_ROW_KEY, 0, MAT_MATERIAL_DIFF_MAX_ROWS), ==, -1);
+  n_rows = mat_material_diff_get_n_rows (diff);
+  /* material 8, two phases of 8, block 0: 3 + 100 keys + the note */
+  g_assert_cmpuint (n_rows, ==, 8 + 2 * 8 + 3 + MAT_MATERIAL_DIFF_MAX_ROWS + 1);
+  g_assert_cmpstr (mat_material_diff_get_cell_text (diff, n_rows - 1, 1), ==, "… and 52 more");
+  g_assert_cmpstr (mat_material_diff_get_cell_text (diff, n_rows - 1, 0), ==, "");
+
+  /* the whole block, all 152 keys, into A: one step */
+  row = find_row (diff, MAT_MATERIAL_DIFF_ROW_BLOCK, 0, 0);
+  activate_diff_row (diff, "material-diff.copy-to-a", row);
+  g_assert_cmpuint (mat_material_get_n_blocks (rock), ==, 1);
+  {
+    g_autoptr(MatAnimBlock) copied = g_list_model_get_item (mat_material_get_blocks (rock), 0);
+
+    g_assert_cmpuint (mat_anim_block_get_n_keys (copied), ==, 152);
+  }
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 2);
+  g_assert_true (mat_history_undo (history));
+  g_assert_true (mat_history_undo (history));
+  assert_unchanged (f.lib, f.original);
+  fixture_close (&f);
+}
+
 /* The shown phases: a colour group and the whole phase across. */
 static void
 test_phase_and_group_copy (void)
@@ -1505,6 +1557,7 @@ main (int   argc,
   g_test_add_func ("/compare/follows-model", test_follows_model);
   g_test_add_func ("/compare/screenshot", test_screenshot);
   g_test_add_func ("/compare/material-diff", test_material_diff);
+  g_test_add_func ("/compare/material-diff/many-keys", test_material_diff_many_keys);
   g_test_add_func ("/compare/phases/copy-group-phase", test_phase_and_group_copy);
   g_test_add_func ("/compare/window/keys", test_window_keys);
   g_test_add_func ("/compare/window/library-diff", test_library_diff);

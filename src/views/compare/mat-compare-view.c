@@ -205,6 +205,16 @@ label_set (GtkLabel   *label,
     gtk_label_set_text (label, text);
 }
 
+/* A tooltip change costs a round trip to the display server: only when
+ * the text changes. */
+static void
+tooltip_set (GtkWidget  *widget,
+             const char *text)
+{
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (widget), text) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
+}
+
 static void
 widget_set_class (GtkWidget  *widget,
                   const char *css_class,
@@ -560,7 +570,7 @@ update_table (MatCompareView *self)
       else
         title = phase_title (&slot->core->phases[slot->phase], slot->phase);
       label_set (self->phase_labels[s], title);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->phase_labels[s]), title);
+      tooltip_set (GTK_WIDGET (self->phase_labels[s]), title);
       gtk_widget_set_visible (self->phase_copy[s], n_differences > 0 && into[s]);
     }
   for (guint c = 0; c < N_COLUMNS; c++)
@@ -660,7 +670,7 @@ update_slot_status (MatCompareView *self,
                             slot->eval.phase_b, (double) slot->eval.alpha);
 
   label_set (slot->status_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (slot->status_label), text);
+  tooltip_set (GTK_WIDGET (slot->status_label), text);
 }
 
 static void

@@ -67,6 +67,7 @@ struct _MatMaterialDiff
   guint       n_differences;
   char       *summary;
   char       *error;          /* the last failed copy */
+  guint       update_id;      /* an update after the materials changed */
 
   /* template */
   GtkLabel   *summary_label;
@@ -500,8 +501,16 @@ cell_text (MatMaterialDiff *self,
       return g_strdup_printf (_("phase %u · ends at %u ms · k2 %u"), block->keys[row->index].k0,
                               block->keys[row->index].k1, block->keys[row->index].k2);
     case ROW_NOTE:
-      /* Translators: more phases or keys than the table lists */
-      return g_strdup_printf (ngettext ("… and %u more", "… and %u more", row->index), row->index);
+      {
+        guint n = row->section < 0 ? core->n_phases
+                  : row->item < core->n_blocks ? core->blocks[row->item].n_keys : 0;
+        guint more = n > MAT_MATERIAL_DIFF_MAX_ROWS ? n - MAT_MATERIAL_DIFF_MAX_ROWS : 0;
+
+        if (more == 0)
+          return g_strdup ("");
+        /* Translators: more phases or keys than the table lists */
+        return g_strdup_printf (ngettext ("… and %u more", "… and %u more", more), more);
+      }
     default:
       return g_strdup ("");
     }
@@ -825,6 +834,18 @@ label_set (GtkWidget  *label,
     gtk_label_set_text (GTK_LABEL (label), text);
 }
 
+/* A tooltip change costs a round trip to the display server: only when
+ * the text changes. */
+static void
+tooltip_set (GtkWidget  *widget,
+             const char *text)
+{
+  const char *old = gtk_widget_get_tooltip_text (widget);
+
+  if (g_strcmp0 (old, text) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
+}
+
 static void
 update_summary (MatMaterialDiff *self)
 {
@@ -855,8 +876,8 @@ update_summary (MatMaterialDiff *self)
 
   g_free (self->summary);
   self->summary = g_strdup (text);
-  gtk_label_set_text (self->summary_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), text);
+  label_set (GTK_WIDGET (self->summary_label), text);
+  tooltip_set (GTK_WIDGET (self->summary_label), text);
   set_class (GTK_WIDGET (self->summary_label), "has-differences",
              self->error == NULL && self->n_differences > 0);
   set_class (GTK_WIDGET (self->summary_label), "error", self->error != NULL);
@@ -886,6 +907,8 @@ update (MatMaterialDiff *self)
 {
   g_autoptr(GArray) plan = NULL;
   guint n_differences = 0;
+
+  g_clear_handle_id (&self->update_id, g_source_remove);
 
   for (guint s = 0; s < N_SIDES; s++)
     {
@@ -953,10 +976,10 @@ update (MatMaterialDiff *self)
               /* Translators: the texture name, then its 16 stored bytes in hex */
               g_autofree char *tip = g_strdup_printf (_("%s\nStored bytes: %s"), row->text[s], hex);
 
-              gtk_widget_set_tooltip_text (row->value[s], tip);
+              tooltip_set (row->value[s], tip);
             }
           else
-            gtk_widget_set_tooltip_text (row->value[s], row->text[s][0] != '\0' ? row->text[s] : NULL);
+            tooltip_set (row->value[s], row->text[s][0] != '\0' ? row->text[s] : NULL);
           row->copyable[s] = row_can_copy (self, row, s);
           gtk_stack_set_visible_child_name (GTK_STACK (gtk_widget_get_parent (row->copy[s])),
                                             row->copyable[s] ? "copy" : "none");
@@ -976,11 +999,35 @@ update (MatMaterialDiff *self)
   update_summary (self);
 }
 
+static gboolean
+update_idle (gpointer data)
+{
+  MatMaterialDiff *self = data;
+
+  self->update_id = 0;
+  update (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* A change of a material: one update for a burst of them (an undo of a
+ * group of hundreds of commands), before the next frame. */
 static void
 on_material_changed (MatMaterialDiff *self)
 {
   g_clear_pointer (&self->error, g_free);
-  update (self);
+  if (self->update_id == 0)
+    self->update_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 10, update_idle, self, NULL);
+}
+
+/* Whatever asks about the table sees the materials as they are now. */
+static void
+flush (MatMaterialDiff *self)
+{
+  if (self->update_id != 0)
+    {
+      g_clear_handle_id (&self->update_id, g_source_remove);
+      update (self);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -1028,6 +1075,7 @@ mat_material_diff_dispose (GObject *object)
 {
   MatMaterialDiff *self = MAT_MATERIAL_DIFF (object);
 
+  g_clear_handle_id (&self->update_id, g_source_remove);
   for (guint s = 0; s < N_SIDES; s++)
     {
       if (self->sides[s].signals != NULL)
@@ -1170,6 +1218,7 @@ mat_material_diff_set_materials (MatMaterialDiff *self,
 {
   MatMaterial *materials[N_SIDES] = { a, b };
   gboolean editable[N_SIDES] = { a_editable, b_editable };
+  gboolean changed = FALSE;
 
   g_return_if_fail (MAT_IS_MATERIAL_DIFF (self));
   g_return_if_fail (a == NULL || MAT_IS_MATERIAL (a));
@@ -1178,12 +1227,23 @@ mat_material_diff_set_materials (MatMaterialDiff *self,
   for (guint s = 0; s < N_SIDES; s++)
     {
       Side *side = &self->sides[s];
+      gboolean can_edit = editable[s] && materials[s] != NULL &&
+                          mat_material_get_library (materials[s]) != NULL;
 
       if (g_set_object (&side->material, materials[s]))
-        g_signal_group_set_target (side->signals, materials[s]);
-      side->editable = editable[s] && materials[s] != NULL &&
-                       mat_material_get_library (materials[s]) != NULL;
+        {
+          g_signal_group_set_target (side->signals, materials[s]);
+          changed = TRUE;
+        }
+      if (side->editable != can_edit)
+        {
+          side->editable = can_edit;
+          changed = TRUE;
+        }
     }
+  /* the materials' own changes reach update() through their signals */
+  if (!changed)
+    return;
   g_clear_pointer (&self->error, g_free);
   update (self);
 }
@@ -1224,6 +1284,7 @@ guint
 mat_material_diff_get_n_differences (MatMaterialDiff *self)
 {
   g_return_val_if_fail (MAT_IS_MATERIAL_DIFF (self), 0);
+  flush (self);
 
   return self->n_differences;
 }
@@ -1232,6 +1293,7 @@ const char *
 mat_material_diff_get_summary (MatMaterialDiff *self)
 {
   g_return_val_if_fail (MAT_IS_MATERIAL_DIFF (self), NULL);
+  flush (self);
 
   return self->summary;
 }
@@ -1243,6 +1305,7 @@ mat_material_diff_find_row (MatMaterialDiff        *self,
                             guint                   index)
 {
   g_return_val_if_fail (MAT_IS_MATERIAL_DIFF (self), -1);
+  flush (self);
 
   for (guint i = 0; i < self->rows->len; i++)
     {
@@ -1258,6 +1321,7 @@ guint
 mat_material_diff_get_n_rows (MatMaterialDiff *self)
 {
   g_return_val_if_fail (MAT_IS_MATERIAL_DIFF (self), 0);
+  flush (self);
 
   return self->rows->len;
 }
@@ -1267,6 +1331,7 @@ mat_material_diff_get_row_differs (MatMaterialDiff *self,
                                    guint            row)
 {
   g_return_val_if_fail (MAT_IS_MATERIAL_DIFF (self), FALSE);
+  flush (self);
   g_return_val_if_fail (row < self->rows->len, FALSE);
 
   return g_array_index (self->rows, Row, row).differs;
@@ -1277,6 +1342,7 @@ mat_material_diff_get_row_visible (MatMaterialDiff *self,
                                    guint            row)
 {
   g_return_val_if_fail (MAT_IS_MATERIAL_DIFF (self), FALSE);
+  flush (self);
   g_return_val_if_fail (row < self->rows->len, FALSE);
 
   return gtk_widget_get_visible (g_array_index (self->rows, Row, row).title);
@@ -1288,6 +1354,7 @@ mat_material_diff_get_row_copyable (MatMaterialDiff *self,
                                     guint            to)
 {
   g_return_val_if_fail (MAT_IS_MATERIAL_DIFF (self), FALSE);
+  flush (self);
   g_return_val_if_fail (row < self->rows->len, FALSE);
   g_return_val_if_fail (to < N_SIDES, FALSE);
 
@@ -1300,6 +1367,7 @@ mat_material_diff_get_row_title (MatMaterialDiff *self,
                                  guint            row)
 {
   g_return_val_if_fail (MAT_IS_MATERIAL_DIFF (self), "");
+  flush (self);
   g_return_val_if_fail (row < self->rows->len, "");
 
   return gtk_label_get_text (GTK_LABEL (g_array_index (self->rows, Row, row).title));
@@ -1311,6 +1379,7 @@ mat_material_diff_get_cell_text (MatMaterialDiff *self,
                                  guint            side)
 {
   g_return_val_if_fail (MAT_IS_MATERIAL_DIFF (self), "");
+  flush (self);
   g_return_val_if_fail (row < self->rows->len, "");
   g_return_val_if_fail (side < N_SIDES, "");
 

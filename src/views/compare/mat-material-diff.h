@@ -38,7 +38,7 @@ typedef enum {
 
 /* At most this many phase sections, and key rows per block, are listed;
  * a note says how many more there are (the summary counts them all). */
-#define MAT_MATERIAL_DIFF_MAX_ROWS 256
+#define MAT_MATERIAL_DIFF_MAX_ROWS 100
 
 #define MAT_TYPE_MATERIAL_DIFF (mat_material_diff_get_type ())
 
