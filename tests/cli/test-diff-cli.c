@@ -195,7 +195,7 @@ rebuilt_copy (void)
   for (guint i = 0; i < json_array_get_length (entries); i++)
     {
       JsonObject *entry = json_array_get_object_element (entries, i);
-      const char *name = json_object_get_string_member (entry, "name");
+      g_autofree char *name = g_strdup (json_object_get_string_member (entry, "name"));
 
       /* GLOW_PULSE goes; ROCK_WALL is spelt in lower case with attr3 5 */
       if (g_str_equal (name, "GLOW_PULSE"))
