@@ -150,11 +150,15 @@ print_json (const char            *path_a,
   static const Mat0DiffStatus order[] = { MAT0_DIFF_ADDED, MAT0_DIFF_REMOVED, MAT0_DIFF_CHANGED };
   static const char *const members[] = { "added", "removed", "changed" };
 
+  g_autofree char *display_a = g_filename_display_name (path_a);
+  g_autofree char *display_b = g_filename_display_name (path_b);
+
+  /* JSON strings are UTF-8 whatever bytes the file names hold */
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "a");
-  json_builder_add_string_value (builder, path_a);
+  json_builder_add_string_value (builder, display_a);
   json_builder_set_member_name (builder, "b");
-  json_builder_add_string_value (builder, path_b);
+  json_builder_add_string_value (builder, display_b);
   json_builder_set_member_name (builder, "equal");
   json_builder_add_boolean_value (builder, mat0_library_diff_is_equal (diff));
   json_builder_set_member_name (builder, "same");
