@@ -56,7 +56,9 @@ static const char summary[] =
   "  textures TEXLIB [--png DIR]     list Texm entries\n"
   "  texture-import TEXLIB NAME PICTURE --format F [--dither] [--drop-alpha]\n"
   "                 [--mips N] [--cells x,w,y,h;...] -o OUT   add or replace a texture\n"
-  "  texture-export TEXLIB NAME [--level K] -o OUT.png        a mip level as PNG";
+  "  texture-export TEXLIB NAME [--level K] -o OUT.png        a mip level as PNG\n"
+  "  diff A B [--json]               entries added, removed and changed\n"
+  "                                  (exit 0 equal, 1 different, 2 error)";
 
 static int
 usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
@@ -1119,6 +1121,12 @@ cmd_textures (char **args)
   return bad ? MT_EXIT_INVALID : MT_EXIT_OK;
 }
 
+static int
+cmd_diff (char **args)
+{
+  return mt_cmd_diff (args, opt_json);
+}
+
 static const struct {
   const char *name;
   int (*run) (char **args);
@@ -1136,6 +1144,7 @@ static const struct {
   { "textures", cmd_textures },
   { "texture-import", mt_cmd_texture_import },
   { "texture-export", mt_cmd_texture_export },
+  { "diff", cmd_diff },
 };
 
 int

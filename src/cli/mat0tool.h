@@ -100,4 +100,9 @@ GOptionGroup *mt_texture_option_group (void);
 int         mt_cmd_texture_import     (char        **args);
 int         mt_cmd_texture_export     (char        **args);
 
+/* `diff A B [--json]` (mat0tool-diff.c): exit 0 equal, 1 different,
+ * 2 usage or I/O error. */
+int         mt_cmd_diff               (char        **args,
+                                       gboolean      json);
+
 G_END_DECLS

@@ -679,6 +679,38 @@ mat_library_duplicate_material (MatLibrary   *self,
   return copy;
 }
 
+MatMaterial *
+mat_library_add_copy (MatLibrary   *self,
+                      MatMaterial  *source,
+                      GError      **error)
+{
+  g_autoptr(Mat0Material) core = NULL;
+  g_autoptr(MatMaterial) copy = NULL;
+  NresEntry entry;
+
+  g_return_val_if_fail (MAT_IS_LIBRARY (self), NULL);
+  g_return_val_if_fail (MAT_IS_MATERIAL (source), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (mat_material_get_type_id (source) != NRES_TYPE_MAT0 || !mat_material_get_editable (source))
+    {
+      g_set_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE,
+                   _("“%s” is not a material that decodes and cannot be copied"),
+                   mat_material_get_name (source));
+      return NULL;
+    }
+
+  entry = *_mat_material_get_entry (source);
+  if (!_mat_library_check_name (self, mat_material_get_name (source), NULL, entry.name, error))
+    return NULL;
+
+  core = mat_material_dup_core (source);
+  copy = _mat_material_new_from_core (&entry, core);
+  push_item (self, copy, self->items->len, FALSE, _("Add Material from Another Library"));
+
+  return copy;
+}
+
 gboolean
 mat_library_delete_material (MatLibrary   *self,
                              MatMaterial  *material,

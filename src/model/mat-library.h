@@ -97,6 +97,13 @@ MatMaterial *mat_library_duplicate_material (MatLibrary         *self,
                                              MatMaterial        *material,
                                              const char         *name,
                                              GError            **error);
+/* A copy of @source, a material of any library, under its own name
+ * (which must be free here) with its attr1..attr3, appended: one undo
+ * step. MAT_MODEL_ERROR_NOT_EDITABLE when @source does not decode.
+ * Returns: (transfer none): the copy, or %NULL with @error. */
+MatMaterial *mat_library_add_copy         (MatLibrary           *self,
+                                           MatMaterial          *source,
+                                           GError              **error);
 /* Deletes a MAT0 entry (one that does not decode included); entries of
  * other types are read-only (MAT_MODEL_ERROR_NOT_EDITABLE). */
 gboolean     mat_library_delete_material  (MatLibrary           *self,

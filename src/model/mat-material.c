@@ -701,6 +701,147 @@ static const MatCommandClass block_list_class = {
   NULL,
 };
 
+/* Command: replaces runs of phases and blocks with other objects and,
+ * optionally, the directory fields and the metadata. It swaps: what it
+ * took out is what it puts back, so undo restores the very objects. */
+typedef struct {
+  MatCommand   parent;
+  MatMaterial *material;
+  MatSplice    splice;
+} SpliceCommand;
+
+static GPtrArray *
+splice_store (MatMaterial *material,
+              GListStore  *store,
+              guint        position,
+              guint        n_removed,
+              GPtrArray   *added,
+              gboolean     phases)
+{
+  GPtrArray *removed = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < n_removed; i++)
+    g_ptr_array_add (removed, g_object_ref (item_at (store, position + i)));
+  /* attached before they appear, so a view sees them whole */
+  for (guint i = 0; i < added->len; i++)
+    {
+      if (phases)
+        _mat_phase_attach (added->pdata[i], material, position + i);
+      else
+        _mat_anim_block_attach (added->pdata[i], material, position + i);
+    }
+  g_list_store_splice (store, position, n_removed, added->pdata, added->len);
+  for (guint i = 0; i < removed->len; i++)
+    {
+      if (phases)
+        _mat_phase_attach (removed->pdata[i], NULL, 0);
+      else
+        _mat_anim_block_attach (removed->pdata[i], NULL, 0);
+    }
+  if (phases)
+    renumber_phases (material, position);
+  else
+    renumber_blocks (material, position);
+  return removed;
+}
+
+static void
+splice_run (MatCommand *cmd,
+            gboolean    undo)
+{
+  SpliceCommand *self = (SpliceCommand *) cmd;
+  MatMaterial *material = self->material;
+  MatSplice *splice = &self->splice;
+
+  g_object_freeze_notify (G_OBJECT (material));
+  if (splice->set_fields)
+    {
+      guint32 attr[3] = { material->entry.attr1, material->entry.attr2, material->entry.attr3 };
+      guint32 meta[4];
+
+      for (guint i = 0; i < 4; i++)
+        meta[i] = field_get (material, FIELD_META_A + i);
+      material->entry.attr1 = splice->attr1;
+      material->entry.attr2 = splice->attr2;
+      material->entry.attr3 = splice->attr3;
+      for (guint i = 0; i < 4; i++)
+        field_set (material, FIELD_META_A + i, splice->meta[i]);
+
+      if (attr[0] != material->entry.attr1)
+        g_object_notify_by_pspec (G_OBJECT (material), properties[PROP_ATTR1]);
+      if (attr[1] != material->entry.attr2)
+        g_object_notify_by_pspec (G_OBJECT (material), properties[PROP_ATTR2]);
+      if (attr[2] != material->entry.attr3)
+        g_object_notify_by_pspec (G_OBJECT (material), properties[PROP_ATTR3]);
+      for (guint i = 0; i < 4; i++)
+        if (meta[i] != field_get (material, FIELD_META_A + i))
+          g_object_notify_by_pspec (G_OBJECT (material), field_pspec (FIELD_META_A + i));
+
+      splice->attr1 = attr[0];
+      splice->attr2 = attr[1];
+      splice->attr3 = attr[2];
+      memcpy (splice->meta, meta, sizeof meta);
+    }
+  if (splice->phases != NULL)
+    {
+      GPtrArray *removed = splice_store (material, material->phases, splice->phase_pos,
+                                         splice->n_phases_removed, splice->phases, TRUE);
+
+      splice->n_phases_removed = splice->phases->len;
+      g_ptr_array_unref (splice->phases);
+      splice->phases = removed;
+    }
+  if (splice->blocks != NULL)
+    {
+      GPtrArray *removed = splice_store (material, material->blocks, splice->block_pos,
+                                         splice->n_blocks_removed, splice->blocks, FALSE);
+
+      splice->n_blocks_removed = splice->blocks->len;
+      g_ptr_array_unref (splice->blocks);
+      splice->blocks = removed;
+    }
+  g_object_thaw_notify (G_OBJECT (material));
+  _mat_material_content_changed (material);
+}
+
+static void
+splice_free (MatCommand *cmd)
+{
+  SpliceCommand *self = (SpliceCommand *) cmd;
+
+  g_clear_object (&self->material);
+  g_clear_pointer (&self->splice.phases, g_ptr_array_unref);
+  g_clear_pointer (&self->splice.blocks, g_ptr_array_unref);
+}
+
+static const MatCommandClass splice_class = {
+  splice_run,
+  splice_free,
+  NULL,
+};
+
+void
+_mat_material_splice (MatMaterial *self,
+                      MatSplice   *splice,
+                      const char  *label)
+{
+  SpliceCommand *cmd;
+
+  ensure_decoded (self);
+  g_return_if_fail (splice->phases == NULL ||
+                    splice->phase_pos + splice->n_phases_removed <= store_len (self->phases));
+  g_return_if_fail (splice->blocks == NULL ||
+                    splice->block_pos + splice->n_blocks_removed <= store_len (self->blocks));
+
+  cmd = _mat_command_new (&splice_class, sizeof (SpliceCommand), label);
+  cmd->material = g_object_ref (self);
+  cmd->splice = *splice;
+  /* the command owns the arrays now */
+  splice->phases = NULL;
+  splice->blocks = NULL;
+  _mat_history_push (_mat_material_get_history (self), &cmd->parent);
+}
+
 MatLibrary *
 mat_material_get_library (MatMaterial *self)
 {
@@ -1312,6 +1453,20 @@ mat_material_dup_core (MatMaterial *self)
     _mat_anim_block_to_core (item_at (self->blocks, i), &core->blocks[i]);
 
   return core;
+}
+
+GBytes *
+mat_material_dup_payload (MatMaterial *self)
+{
+  g_return_val_if_fail (MAT_IS_MATERIAL (self), NULL);
+
+  if (mat_material_get_editable (self))
+    {
+      g_autoptr(Mat0Material) core = mat_material_dup_core (self);
+
+      return mat0_encode (core);
+    }
+  return self->raw != NULL ? g_bytes_ref (self->raw) : g_bytes_new (NULL, 0);
 }
 
 GPtrArray *

@@ -119,6 +119,10 @@ gboolean      mat_material_remove_block    (MatMaterial  *self,
 /* Returns: (transfer full) (nullable): the current state as a core
  * material, %NULL when the entry is not an editable material. */
 Mat0Material *mat_material_dup_core       (MatMaterial  *self);
+/* The payload a save would write: the encoded current state of an
+ * editable material, the stored bytes of any other entry.
+ * Returns: (transfer full). */
+GBytes       *mat_material_dup_payload    (MatMaterial  *self);
 /* Lints of the current state (mat0_lint_material), or the decode error.
  * Returns: (transfer full) (element-type Mat0Diagnostic). */
 GPtrArray    *mat_material_dup_diagnostics (MatMaterial *self);

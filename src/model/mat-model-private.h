@@ -115,6 +115,31 @@ MatPhase    *_mat_material_insert_phase_data (MatMaterial     *material,
                                               const Mat0Phase *data,
                                               const char      *label);
 
+/* What _mat_material_splice replaces, as one command: with @set_fields
+ * attr1..attr3 and the four metadata values; @n_phases_removed phases
+ * from @phase_pos by the MatPhases of @phases (when not %NULL), and the
+ * same for the blocks. Every object is detached and attached as it goes
+ * out or in, so undo puts back the very objects it took out. */
+typedef struct {
+  gboolean   set_fields;
+  guint32    attr1;
+  guint32    attr2;
+  guint32    attr3;
+  guint32    meta[4];
+  guint      phase_pos;
+  guint      n_phases_removed;
+  GPtrArray *phases;    /* MatPhase (owned), or %NULL: phases stay */
+  guint      block_pos;
+  guint      n_blocks_removed;
+  GPtrArray *blocks;    /* MatAnimBlock (owned), or %NULL: blocks stay */
+} MatSplice;
+
+/* Pushes @splice as one command labelled @label; takes the arrays (they
+ * are %NULL afterwards). */
+void         _mat_material_splice         (MatMaterial *material,
+                                           MatSplice   *splice,
+                                           const char  *label);
+
 /* MatPhase */
 MatPhase    *_mat_phase_new               (const Mat0Phase *data);
 Mat0Phase   *_mat_phase_get_data          (MatPhase    *phase);

@@ -409,6 +409,31 @@ mat_phase_set_texture (MatPhase    *self,
   return TRUE;
 }
 
+gboolean
+mat_phase_set_texture_raw (MatPhase      *self,
+                           const guint8  *raw,
+                           GError       **error)
+{
+  SetTextureCommand *cmd;
+
+  g_return_val_if_fail (MAT_IS_PHASE (self), FALSE);
+  g_return_val_if_fail (raw != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!_mat_material_check_editable (self->material, error))
+    return FALSE;
+  if (memcmp (self->data.texture, raw, MAT0_TEXTURE_SIZE) == 0)
+    return TRUE;
+
+  cmd = _mat_command_new (&set_texture_class, sizeof (SetTextureCommand),
+                          _("Change Texture"));
+  cmd->phase = g_object_ref (self);
+  memcpy (cmd->texture, raw, MAT0_TEXTURE_SIZE);
+  _mat_history_push (_mat_material_get_history (self->material), &cmd->parent);
+
+  return TRUE;
+}
+
 static void
 mat_phase_finalize (GObject *object)
 {

@@ -46,4 +46,10 @@ gboolean      mat_phase_set_texture     (MatPhase     *self,
                                          const char   *texture,
                                          GError      **error);
 
+/* The raw 16-byte field as it is, bytes after the NUL included (a copy
+ * from another phase, byte for byte): one undoable command. */
+gboolean      mat_phase_set_texture_raw (MatPhase     *self,
+                                         const guint8 *raw,
+                                         GError      **error);
+
 G_END_DECLS

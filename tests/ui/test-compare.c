@@ -1,10 +1,16 @@
-/* test-compare.c - MatCompareView driven through its actions and choosers
+/* test-compare.c - MatCompareView, MatMaterialDiff, MatLibraryDiff and the
+ * Compare window driven through their actions, choosers and real keys
  *
  * Two phases of the demo's COLOR_CYCLE (the differing fields computed from
  * data/samples/materials.json), swap, copying a field across as one undo
  * step (the bytes a save would write come back after undo), two libraries
  * (a copy changes only the target), the shared clock against
- * phase_eval_at_time, and screenshots.
+ * phase_eval_at_time; whole materials field by field with copies of a
+ * block, a colour and the whole material; the library diff against a
+ * file opened through the file chooser's code path (changed only, take
+ * from the other library, compare); the Compare window's undo and redo
+ * through Ctrl+Z, Ctrl+Shift+Z, Ctrl+Y sent to the X server, Escape and
+ * Ctrl+W closing it; and screenshots (in Russian when LANGUAGE=ru).
  *
  * The previews draw with GL: run under xvfb-run without
  * GSK_RENDERER=cairo. Environment: DEMO_LIB, DEMO_TEXTURES (optional),
@@ -13,14 +19,24 @@
  */
 #include "config.h"
 
+#include <locale.h>
 #include <string.h>
 
 #include <gtk/gtk.h>
+#include <gdk/x11/gdkx.h>
 #include <json-glib/json-glib.h>
+#include <X11/extensions/XTest.h>
+#include <X11/keysym.h>
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
+#include "mat0-diff.h"
+#include "mat-application.h"
 #include "mat-compare-view.h"
+#include "mat-compare-window.h"
+#include "mat-library-diff.h"
+#include "mat-material-diff.h"
 #include "mat-library.h"
 #include "mat-preview.h"
 #include "mat-texture-library.h"
@@ -713,10 +729,849 @@ test_screenshot (void)
   fixture_close (&f);
 }
 
+/* ---- helpers for whole materials ---------------------------------------- */
+
+static GBytes *
+payload_of (MatMaterial *material)
+{
+  return mat_material_dup_payload (material);
+}
+
+static void
+assert_same_payload (MatMaterial *a,
+                     MatMaterial *b)
+{
+  g_autoptr(GBytes) pa = payload_of (a);
+  g_autoptr(GBytes) pb = payload_of (b);
+
+  g_assert_cmpmem (g_bytes_get_data (pa, NULL), g_bytes_get_size (pa),
+                   g_bytes_get_data (pb, NULL), g_bytes_get_size (pb));
+}
+
+/* What the core says of two materials, for people. */
+static char *
+expected_summary (MatMaterial *a,
+                  MatMaterial *b)
+{
+  g_autoptr(Mat0Material) ca = mat_material_dup_core (a);
+  g_autoptr(Mat0Material) cb = mat_material_dup_core (b);
+  g_autoptr(GArray) fields = mat0_diff_fields_new ();
+  g_autofree char *list = NULL;
+
+  mat0_diff_materials (ca, mat_material_get_attr1 (a), mat_material_get_attr3 (a),
+                       cb, mat_material_get_attr1 (b), mat_material_get_attr3 (b), fields);
+  list = mat0_diff_dup_summary ((const Mat0DiffField *) (gpointer) fields->data, fields->len);
+  return g_strdup_printf (ngettext ("%u difference: %s", "%u differences: %s", fields->len),
+                          fields->len, list);
+}
+
+static int
+find_row (MatMaterialDiff        *diff,
+          MatMaterialDiffRowKind  kind,
+          guint                   item,
+          guint                   index)
+{
+  int row = mat_material_diff_find_row (diff, kind, item, index);
+
+  g_assert_cmpint (row, >=, 0);
+  return row;
+}
+
+static void
+activate_diff_row (MatMaterialDiff *diff,
+                   const char      *action,
+                   int              row)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (diff), action, "i", (gint32) row));
+}
+
+/* ---- whole materials ------------------------------------------------------ */
+
+static void
+test_material_diff (void)
+{
+  Fixture f = { 0 };
+  MatMaterial *rock, *multi;
+  MatMaterialDiff *diff;
+  MatHistory *history;
+  g_autofree char *summary = NULL;
+  g_autoptr(Mat0Material) multi_core = NULL;
+  int row;
+
+  fixture_open (&f, 1100, 760);
+  history = mat_library_get_history (f.lib);
+  rock = ui_find_material (f.lib, "ROCK_WALL");      /* 1 phase, no blocks */
+  multi = ui_find_material (f.lib, "MULTI_BLOCK");   /* 3 phases, 3 blocks */
+  multi_core = mat_material_dup_core (multi);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, rock, -1, 0, 0);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, multi, -1, 0, 0);
+  mat_compare_view_set_page (f.view, "material");
+  g_assert_cmpstr (mat_compare_view_get_page (f.view), ==, "material");
+  diff = mat_compare_view_get_material_diff (f.view);
+  g_assert_true (mat_material_diff_get_material (diff, 0) == rock);
+  g_assert_true (mat_material_diff_get_material (diff, 1) == multi);
+
+  /* the summary is the core's comparison */
+  summary = expected_summary (rock, multi);
+  g_assert_cmpstr (mat_material_diff_get_summary (diff), ==, summary);
+  g_assert_cmpuint (mat_material_diff_get_n_differences (diff), >, 0);
+
+  /* attr1 (0x1 on both) with its blend reading, the same */
+  row = find_row (diff, MAT_MATERIAL_DIFF_ROW_ATTR1, 0, 0);
+  {
+    g_autofree char *blend = mat0_fields_blend_dup_reading (0);
+    g_autofree char *text = g_strdup_printf ("0x1 · %s", blend);
+
+    g_assert_cmpstr (mat_material_diff_get_cell_text (diff, row, 0), ==, text);
+    g_assert_cmpstr (mat_material_diff_get_cell_text (diff, row, 1), ==, text);
+    g_assert_false (mat_material_diff_get_row_differs (diff, row));
+  }
+  /* metaA with its reading */
+  row = find_row (diff, MAT_MATERIAL_DIFF_ROW_META, 0, MAT0_META_A);
+  {
+    g_autofree char *reading = mat0_fields_dup_ground_reading (255);
+
+    g_assert_cmpstr (mat_material_diff_get_cell_text (diff, row, 0), ==, reading);
+  }
+
+  /* block 0: only B has it; its keys as k0, end time k1, k2 */
+  row = find_row (diff, MAT_MATERIAL_DIFF_ROW_BLOCK, 0, 0);
+  g_assert_true (mat_material_diff_get_row_differs (diff, row));
+  g_assert_cmpstr (mat_material_diff_get_cell_text (diff, row, 0), ==, "—");
+  g_assert_true (mat_material_diff_get_row_copyable (diff, row, 0));
+  g_assert_false (mat_material_diff_get_row_copyable (diff, row, 1));
+  {
+    int key = find_row (diff, MAT_MATERIAL_DIFF_ROW_KEY, 0, 1);
+    g_autofree char *text = g_strdup_printf ("phase %u · ends at %u ms · k2 %u",
+                                             multi_core->blocks[0].keys[1].k0,
+                                             multi_core->blocks[0].keys[1].k1,
+                                             multi_core->blocks[0].keys[1].k2);
+
+    g_assert_cmpstr (mat_material_diff_get_cell_text (diff, key, 1), ==, text);
+    g_assert_cmpstr (mat_material_diff_get_cell_text (diff, key, 0), ==, "—");
+  }
+  /* the mode of block 1 reads from the table */
+  row = find_row (diff, MAT_MATERIAL_DIFF_ROW_MODE, 1, 0);
+  g_assert_cmpstr (mat_material_diff_get_cell_text (diff, row, 1), ==,
+                   mat0_fields_mode (multi_core->blocks[1].header_raw & 7)->label);
+
+  /* copy block 0 into A: appended, one undo step, the core's block */
+  row = find_row (diff, MAT_MATERIAL_DIFF_ROW_BLOCK, 0, 0);
+  activate_diff_row (diff, "material-diff.copy-to-a", row);
+  g_assert_cmpuint (mat_material_get_n_blocks (rock), ==, 1);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+  g_assert_cmpstr (mat_history_get_undo_label (history), ==, "Copy Block Across");
+  {
+    g_autoptr(Mat0Material) now = mat_material_dup_core (rock);
+
+    g_assert_cmpuint (now->blocks[0].header_raw, ==, multi_core->blocks[0].header_raw);
+    g_assert_cmpuint (now->blocks[0].n_keys, ==, multi_core->blocks[0].n_keys);
+    g_assert_cmpmem (now->blocks[0].keys, now->blocks[0].n_keys * sizeof (Mat0Key),
+                     multi_core->blocks[0].keys, multi_core->blocks[0].n_keys * sizeof (Mat0Key));
+  }
+  row = find_row (diff, MAT_MATERIAL_DIFF_ROW_BLOCK, 0, 0);
+  g_assert_false (mat_material_diff_get_row_differs (diff, row));
+  g_assert_true (mat_history_undo (history));
+  assert_unchanged (f.lib, f.original);
+  g_assert_cmpuint (mat_material_get_n_blocks (rock), ==, 0);
+
+  /* a colour group: A's diffuse into B's phase 0 */
+  row = find_row (diff, MAT_MATERIAL_DIFF_ROW_GROUP, 0, MAT0_GROUP_DIFFUSE);
+  if (mat_material_diff_get_row_differs (diff, row))
+    {
+      const guint8 *from = mat_phase_get_params (ui_phase_at (rock, 0));
+
+      activate_diff_row (diff, "material-diff.copy-to-b", row);
+      for (guint i = 4; i < 8; i++)
+        g_assert_cmpuint (mat_phase_get_param (ui_phase_at (multi, 0), i), ==, from[i]);
+      g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+      g_assert_cmpstr (mat_history_get_undo_label (history), ==, "Copy Colour Across");
+      g_assert_true (mat_history_undo (history));
+      assert_unchanged (f.lib, f.original);
+    }
+  /* the texture: METAL.0 against ROCK.0 */
+  row = find_row (diff, MAT_MATERIAL_DIFF_ROW_TEXTURE, 0, 0);
+  g_assert_true (mat_material_diff_get_row_differs (diff, row));
+  g_assert_cmpstr (mat_material_diff_get_cell_text (diff, row, 0), ==, "“ROCK.0”");
+  g_assert_cmpstr (mat_material_diff_get_cell_text (diff, row, 1), ==, "“METAL.0”");
+
+  /* differences only: the same rows hide, the others stay */
+  mat_material_diff_set_differences_only (diff, TRUE);
+  g_assert_false (mat_material_diff_get_row_visible (diff, find_row (diff, MAT_MATERIAL_DIFF_ROW_ATTR1, 0, 0)));
+  g_assert_true (mat_material_diff_get_row_visible (diff, row));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (diff), "material-diff.differences-only", NULL));
+  g_assert_false (mat_material_diff_get_differences_only (diff));
+  g_assert_true (mat_material_diff_get_row_visible (diff, find_row (diff, MAT_MATERIAL_DIFF_ROW_ATTR1, 0, 0)));
+
+  /* the whole material, B into A: one step, A's payload is B's */
+  activate_diff_row (diff, "material-diff.copy-to-a", 0);
+  assert_same_payload (rock, multi);
+  g_assert_cmpstr (mat_material_get_name (rock), ==, "ROCK_WALL");
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+  g_assert_cmpstr (mat_history_get_undo_label (history), ==, "Copy Material Across");
+  g_assert_cmpuint (mat_material_diff_get_n_differences (diff), ==, 0);
+  g_assert_cmpstr (mat_material_diff_get_summary (diff), ==,
+                   "The materials are the same: every byte but the name.");
+  g_assert_false (mat_material_diff_get_row_copyable (diff, 0, 0));
+  g_assert_true (mat_history_undo (history));
+  assert_unchanged (f.lib, f.original);
+  g_assert_true (mat_history_redo (history));
+  assert_same_payload (rock, multi);
+  g_assert_true (mat_history_undo (history));
+  assert_unchanged (f.lib, f.original);
+
+  /* a reference library is never copied into */
+  f.lib2 = ui_library_new (f.original);
+  mat_compare_view_add_reference_library (f.view, f.lib2, "original");
+  g_assert_false (mat_compare_view_get_library_editable (f.view, f.lib2));
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, ui_find_material (f.lib2, "MULTI_BLOCK"), -1, 0, 0);
+  g_assert_true (mat_material_diff_get_row_copyable (diff, 0, 0));
+  g_assert_false (mat_material_diff_get_row_copyable (diff, 0, 1));
+  activate_diff_row (diff, "material-diff.copy-to-b", 0);
+  g_assert_cmpuint (mat_history_get_n_undo (mat_library_get_history (f.lib2)), ==, 0);
+  /* nor in the table of the shown phases */
+  mat_compare_view_set_page (f.view, "fields");
+  gtk_widget_activate_action (GTK_WIDGET (f.view), "compare.copy-phase-to-b", NULL);
+  g_assert_cmpuint (mat_history_get_n_undo (mat_library_get_history (f.lib2)), ==, 0);
+  fixture_close (&f);
+}
+
+/* A block of many keys: the table lists the first ones and says how
+ * many more there are; the comparison and the copy take them all. */
+static void
+test_material_diff_many_keys (void)
+{
+  Fixture f = { 0 };
+  MatMaterial *rock, *glow;
+  MatMaterialDiff *diff;
+  MatHistory *history;
+  g_autoptr(MatAnimBlock) block = NULL;
+  guint n_rows;
+  int row;
+
+  fixture_open (&f, 1100, 760);
+  history = mat_library_get_history (f.lib);
+  rock = ui_find_material (f.lib, "ROCK_WALL");
+  glow = ui_find_material (f.lib, "GLOW_PULSE");   /* block 0: two keys */
+  block = g_list_model_get_item (mat_material_get_blocks (glow), 0);
+  mat_history_begin_group (history, "many keys");
+  for (guint k = 0; k < 150; k++)
+    g_assert_nonnull (mat_anim_block_insert_key (block, mat_anim_block_get_n_keys (block), k % 2,
+                                                 (guint16) (1300 + 10 * k), NULL));
+  mat_history_end_group (history);
+  g_assert_cmpuint (mat_anim_block_get_n_keys (block), ==, 152);
+
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, rock, -1, 0, 0);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, glow, -1, 0, 0);
+  diff = mat_compare_view_get_material_diff (f.view);
+  g_assert_cmpint (mat_material_diff_find_row (diff, MAT_MATERIAL_DIFF_ROW_KEY, 0, MAT_MATERIAL_DIFF_MAX_ROWS - 1), >=, 0);
+  g_assert_cmpint (mat_material_diff_find_row (diff, MAT_MATERIAL_DIFF_ROW_KEY, 0, MAT_MATERIAL_DIFF_MAX_ROWS), ==, -1);
+  n_rows = mat_material_diff_get_n_rows (diff);
+  /* material 8, two phases of 8, block 0: 3 + 100 keys + the note */
+  g_assert_cmpuint (n_rows, ==, 8 + 2 * 8 + 3 + MAT_MATERIAL_DIFF_MAX_ROWS + 1);
+  g_assert_cmpstr (mat_material_diff_get_cell_text (diff, n_rows - 1, 1), ==, "… and 52 more");
+  g_assert_cmpstr (mat_material_diff_get_cell_text (diff, n_rows - 1, 0), ==, "");
+
+  /* the whole block, all 152 keys, into A: one step */
+  row = find_row (diff, MAT_MATERIAL_DIFF_ROW_BLOCK, 0, 0);
+  activate_diff_row (diff, "material-diff.copy-to-a", row);
+  g_assert_cmpuint (mat_material_get_n_blocks (rock), ==, 1);
+  {
+    g_autoptr(MatAnimBlock) copied = g_list_model_get_item (mat_material_get_blocks (rock), 0);
+
+    g_assert_cmpuint (mat_anim_block_get_n_keys (copied), ==, 152);
+  }
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 2);
+  g_assert_true (mat_history_undo (history));
+  g_assert_true (mat_history_undo (history));
+  assert_unchanged (f.lib, f.original);
+  fixture_close (&f);
+}
+
+/* The shown phases: a colour group and the whole phase across. */
+static void
+test_phase_and_group_copy (void)
+{
+  Fixture f = { 0 };
+  MatMaterial *cycle;
+  MatHistory *history;
+  g_autoptr(GBytes) after = NULL;
+  guint8 p0[18];
+
+  fixture_open (&f, 1100, 760);
+  history = mat_library_get_history (f.lib);
+  cycle = ui_find_material (f.lib, "COLOR_CYCLE");
+  mat_compare_view_set_material (f.view, cycle);   /* A phase 0, B phase 1 */
+  memcpy (p0, mat_phase_get_params (ui_phase_at (cycle, 0)), 18);
+
+  /* the whole-phase buttons show when the phases differ */
+  g_assert_true (gtk_widget_get_visible (mat_compare_view_get_test_widget (f.view, "phase-copy-b")));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "compare.copy-phase-to-b", NULL));
+  g_assert_cmpmem (mat_phase_get_params (ui_phase_at (cycle, 1)), 18, p0, 18);
+  g_assert_cmpmem (mat_phase_get_texture_raw (ui_phase_at (cycle, 1)), 16,
+                   mat_phase_get_texture_raw (ui_phase_at (cycle, 0)), 16);
+  g_assert_cmpuint (mat_compare_view_get_n_differences (f.view), ==, 0);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+  g_assert_cmpstr (mat_history_get_undo_label (history), ==, "Copy Phase Across");
+  g_assert_false (gtk_widget_get_visible (mat_compare_view_get_test_widget (f.view, "phase-copy-b")));
+  after = ui_library_save (f.lib);
+  g_assert_true (mat_history_undo (history));
+  assert_unchanged (f.lib, f.original);
+  g_assert_true (mat_history_redo (history));
+  {
+    g_autoptr(GBytes) again = ui_library_save (f.lib);
+
+    g_assert_true (g_bytes_equal (again, after));
+  }
+  g_assert_true (mat_history_undo (history));
+
+  /* B's self-light (p0..p3) into A: four bytes, one step */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "compare.copy-group-to-a", "i",
+                                             (gint32) MAT0_GROUP_SELF_LIGHT));
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpuint (mat_phase_get_param (ui_phase_at (cycle, 0), i), ==,
+                      mat_phase_get_param (ui_phase_at (cycle, 1), i));
+  for (guint i = 4; i < 18; i++)
+    g_assert_cmpuint (mat_phase_get_param (ui_phase_at (cycle, 0), i), ==, p0[i]);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+  g_assert_cmpstr (mat_history_get_undo_label (history), ==, "Copy Colour Across");
+  g_assert_true (mat_history_undo (history));
+  assert_unchanged (f.lib, f.original);
+  fixture_close (&f);
+}
+
+/* ---- the Compare window and real keys -------------------------------------- */
+
+static Display *
+x_display (GtkWidget *widget)
+{
+  GdkDisplay *display = gtk_widget_get_display (widget);
+
+  g_assert_true (GDK_IS_X11_DISPLAY (display));
+  return gdk_x11_display_get_xdisplay (display);
+}
+
+static gboolean
+window_active (gpointer data)
+{
+  return gtk_window_is_active (GTK_WINDOW (data));
+}
+
+/* Presses and releases @keyval with @mods through the X server (XTest):
+ * the event reaches @window as a user's would. */
+static void
+send_key (GtkWindow       *window,
+          guint            keyval,
+          GdkModifierType  mods)
+{
+  Display *xdisplay = x_display (GTK_WIDGET (window));
+  KeyCode key = XKeysymToKeycode (xdisplay, keyval);
+  KeyCode control = XKeysymToKeycode (xdisplay, XK_Control_L);
+  KeyCode shift = XKeysymToKeycode (xdisplay, XK_Shift_L);
+
+  g_assert_cmpuint (key, !=, 0);
+  /* the keyboard goes where the focus is: the window itself */
+  gtk_window_present (window);
+  ui_pointer_move (GTK_WIDGET (window), gtk_widget_get_width (GTK_WIDGET (window)) / 2.0, 20);
+  ui_wait_for (window_active, window, 5);
+
+  if (mods & GDK_CONTROL_MASK)
+    XTestFakeKeyEvent (xdisplay, control, True, CurrentTime);
+  if (mods & GDK_SHIFT_MASK)
+    XTestFakeKeyEvent (xdisplay, shift, True, CurrentTime);
+  XTestFakeKeyEvent (xdisplay, key, True, CurrentTime);
+  XTestFakeKeyEvent (xdisplay, key, False, CurrentTime);
+  if (mods & GDK_SHIFT_MASK)
+    XTestFakeKeyEvent (xdisplay, shift, False, CurrentTime);
+  if (mods & GDK_CONTROL_MASK)
+    XTestFakeKeyEvent (xdisplay, control, False, CurrentTime);
+  XFlush (xdisplay);
+  ui_spin_ms (80);
+}
+
+typedef struct {
+  MatHistory *history;
+  guint       n_undo;
+} UndoWanted;
+
+static gboolean
+has_n_undo (gpointer data)
+{
+  UndoWanted *wanted = data;
+
+  return mat_history_get_n_undo (wanted->history) == wanted->n_undo;
+}
+
+/* The key's effect may take a moment to arrive on a busy machine: waits
+ * until @history has @n_undo steps to undo (or a few seconds passed). */
+static void
+assert_n_undo (MatHistory *history,
+               guint       n_undo)
+{
+  UndoWanted wanted = { history, n_undo };
+
+  ui_wait_for (has_n_undo, &wanted, 5);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, n_undo);
+}
+
+typedef struct {
+  GBytes           *original;
+  MatLibrary       *lib;
+  MatLibrary       *lib2;
+  MatCompareWindow *window;
+  MatCompareView   *view;
+} WinFixture;
+
+static gboolean
+is_null (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+static void
+win_open (WinFixture *f,
+          int         width,
+          int         height)
+{
+  if (f->original == NULL)
+    f->original = ui_demo_bytes ();
+  if (f->lib == NULL)
+    f->lib = ui_library_new (f->original);
+  f->window = mat_compare_window_new (NULL, f->lib);
+  g_object_add_weak_pointer (G_OBJECT (f->window), (gpointer *) &f->window);
+  gtk_window_set_title (GTK_WINDOW (f->window), "MatCompareWindow");
+  gtk_window_set_default_size (GTK_WINDOW (f->window), width, height);
+  f->view = mat_compare_window_get_view (f->window);
+  mat_compare_view_add_library (f->view, f->lib, "Material.lib");
+  gtk_window_present (GTK_WINDOW (f->window));
+  g_assert_true (ui_wait_for (ui_widget_is_shown, f->view, 20));
+  ui_pump ();
+}
+
+static void
+win_close (WinFixture *f)
+{
+  if (f->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (f->window));
+  g_assert_true (ui_wait_for (is_null, &f->window, 10));
+  ui_spin_ms (20);
+  g_clear_object (&f->lib);
+  g_clear_object (&f->lib2);
+  g_clear_pointer (&f->original, g_bytes_unref);
+}
+
+static void
+test_window_keys (void)
+{
+  WinFixture f = { 0 };
+  MatMaterial *cycle;
+  MatHistory *history;
+  GtkWidget *undo_button, *redo_button;
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) now = NULL;
+
+  win_open (&f, 1100, 720);
+  history = mat_library_get_history (f.lib);
+  undo_button = mat_compare_window_get_test_widget (f.window, "undo-button");
+  redo_button = mat_compare_window_get_test_widget (f.window, "redo-button");
+  g_assert_true (mat_compare_window_get_library (f.window) == f.lib);
+  g_assert_true (mat_compare_window_get_undo_library (f.window) == f.lib);
+  g_assert_false (gtk_widget_get_sensitive (undo_button));
+  g_assert_false (gtk_widget_get_sensitive (redo_button));
+
+  /* copy phase 0 of COLOR_CYCLE over phase 1 */
+  cycle = ui_find_material (f.lib, "COLOR_CYCLE");
+  mat_compare_view_set_material (f.view, cycle);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "compare.copy-phase-to-b", NULL));
+  after = ui_library_save (f.lib);
+  g_assert_false (g_bytes_equal (after, f.original));
+  g_assert_true (gtk_widget_get_sensitive (undo_button));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (undo_button), "Copy Phase Across"));
+
+  /* Ctrl+Z sent to the window undoes it, Ctrl+Shift+Z and Ctrl+Y redo */
+  send_key (GTK_WINDOW (f.window), GDK_KEY_z, GDK_CONTROL_MASK);
+  assert_n_undo (history, 0);
+  now = ui_library_save (f.lib);
+  g_assert_true (g_bytes_equal (now, f.original));
+  g_assert_true (gtk_widget_get_sensitive (redo_button));
+  g_assert_false (gtk_widget_get_sensitive (undo_button));
+
+  send_key (GTK_WINDOW (f.window), GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK);
+  assert_n_undo (history, 1);
+  g_clear_pointer (&now, g_bytes_unref);
+  now = ui_library_save (f.lib);
+  g_assert_true (g_bytes_equal (now, after));
+
+  send_key (GTK_WINDOW (f.window), GDK_KEY_z, GDK_CONTROL_MASK);
+  assert_n_undo (history, 0);
+  send_key (GTK_WINDOW (f.window), GDK_KEY_y, GDK_CONTROL_MASK);
+  assert_n_undo (history, 1);
+
+  /* the header bar's Undo button does the same */
+  g_signal_emit_by_name (undo_button, "clicked");
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 0);
+  g_clear_pointer (&now, g_bytes_unref);
+  now = ui_library_save (f.lib);
+  g_assert_true (g_bytes_equal (now, f.original));
+
+  /* a copy into another window's library: Undo follows it there */
+  f.lib2 = ui_library_new (f.original);
+  mat_compare_view_add_library (f.view, f.lib2, "Material.lib (2)");
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, ui_find_material (f.lib2, "COLOR_CYCLE"), -1, 1, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "compare.copy-to-b", "i", 4));
+  g_assert_true (mat_compare_window_get_undo_library (f.window) == f.lib2);
+  g_assert_cmpuint (mat_history_get_n_undo (mat_library_get_history (f.lib2)), ==, 1);
+  send_key (GTK_WINDOW (f.window), GDK_KEY_z, GDK_CONTROL_MASK);
+  assert_n_undo (mat_library_get_history (f.lib2), 0);
+  g_assert_cmpuint (mat_history_get_n_redo (history), ==, 1);   /* this one untouched */
+  assert_unchanged (f.lib2, f.original);
+
+  /* Escape closes the window */
+  send_key (GTK_WINDOW (f.window), GDK_KEY_Escape, 0);
+  g_assert_true (ui_wait_for (is_null, &f.window, 10));
+
+  /* and so does Ctrl+W */
+  win_open (&f, 1100, 720);
+  send_key (GTK_WINDOW (f.window), GDK_KEY_w, GDK_CONTROL_MASK);
+  g_assert_true (ui_wait_for (is_null, &f.window, 10));
+  win_close (&f);
+}
+
+/* ---- the library diff -------------------------------------------------------- */
+
+static gboolean
+other_loaded (gpointer data)
+{
+  MatLibraryDiff *diff = data;
+
+  return !mat_library_diff_get_loading (diff);
+}
+
+/* The original demo library as a file, as the user would pick it. */
+static GFile *
+demo_file_copy (GBytes *bytes,
+                char  **dir)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  *dir = g_dir_make_tmp ("compare-test-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (*dir, "Original.lib", NULL);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  return g_file_new_for_path (path);
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_remove (path);
+    }
+  g_rmdir (dir);
+}
+
+/* This library: GLOW_PULSE deleted, phase 2 of COLOR_CYCLE changed,
+ * NEW_ONE added; three steps in its history. */
+static void
+edit_library (MatLibrary *lib)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (mat_library_delete_material (lib, ui_find_material (lib, "GLOW_PULSE"), &error));
+  g_assert_true (mat_phase_set_param (ui_phase_at (ui_find_material (lib, "COLOR_CYCLE"), 2), 5, 9, &error));
+  g_assert_nonnull (mat_library_add_material (lib, "NEW_ONE", &error));
+  g_assert_no_error (error);
+}
+
+static MatLibraryDiffRow *
+row_named (MatLibraryDiff *diff,
+           const char     *name,
+           guint          *position)
+{
+  int index = mat_library_diff_find_row (diff, name);
+  MatLibraryDiffRow *row;
+
+  g_assert_cmpint (index, >=, 0);
+  row = g_list_model_get_item (mat_library_diff_get_rows (diff), (guint) index);
+  g_object_unref (row);   /* the list keeps it */
+  if (position != NULL)
+    *position = (guint) index;
+  return row;
+}
+
+static void
+open_other (WinFixture      *f,
+            MatLibraryDiff  *diff,
+            char           **dir)
+{
+  g_autoptr(GFile) file = demo_file_copy (f->original, dir);
+
+  /* what the file chooser's answer does */
+  mat_library_diff_open_file (diff, file);
+  g_assert_true (mat_library_diff_get_loading (diff));
+  g_assert_true (ui_wait_for (other_loaded, diff, 20));
+  g_assert_nonnull (mat_library_diff_get_other (diff));
+  g_assert_cmpstr (mat_library_diff_get_other_title (diff), ==, "Original.lib");
+}
+
+static void
+test_library_diff (void)
+{
+  WinFixture f = { 0 };
+  g_autofree char *dir = NULL;
+  MatLibraryDiff *diff;
+  MatLibraryDiffRow *row;
+  MatHistory *history;
+  guint position;
+  g_autoptr(GBytes) before = NULL;
+
+  f.original = ui_demo_bytes ();
+  f.lib = ui_library_new (f.original);
+  edit_library (f.lib);
+  history = mat_library_get_history (f.lib);
+  before = ui_library_save (f.lib);
+  win_open (&f, 1100, 720);
+  diff = mat_compare_window_get_library_diff (f.window);
+  g_assert_true (mat_library_diff_get_library (diff) == f.lib);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.show-page", "s", "libraries"));
+  g_assert_cmpstr (mat_compare_window_get_page (f.window), ==, "libraries");
+  g_assert_null (mat_library_diff_get_other (diff));
+  g_assert_cmpuint (g_list_model_get_n_items (mat_library_diff_get_rows (diff)), ==, 0);
+
+  /* a file that is not a library: an error, nothing compared */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *bad_dir = g_dir_make_tmp ("compare-test-XXXXXX", &error);
+    g_autofree char *bad = g_build_filename (bad_dir, "bad.lib", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (bad);
+    GtkWidget *error_label = mat_library_diff_get_test_widget (diff, "error-label");
+
+    g_file_set_contents (bad, "not a library", -1, &error);
+    g_assert_no_error (error);
+    mat_library_diff_open_file (diff, file);
+    g_assert_true (ui_wait_for (other_loaded, diff, 20));
+    g_assert_null (mat_library_diff_get_other (diff));
+    g_assert_true (gtk_widget_get_visible (error_label));
+    g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (error_label)), "Could not open"));
+    remove_tree (bad_dir);
+  }
+
+  open_other (&f, diff, &dir);
+  g_assert_false (gtk_widget_get_visible (mat_library_diff_get_test_widget (diff, "error-label")));
+  /* the other library is offered in the view, as a reference */
+  g_assert_cmpuint (mat_compare_view_get_n_libraries (f.view), ==, 2);
+  g_assert_false (mat_compare_view_get_library_editable (f.view, mat_library_diff_get_other (diff)));
+
+  /* the same answer as mat0tool diff OTHER THIS */
+  g_assert_cmpuint (mat_library_diff_get_n_status (diff, MAT0_DIFF_ADDED), ==, 1);
+  g_assert_cmpuint (mat_library_diff_get_n_status (diff, MAT0_DIFF_REMOVED), ==, 1);
+  g_assert_cmpuint (mat_library_diff_get_n_status (diff, MAT0_DIFF_CHANGED), ==, 1);
+  g_assert_cmpuint (mat_library_diff_get_n_status (diff, MAT0_DIFF_SAME), ==, 28);
+  g_assert_cmpuint (g_list_model_get_n_items (mat_library_diff_get_rows (diff)), ==, 31);
+  row = row_named (diff, "NEW_ONE", NULL);
+  g_assert_cmpint (mat_library_diff_row_get_status (row), ==, MAT0_DIFF_ADDED);
+  g_assert_null (mat_library_diff_row_get_theirs (row));
+  row = row_named (diff, "GLOW_PULSE", NULL);
+  g_assert_cmpint (mat_library_diff_row_get_status (row), ==, MAT0_DIFF_REMOVED);
+  g_assert_null (mat_library_diff_row_get_mine (row));
+  row = row_named (diff, "COLOR_CYCLE", &position);
+  g_assert_cmpint (mat_library_diff_row_get_status (row), ==, MAT0_DIFF_CHANGED);
+  {
+    g_autofree char *summary = expected_summary (mat_library_diff_row_get_theirs (row),
+                                                 mat_library_diff_row_get_mine (row));
+
+    /* "1 difference: phase 2 (diffuse)": the row gives the list part */
+    g_assert_cmpstr (mat_library_diff_row_get_summary (row), ==, "phase 2 (diffuse)");
+    g_assert_true (g_str_has_suffix (summary, mat_library_diff_row_get_summary (row)));
+  }
+
+  /* changed only: the three that differ */
+  g_assert_cmpuint (g_list_model_get_n_items (mat_library_diff_get_shown_rows (diff)), ==, 31);
+  g_assert_true (gtk_widget_activate (mat_library_diff_get_test_widget (diff, "changed-only")));
+  g_assert_true (mat_library_diff_get_changed_only (diff));
+  g_assert_cmpuint (g_list_model_get_n_items (mat_library_diff_get_shown_rows (diff)), ==, 3);
+  ui_pump ();
+
+  /* take the changed one: its content back, one step */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (diff), "library-diff.take", "u", position));
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 4);
+  g_assert_cmpstr (mat_history_get_undo_label (history), ==, "Take Material from Other Library");
+  assert_same_payload (ui_find_material (f.lib, "COLOR_CYCLE"),
+                       ui_find_material (mat_library_diff_get_other (diff), "COLOR_CYCLE"));
+  g_assert_cmpuint (mat_library_diff_get_n_status (diff, MAT0_DIFF_CHANGED), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (mat_library_diff_get_shown_rows (diff)), ==, 2);
+
+  /* take the removed one: added back under its name */
+  row = row_named (diff, "GLOW_PULSE", &position);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (diff), "library-diff.take", "u", position));
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 5);
+  assert_same_payload (ui_find_material (f.lib, "GLOW_PULSE"),
+                       ui_find_material (mat_library_diff_get_other (diff), "GLOW_PULSE"));
+  g_assert_cmpuint (mat_library_diff_get_n_status (diff, MAT0_DIFF_REMOVED), ==, 0);
+  g_assert_true (mat_compare_window_get_undo_library (f.window) == f.lib);
+
+  /* Ctrl+Z twice: both takes undone, the list follows */
+  send_key (GTK_WINDOW (f.window), GDK_KEY_z, GDK_CONTROL_MASK);
+  assert_n_undo (history, 4);
+  send_key (GTK_WINDOW (f.window), GDK_KEY_z, GDK_CONTROL_MASK);
+  assert_n_undo (history, 3);
+  {
+    g_autoptr(GBytes) now = ui_library_save (f.lib);
+
+    g_assert_true (g_bytes_equal (now, before));
+  }
+  ui_pump ();
+  g_assert_cmpuint (mat_library_diff_get_n_status (diff, MAT0_DIFF_REMOVED), ==, 1);
+  g_assert_cmpuint (mat_library_diff_get_n_status (diff, MAT0_DIFF_CHANGED), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (mat_library_diff_get_shown_rows (diff)), ==, 3);
+
+  /* compare: both materials, side by side, whole */
+  row = row_named (diff, "COLOR_CYCLE", &position);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (diff), "library-diff.compare", "u", position));
+  g_assert_cmpstr (mat_compare_window_get_page (f.window), ==, "materials");
+  g_assert_cmpstr (mat_compare_view_get_page (f.view), ==, "material");
+  g_assert_true (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_A) == mat_library_diff_row_get_theirs (row));
+  g_assert_true (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_B) == mat_library_diff_row_get_mine (row));
+  {
+    MatMaterialDiff *material_diff = mat_compare_view_get_material_diff (f.view);
+    int group = find_row (material_diff, MAT_MATERIAL_DIFF_ROW_GROUP, 2, MAT0_GROUP_DIFFUSE);
+
+    g_assert_true (mat_material_diff_get_row_differs (material_diff, group));
+    /* into this library only: the other one is a reference */
+    g_assert_true (mat_material_diff_get_row_copyable (material_diff, group, 1));
+    g_assert_false (mat_material_diff_get_row_copyable (material_diff, group, 0));
+  }
+
+  win_close (&f);
+  remove_tree (dir);
+}
+
+/* ---- screenshots of the window -------------------------------------------- */
+
+static void
+shoot_window (WinFixture *f,
+              const char *name)
+{
+  g_autofree char *file = NULL;
+  const char *language = g_getenv ("LANGUAGE");
+
+  file = g_strdup_printf ("%s-%s-%dx%d.png", name,
+                          language != NULL && *language != '\0' ? language : "en",
+                          gtk_widget_get_width (GTK_WIDGET (f->window)),
+                          gtk_widget_get_height (GTK_WIDGET (f->window)));
+  ui_spin_ms (300);
+  ui_screenshot (GTK_WIDGET (f->window), file);
+}
+
+typedef struct {
+  GtkWidget *widget;
+  int        width;
+  int        height;
+} SizeWanted;
+
+static gboolean
+has_size (gpointer data)
+{
+  SizeWanted *wanted = data;
+
+  return gtk_widget_get_width (wanted->widget) == wanted->width &&
+         gtk_widget_get_height (wanted->widget) == wanted->height;
+}
+
+static void
+test_window_screenshots (void)
+{
+  static const int sizes[][2] = { { 1100, 720 }, { 1280, 800 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      WinFixture f = { 0 };
+      g_autofree char *dir = NULL;
+      MatLibraryDiff *diff;
+      guint position;
+      const char *textures_path = g_getenv ("DEMO_TEXTURES");
+
+      f.original = ui_demo_bytes ();
+      f.lib = ui_library_new (f.original);
+      edit_library (f.lib);
+      g_assert_true (mat_material_set_attr1 (ui_find_material (f.lib, "COLOR_CYCLE"), 0x08, NULL));
+      win_open (&f, sizes[i][0], sizes[i][1]);
+      if (textures_path != NULL && *textures_path != '\0')
+        {
+          g_autoptr(GBytes) bytes = test_load_file (textures_path);
+          g_autoptr(MatTextureLibrary) textures = mat_texture_library_new_from_bytes (bytes, NULL);
+
+          mat_compare_view_set_textures (f.view, textures);
+        }
+      /* the default size counts the frame the window draws itself: make
+       * the window's own size the one asked for */
+      {
+        SizeWanted wanted = { GTK_WIDGET (f.window), sizes[i][0], sizes[i][1] };
+        int frame_w = sizes[i][0] - gtk_widget_get_width (GTK_WIDGET (f.window));
+        int frame_h = sizes[i][1] - gtk_widget_get_height (GTK_WIDGET (f.window));
+        GdkRectangle screen;
+
+        gdk_monitor_get_geometry (gdk_display_get_monitor_at_surface (gtk_widget_get_display (GTK_WIDGET (f.window)),
+                                                                      gtk_native_get_surface (GTK_NATIVE (f.window))),
+                                  &screen);
+        gtk_window_set_default_size (GTK_WINDOW (f.window), sizes[i][0] + frame_w, sizes[i][1] + frame_h);
+        ui_wait_for (has_size, &wanted, 10);
+        /* a screen too small for the window and its frame gets what fits */
+        if (screen.width >= sizes[i][0] + 2 * frame_w && screen.height >= sizes[i][1] + 2 * frame_h)
+          g_assert_true (has_size (&wanted));
+        else
+          g_test_message ("the screen (%dx%d) holds %dx%d of %dx%d", screen.width, screen.height,
+                          gtk_widget_get_width (GTK_WIDGET (f.window)),
+                          gtk_widget_get_height (GTK_WIDGET (f.window)), sizes[i][0], sizes[i][1]);
+      }
+
+      diff = mat_compare_window_get_library_diff (f.window);
+      open_other (&f, diff, &dir);
+
+      /* the library diff, every row, then changed only */
+      gtk_widget_activate_action (GTK_WIDGET (f.window), "win.show-page", "s", "libraries");
+      shoot_window (&f, "compare-libraries");
+      mat_library_diff_set_changed_only (diff, TRUE);
+      shoot_window (&f, "compare-libraries-changed");
+
+      /* whole materials: the original COLOR_CYCLE against this one */
+      row_named (diff, "COLOR_CYCLE", &position);
+      gtk_widget_activate_action (GTK_WIDGET (diff), "library-diff.compare", "u", position);
+      shoot_window (&f, "compare-materials");
+      mat_material_diff_set_differences_only (mat_compare_view_get_material_diff (f.view), TRUE);
+      shoot_window (&f, "compare-materials-differences");
+
+      /* the shown phases */
+      mat_compare_view_set_material (f.view, ui_find_material (f.lib, "COLOR_CYCLE"));
+      mat_compare_view_set_page (f.view, "fields");
+      shoot_window (&f, "compare-fields");
+
+      win_close (&f);
+      remove_tree (dir);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  const char *language = g_getenv ("LANGUAGE");
+
+  /* LANGUAGE=ru: the screenshots in Russian, from the catalogues built here */
+  if (language != NULL && *language != '\0')
+    {
+      setlocale (LC_ALL, "");
+      mat_application_bind_text_domain ();
+      textdomain (GETTEXT_PACKAGE);
+    }
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/compare/phases/diff", test_phases_diff);
@@ -727,6 +1582,12 @@ main (int   argc,
   g_test_add_func ("/compare/time-sync", test_time_sync);
   g_test_add_func ("/compare/follows-model", test_follows_model);
   g_test_add_func ("/compare/screenshot", test_screenshot);
+  g_test_add_func ("/compare/material-diff", test_material_diff);
+  g_test_add_func ("/compare/material-diff/many-keys", test_material_diff_many_keys);
+  g_test_add_func ("/compare/phases/copy-group-phase", test_phase_and_group_copy);
+  g_test_add_func ("/compare/window/keys", test_window_keys);
+  g_test_add_func ("/compare/window/library-diff", test_library_diff);
+  g_test_add_func ("/compare/window/screenshots", test_window_screenshots);
 
   return g_test_run ();
 }

@@ -7,7 +7,7 @@
 #include "mat0-validate.h"
 #include "mat-application.h"
 #include "mat-block-editor.h"
-#include "mat-compare-view.h"
+#include "mat-compare-window.h"
 #include "mat-preview.h"
 #include "mat-timeline.h"
 #include "mat-material-row.h"
@@ -1198,7 +1198,8 @@ test_animation_page (void)
     gtk_widget_activate_action (GTK_WIDGET (window), "win.compare", NULL);
     g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, n_before + 1);
     compare = gtk_application_get_windows (GTK_APPLICATION (app))->data;
-    view = MAT_COMPARE_VIEW (gtk_window_get_child (compare));
+    g_assert_true (MAT_IS_COMPARE_WINDOW (compare));
+    view = mat_compare_window_get_view (MAT_COMPARE_WINDOW (compare));
     g_assert_true (MAT_IS_COMPARE_VIEW (view));
     g_assert_cmpuint (mat_compare_view_get_n_libraries (view), ==, 1);
     g_assert_true (mat_compare_view_get_material (view) == material);

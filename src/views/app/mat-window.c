@@ -14,6 +14,7 @@
 #include "mat-block-editor.h"
 #include "mat-compare-view.h"
 #include "mat-document.h"
+#include "mat-compare-window.h"
 #include "mat-phase-table.h"
 #include "mat-preview.h"
 #include "mat-texture-library.h"
@@ -1611,8 +1612,9 @@ duplicate_action (GtkWidget  *widget,
     open_name_dialog (self, MAT_NAME_DIALOG_DUPLICATE);
 }
 
-/* A window comparing two phases or blocks: of this material, of two
- * materials, or of the libraries of two windows. */
+/* A window comparing two phases, blocks or whole materials (of this
+ * library or of the libraries of two windows), and this library with
+ * another file. */
 static void
 compare_action (GtkWidget  *widget,
                 const char *action_name,
@@ -1627,7 +1629,8 @@ compare_action (GtkWidget  *widget,
   if (self->library == NULL)
     return;
 
-  view = MAT_COMPARE_VIEW (mat_compare_view_new ());
+  window = GTK_WINDOW (mat_compare_window_new (app, self->library));
+  view = mat_compare_window_get_view (MAT_COMPARE_WINDOW (window));
   /* this window's library first, then every other open one */
   for (int pass = 0; pass < 2; pass++)
     for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
@@ -1646,16 +1649,12 @@ compare_action (GtkWidget  *widget,
   if (self->shown != NULL && mat_material_get_editable (self->shown))
     mat_compare_view_set_material (view, self->shown);
 
-  window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_application (window, app);
   gtk_window_set_transient_for (window, GTK_WINDOW (self));
   gtk_window_set_destroy_with_parent (window, TRUE);
   /* Translators: the title of the comparison window; %s is a material */
   title = self->shown != NULL ? g_strdup_printf (_("Compare — %s"), mat_material_get_name (self->shown))
                               : g_strdup (_("Compare"));
   gtk_window_set_title (window, title);
-  gtk_window_set_default_size (window, 1100, 760);
-  gtk_window_set_child (window, GTK_WIDGET (view));
   gtk_window_present (window);
 }
 

@@ -14,10 +14,14 @@
  * The table is a GtkGrid: a header row, then per colour group a title
  * row with the two colours as swatches and one row per byte, named from
  * mat0-fields (the self-light, the opacity in per cent, the cell; the
- * fields the game never draws say so). Every cell of a row that differs
- * gets the "differs" style class. Copying a field across is one model
- * call (mat_phase_set_param / mat_phase_set_texture) inside a labelled
- * history group: one undo step in the target's library.
+ * fields the game never draws say so), and a first row for the whole
+ * phase. Every cell of a row that differs gets the "differs" style class.
+ * Copying a field, a colour group or the whole phase across is one call
+ * into mat-material-copy.h: one undo step in the target's library, never
+ * into a reference library (one opened only to compare with).
+ *
+ * A second page, a MatMaterialDiff, compares the two slots' whole
+ * materials; the view keeps it pointed at them.
  */
 #include "config.h"
 
@@ -28,6 +32,8 @@
 #include "mat0-fields.h"
 #include "nres.h"
 #include "mat-compare-view.h"
+#include "mat-material-copy.h"
+#include "mat-material-diff.h"
 #include "mat-playback.h"
 #include "mat-style.h"
 
@@ -124,6 +130,7 @@ struct _MatCompareView
   GtkWidget          parent_instance;
 
   GPtrArray         *libraries;       /* MatLibrary, parallel to library_names */
+  GArray            *library_editable; /* gboolean, parallel: FALSE for a reference */
   GtkStringList     *library_names;
   MatTextureLibrary *textures;
 
@@ -144,10 +151,18 @@ struct _MatCompareView
   GtkWidget         *swap_button;
   GtkLabel          *summary_label;
   GtkGrid           *table;
+  GtkStack          *details_stack;
+  GtkWidget         *details_switcher;
+  MatMaterialDiff   *material_diff;
 
   /* table */
   GtkWidget         *cells[MAT_COMPARE_N_ROWS][N_COLUMNS];
   GtkStack          *copy_stacks[MAT_COMPARE_N_ROWS];
+  GtkWidget         *copy_buttons[MAT_COMPARE_N_ROWS][N_SLOTS];   /* into A, into B */
+  GtkWidget         *group_copy[N_COLOUR_GROUPS][N_SLOTS];
+  GtkWidget         *phase_copy[N_SLOTS];
+  GtkWidget         *phase_cells[N_COLUMNS];
+  GtkLabel          *phase_labels[N_SLOTS];
 };
 
 G_DEFINE_FINAL_TYPE (MatCompareView, mat_compare_view, GTK_TYPE_WIDGET)
@@ -162,7 +177,13 @@ enum {
   N_PROPS
 };
 
+enum {
+  EDITED,
+  N_SIGNALS
+};
+
 static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
 
 static void update_all       (MatCompareView *self);
 static void slot_reload      (MatCompareView *self,
@@ -182,6 +203,16 @@ label_set (GtkLabel   *label,
 {
   if (g_strcmp0 (gtk_label_get_text (label), text) != 0)
     gtk_label_set_text (label, text);
+}
+
+/* A tooltip change costs a round trip to the display server: only when
+ * the text changes. */
+static void
+tooltip_set (GtkWidget  *widget,
+             const char *text)
+{
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (widget), text) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
 }
 
 static void
@@ -235,7 +266,8 @@ library_index (MatCompareView *self,
 static void
 library_add (MatCompareView *self,
              MatLibrary     *library,
-             const char     *title)
+             const char     *title,
+             gboolean        editable)
 {
   g_autofree char *fallback = NULL;
   int index = library_index (self, library);
@@ -255,13 +287,30 @@ library_add (MatCompareView *self,
 
   self->syncing = TRUE;
   if (index >= 0)
-    gtk_string_list_splice (self->library_names, (guint) index, 1, strings);
+    {
+      gtk_string_list_splice (self->library_names, (guint) index, 1, strings);
+      g_array_index (self->library_editable, gboolean, index) = editable;
+    }
   else
     {
       g_ptr_array_add (self->libraries, g_object_ref (library));
+      g_array_append_val (self->library_editable, editable);
       gtk_string_list_append (self->library_names, title);
     }
   self->syncing = FALSE;
+}
+
+/* Whether copies may go into what @slot shows: an editable material of a
+ * library that is not a reference. */
+static gboolean
+slot_editable (MatCompareView *self,
+               Slot           *slot)
+{
+  int index = library_index (self, slot->library);
+
+  return index >= 0 && g_array_index (self->library_editable, gboolean, index) &&
+         slot->core != NULL && slot->material != NULL &&
+         mat_material_get_library (slot->material) != NULL;
 }
 
 /* The source list: the phases, then the blocks. */
@@ -330,15 +379,6 @@ static gboolean
 slot_is_static (Slot *slot)
 {
   return slot->has_value && slot->block < 0;
-}
-
-/* Returns: (transfer full) (nullable): the MatPhase a static slot shows. */
-static MatPhase *
-slot_dup_phase (Slot *slot)
-{
-  if (!slot_is_static (slot) || slot->material == NULL)
-    return NULL;
-  return g_list_model_get_item (mat_material_get_phases (slot->material), slot->phase);
 }
 
 static gboolean
@@ -471,8 +511,14 @@ row_differs (MatCompareView *self,
 static void
 update_table (MatCompareView *self)
 {
-  gboolean copyable = slot_is_static (&self->slots[0]) && slot_is_static (&self->slots[1]);
+  gboolean copyable = slot_is_static (&self->slots[0]) && slot_is_static (&self->slots[1]) &&
+                      !slots_show_same_phase (self);
+  gboolean into[N_SLOTS];
+  gboolean group_differs[N_COLOUR_GROUPS] = { FALSE };
   guint n_differences = 0;
+
+  for (guint s = 0; s < N_SLOTS; s++)
+    into[s] = copyable && slot_editable (self, &self->slots[s]);
 
   for (guint row = 0; row < MAT_COMPARE_N_ROWS; row++)
     {
@@ -495,12 +541,40 @@ update_table (MatCompareView *self)
 
       self->differs[row] = differs;
       if (differs)
-        n_differences++;
+        {
+          n_differences++;
+          if (row < MAT0_N_PARAMS && mat0_fields_param (row)->group != MAT0_GROUP_NONE)
+            group_differs[mat0_fields_param (row)->group] = TRUE;
+        }
       for (guint c = 0; c < N_COLUMNS; c++)
         widget_set_class (self->cells[row][c], "differs", differs);
+      for (guint s = 0; s < N_SLOTS; s++)
+        gtk_widget_set_visible (self->copy_buttons[row][s], differs && into[s]);
       gtk_stack_set_visible_child_name (self->copy_stacks[row],
-                                        differs && copyable ? "copy" : "none");
+                                        differs && (into[0] || into[1]) ? "copy" : "none");
     }
+
+  /* a colour group and the whole phase */
+  for (guint g = 0; g < N_COLOUR_GROUPS; g++)
+    for (guint s = 0; s < N_SLOTS; s++)
+      gtk_widget_set_visible (self->group_copy[g][s], group_differs[g] && into[s]);
+  for (guint s = 0; s < N_SLOTS; s++)
+    {
+      Slot *slot = &self->slots[s];
+      g_autofree char *title = NULL;
+
+      if (!slot->has_value)
+        title = g_strdup ("");
+      else if (slot->block >= 0)
+        title = block_title (&slot->core->blocks[slot->block], (guint) slot->block);
+      else
+        title = phase_title (&slot->core->phases[slot->phase], slot->phase);
+      label_set (self->phase_labels[s], title);
+      tooltip_set (GTK_WIDGET (self->phase_labels[s]), title);
+      gtk_widget_set_visible (self->phase_copy[s], n_differences > 0 && into[s]);
+    }
+  for (guint c = 0; c < N_COLUMNS; c++)
+    widget_set_class (self->phase_cells[c], "differs", copyable && n_differences > 0);
 
   for (guint s = 0; s < N_SLOTS; s++)
     for (guint g = 0; g < N_COLOUR_GROUPS; g++)
@@ -596,7 +670,7 @@ update_slot_status (MatCompareView *self,
                             slot->eval.phase_b, (double) slot->eval.alpha);
 
   label_set (slot->status_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (slot->status_label), text);
+  tooltip_set (GTK_WIDGET (slot->status_label), text);
 }
 
 static void
@@ -632,8 +706,16 @@ update_actions (MatCompareView *self)
 {
   gboolean copyable = slot_is_static (&self->slots[0]) && slot_is_static (&self->slots[1]);
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.copy-to-a", copyable);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.copy-to-b", copyable);
+  static const char *const into_a[] = { "compare.copy-to-a", "compare.copy-group-to-a", "compare.copy-phase-to-a" };
+  static const char *const into_b[] = { "compare.copy-to-b", "compare.copy-group-to-b", "compare.copy-phase-to-b" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (into_a); i++)
+    {
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), into_a[i],
+                                     copyable && slot_editable (self, &self->slots[0]));
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), into_b[i],
+                                     copyable && slot_editable (self, &self->slots[1]));
+    }
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.swap",
                                  self->slots[0].material != NULL || self->slots[1].material != NULL);
 }
@@ -656,6 +738,17 @@ update_time (MatCompareView *self)
   update_time_controls (self);
 }
 
+/* The whole-material table compares the slots' materials. */
+static void
+update_material_diff (MatCompareView *self)
+{
+  Slot *a = &self->slots[0], *b = &self->slots[1];
+
+  mat_material_diff_set_materials (self->material_diff,
+                                   a->material, slot_editable (self, a),
+                                   b->material, slot_editable (self, b));
+}
+
 static void
 update_all (MatCompareView *self)
 {
@@ -671,6 +764,7 @@ update_all (MatCompareView *self)
   update_summary (self);
   update_time_controls (self);
   update_actions (self);
+  update_material_diff (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -791,6 +885,55 @@ build_table (MatCompareView *self)
     }
   y++;
 
+  /* the whole phase */
+  {
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+
+    self->phase_cells[COL_FIELD] = cell_label (_("Whole phase"), 0.f, "phase-title");
+    gtk_widget_set_tooltip_text (self->phase_cells[COL_FIELD],
+                                 _("The 34 bytes of the phase: 18 parameters and the texture name"));
+    self->phase_cells[COL_SOURCE] = cell_label (_("34 bytes"), 0.f, "source-hint");
+    gtk_widget_add_css_class (self->phase_cells[COL_SOURCE], "phase-title");
+    for (guint s = 0; s < N_SLOTS; s++)
+      {
+        guint col = s == 0 ? COL_RAW_A : COL_RAW_B;
+        GtkWidget *label = cell_label ("", 0.f, "phase-title");
+
+        gtk_widget_add_css_class (label, s == 0 ? "side-a" : "side-b");
+        gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+        gtk_label_set_width_chars (GTK_LABEL (label), 8);
+        self->phase_labels[s] = GTK_LABEL (label);
+        self->phase_cells[col] = label;
+        self->phase_cells[col + 1] = NULL;
+      }
+    self->phase_copy[0] = copy_button ("←", "compare.copy-phase-to-a", 0,
+                                       _("Copy B’s whole phase to A (one undo step)"));
+    self->phase_copy[1] = copy_button ("→", "compare.copy-phase-to-b", 0,
+                                       _("Copy A’s whole phase to B (one undo step)"));
+    for (guint s = 0; s < N_SLOTS; s++)
+      gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self->phase_copy[s]), NULL);
+    {
+      GtkWidget *inner = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+
+      gtk_widget_set_hexpand (inner, TRUE);
+      gtk_widget_set_halign (inner, GTK_ALIGN_CENTER);
+      gtk_box_append (GTK_BOX (inner), self->phase_copy[0]);
+      gtk_box_append (GTK_BOX (inner), self->phase_copy[1]);
+      gtk_box_append (GTK_BOX (box), inner);
+    }
+    gtk_widget_add_css_class (box, "cell");
+    gtk_widget_add_css_class (box, "copy-cell");
+    gtk_widget_add_css_class (box, "phase-title");
+    self->phase_cells[COL_COPY] = box;
+    for (guint c = 0; c < N_COLUMNS; c++)
+      if (self->phase_cells[c] != NULL)
+        gtk_grid_attach (self->table, self->phase_cells[c], (int) c, y, c == COL_RAW_A || c == COL_RAW_B ? 2 : 1, 1);
+    /* the value columns are spanned: mark them through the labels */
+    self->phase_cells[COL_VALUE_A] = self->phase_cells[COL_RAW_A];
+    self->phase_cells[COL_VALUE_B] = self->phase_cells[COL_RAW_B];
+  }
+  y++;
+
   for (guint g = 0; g < N_GROUPS; g++)
     {
       const Mat0GroupField *group = g < N_COLOUR_GROUPS ? mat0_fields_group ((Mat0ColourGroup) g) : NULL;
@@ -836,9 +979,27 @@ build_table (MatCompareView *self)
           gtk_grid_attach (self->table, box, s == 0 ? COL_RAW_A : COL_RAW_B, y, 2, 1);
         }
       {
-        GtkWidget *spacer = cell_label ("", 0.f, "group-title");
+        GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
 
-        gtk_grid_attach (self->table, spacer, COL_COPY, y, 1, 1);
+        gtk_widget_add_css_class (box, "cell");
+        gtk_widget_add_css_class (box, "copy-cell");
+        gtk_widget_add_css_class (box, "group-title");
+        gtk_widget_set_halign (box, GTK_ALIGN_FILL);
+        if (group != NULL)
+          {
+            GtkWidget *inner = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+
+            self->group_copy[g][0] = copy_button ("←", "compare.copy-group-to-a", g,
+                                                  _("Copy B’s colour (all four bytes) to A (one undo step)"));
+            self->group_copy[g][1] = copy_button ("→", "compare.copy-group-to-b", g,
+                                                  _("Copy A’s colour (all four bytes) to B (one undo step)"));
+            gtk_widget_set_hexpand (inner, TRUE);
+            gtk_widget_set_halign (inner, GTK_ALIGN_CENTER);
+            gtk_box_append (GTK_BOX (inner), self->group_copy[g][0]);
+            gtk_box_append (GTK_BOX (inner), self->group_copy[g][1]);
+            gtk_box_append (GTK_BOX (box), inner);
+          }
+        gtk_grid_attach (self->table, box, COL_COPY, y, 1, 1);
       }
       y++;
 
@@ -891,12 +1052,12 @@ build_table (MatCompareView *self)
           stack = gtk_stack_new ();
           box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
           gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
-          gtk_box_append (GTK_BOX (box),
-                          copy_button ("←", "compare.copy-to-a", row,
-                                       _("Copy B’s value to A (one undo step)")));
-          gtk_box_append (GTK_BOX (box),
-                          copy_button ("→", "compare.copy-to-b", row,
-                                       _("Copy A’s value to B (one undo step)")));
+          self->copy_buttons[row][0] = copy_button ("←", "compare.copy-to-a", row,
+                                                    _("Copy B’s value to A (one undo step)"));
+          self->copy_buttons[row][1] = copy_button ("→", "compare.copy-to-b", row,
+                                                    _("Copy A’s value to B (one undo step)"));
+          gtk_box_append (GTK_BOX (box), self->copy_buttons[row][0]);
+          gtk_box_append (GTK_BOX (box), self->copy_buttons[row][1]);
           none = gtk_label_new ("");
           gtk_stack_add_named (GTK_STACK (stack), none, "none");
           gtk_stack_add_named (GTK_STACK (stack), box, "copy");
@@ -1046,7 +1207,7 @@ slot_configure (MatCompareView *self,
         material = NULL;   /* deleted */
     }
   if (library != NULL && library_index (self, library) < 0)
-    library_add (self, library, NULL);
+    library_add (self, library, NULL, TRUE);
   if (library != NULL && material == NULL)
     material = first_material (library);
 
@@ -1251,49 +1412,58 @@ swap_activated (GtkWidget  *widget,
   update_all (self);
 }
 
+/* The part of a copy between two static phases: the target is
+ * editable and the phases are not one and the same. */
+static gboolean
+can_copy (MatCompareView *self,
+          Slot           *from,
+          Slot           *to)
+{
+  return slot_is_static (from) && slot_is_static (to) && !slots_show_same_phase (self) &&
+         slot_editable (self, to) && mat_material_get_editable (from->material);
+}
+
+static void
+copy_done (MatCompareView *self,
+           Slot           *to,
+           gboolean        ok,
+           GError         *error)
+{
+  MatLibrary *library = to->material != NULL ? mat_material_get_library (to->material) : NULL;
+
+  if (!ok)
+    {
+      g_free (self->error);
+      self->error = g_strdup (error->message);
+      update_summary (self);
+      return;
+    }
+  if (library != NULL)
+    g_signal_emit (self, signals[EDITED], 0, library);
+}
+
 static void
 copy_field (MatCompareView *self,
             Slot           *from,
             Slot           *to,
             guint           row)
 {
-  g_autoptr(MatPhase) source = NULL;
-  g_autoptr(MatPhase) target = NULL;
   g_autoptr(GError) error = NULL;
-  MatLibrary *library;
-  MatHistory *history;
+  g_autoptr(MatMaterial) target = NULL;
   gboolean ok;
 
   g_return_if_fail (row < MAT_COMPARE_N_ROWS);
 
-  source = slot_dup_phase (from);
-  target = slot_dup_phase (to);
-  if (source == NULL || target == NULL || source == target)
-    return;   /* not two static phases, or the same one: nothing to do */
-
-  if (row == MAT_COMPARE_ROW_TEXTURE
-      ? g_strcmp0 (mat_phase_get_texture (source), mat_phase_get_texture (target)) == 0
-      : mat_phase_get_param (source, row) == mat_phase_get_param (target, row))
+  if (!can_copy (self, from, to) || !self->differs[row])
     return;
-
-  library = mat_material_get_library (to->material);
-  if (library == NULL)
-    return;
-  history = mat_library_get_history (library);
 
   g_clear_pointer (&self->error, g_free);
-  mat_history_begin_group (history, _("Copy Field Across"));
+  target = g_object_ref (to->material);
   if (row == MAT_COMPARE_ROW_TEXTURE)
-    ok = mat_phase_set_texture (target, mat_phase_get_texture (source), &error);
+    ok = mat_material_copy_texture (target, to->phase, from->material, from->phase, &error);
   else
-    ok = mat_phase_set_param (target, row, mat_phase_get_param (source, row), &error);
-  mat_history_end_group (history);
-
-  if (!ok)
-    {
-      self->error = g_strdup (error->message);
-      update_summary (self);
-    }
+    ok = mat_material_copy_param (target, to->phase, from->material, from->phase, row, &error);
+  copy_done (self, to, ok, error);
 }
 
 static void
@@ -1311,6 +1481,50 @@ copy_activated (GtkWidget  *widget,
     copy_field (self, &self->slots[0], &self->slots[1], (guint) row);
   else
     copy_field (self, &self->slots[1], &self->slots[0], (guint) row);
+}
+
+/* A colour group (all four bytes) between the two static phases. */
+static void
+copy_group_activated (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  MatCompareView *self = MAT_COMPARE_VIEW (widget);
+  gint32 group = g_variant_get_int32 (parameter);
+  gboolean to_b = g_str_equal (action_name, "compare.copy-group-to-b");
+  Slot *from = &self->slots[to_b ? 0 : 1], *to = &self->slots[to_b ? 1 : 0];
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatMaterial) target = NULL;
+  gboolean ok;
+
+  if (group < 0 || group >= N_COLOUR_GROUPS || !can_copy (self, from, to))
+    return;
+  g_clear_pointer (&self->error, g_free);
+  target = g_object_ref (to->material);
+  ok = mat_material_copy_group (target, to->phase, from->material, from->phase,
+                                (Mat0ColourGroup) group, &error);
+  copy_done (self, to, ok, error);
+}
+
+/* The whole phase (the 34 bytes) between the two static phases. */
+static void
+copy_phase_activated (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  MatCompareView *self = MAT_COMPARE_VIEW (widget);
+  gboolean to_b = g_str_equal (action_name, "compare.copy-phase-to-b");
+  Slot *from = &self->slots[to_b ? 0 : 1], *to = &self->slots[to_b ? 1 : 0];
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatMaterial) target = NULL;
+  gboolean ok;
+
+  if (!can_copy (self, from, to))
+    return;
+  g_clear_pointer (&self->error, g_free);
+  target = g_object_ref (to->material);
+  ok = mat_material_copy_phase (target, to->phase, from->material, from->phase, &error);
+  copy_done (self, to, ok, error);
 }
 
 static void
@@ -1364,6 +1578,7 @@ mat_compare_view_dispose (GObject *object)
       g_clear_object (&slot->library);
     }
   g_clear_pointer (&self->libraries, g_ptr_array_unref);
+  g_clear_pointer (&self->library_editable, g_array_unref);
   g_clear_object (&self->library_names);
   g_clear_object (&self->textures);
 
@@ -1460,6 +1675,15 @@ mat_compare_view_class_init (MatCompareViewClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (MAT_TYPE_PREVIEW);
+  g_type_ensure (MAT_TYPE_MATERIAL_DIFF);
+
+  /**
+   * MatCompareView::edited:
+   * @library: the library a copy changed
+   */
+  signals[EDITED] =
+    g_signal_new ("edited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, MAT_TYPE_LIBRARY);
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "mat-compare-view.ui");
   gtk_widget_class_set_css_name (widget_class, "matcompareview");
 
@@ -1471,6 +1695,9 @@ mat_compare_view_class_init (MatCompareViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatCompareView, swap_button);
   gtk_widget_class_bind_template_child (widget_class, MatCompareView, summary_label);
   gtk_widget_class_bind_template_child (widget_class, MatCompareView, table);
+  gtk_widget_class_bind_template_child (widget_class, MatCompareView, details_stack);
+  gtk_widget_class_bind_template_child (widget_class, MatCompareView, details_switcher);
+  gtk_widget_class_bind_template_child (widget_class, MatCompareView, material_diff);
 
   for (guint s = 0; s < N_SLOTS; s++)
     {
@@ -1498,7 +1725,18 @@ mat_compare_view_class_init (MatCompareViewClass *klass)
   gtk_widget_class_install_action (widget_class, "compare.swap", NULL, swap_activated);
   gtk_widget_class_install_action (widget_class, "compare.copy-to-b", "i", copy_activated);
   gtk_widget_class_install_action (widget_class, "compare.copy-to-a", "i", copy_activated);
+  gtk_widget_class_install_action (widget_class, "compare.copy-group-to-b", "i", copy_group_activated);
+  gtk_widget_class_install_action (widget_class, "compare.copy-group-to-a", "i", copy_group_activated);
+  gtk_widget_class_install_action (widget_class, "compare.copy-phase-to-b", NULL, copy_phase_activated);
+  gtk_widget_class_install_action (widget_class, "compare.copy-phase-to-a", NULL, copy_phase_activated);
   gtk_widget_class_install_action (widget_class, "compare.play", NULL, play_activated);
+}
+
+static void
+on_material_diff_edited (MatCompareView *self,
+                         MatLibrary     *library)
+{
+  g_signal_emit (self, signals[EDITED], 0, library);
 }
 
 static void
@@ -1518,7 +1756,10 @@ mat_compare_view_init (MatCompareView *self)
                            self, G_CONNECT_SWAPPED);
 
   self->libraries = g_ptr_array_new_with_free_func (g_object_unref);
+  self->library_editable = g_array_new (FALSE, FALSE, sizeof (gboolean));
   self->library_names = gtk_string_list_new (NULL);
+  g_signal_connect_object (self->material_diff, "edited", G_CALLBACK (on_material_diff_edited),
+                           self, G_CONNECT_SWAPPED);
 
   for (guint s = 0; s < N_SLOTS; s++)
     {
@@ -1564,7 +1805,7 @@ mat_compare_view_init (MatCompareView *self)
                     G_CALLBACK (on_time_scale_changed), self);
 
   build_table (self);
-  gtk_paned_set_position (self->paned, 330);
+  gtk_paned_set_position (self->paned, 300);
   sync_play_button (self);
   update_all (self);
 }
@@ -1586,10 +1827,62 @@ mat_compare_view_add_library (MatCompareView *self,
   g_return_if_fail (MAT_IS_COMPARE_VIEW (self));
   g_return_if_fail (MAT_IS_LIBRARY (library));
 
-  library_add (self, library, title);
+  library_add (self, library, title, TRUE);
   /* the selection in the choosers may have moved with the list */
   for (guint s = 0; s < N_SLOTS; s++)
     slot_sync_widgets (self, &self->slots[s]);
+  update_all (self);
+}
+
+void
+mat_compare_view_add_reference_library (MatCompareView *self,
+                                        MatLibrary     *library,
+                                        const char     *title)
+{
+  g_return_if_fail (MAT_IS_COMPARE_VIEW (self));
+  g_return_if_fail (MAT_IS_LIBRARY (library));
+
+  library_add (self, library, title, FALSE);
+  for (guint s = 0; s < N_SLOTS; s++)
+    slot_sync_widgets (self, &self->slots[s]);
+  update_all (self);
+}
+
+gboolean
+mat_compare_view_get_library_editable (MatCompareView *self,
+                                       MatLibrary     *library)
+{
+  int index;
+
+  g_return_val_if_fail (MAT_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (MAT_IS_LIBRARY (library), FALSE);
+
+  index = library_index (self, library);
+  return index >= 0 && g_array_index (self->library_editable, gboolean, index);
+}
+
+MatMaterialDiff *
+mat_compare_view_get_material_diff (MatCompareView *self)
+{
+  g_return_val_if_fail (MAT_IS_COMPARE_VIEW (self), NULL);
+  return self->material_diff;
+}
+
+const char *
+mat_compare_view_get_page (MatCompareView *self)
+{
+  g_return_val_if_fail (MAT_IS_COMPARE_VIEW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->details_stack);
+}
+
+void
+mat_compare_view_set_page (MatCompareView *self,
+                           const char     *page)
+{
+  g_return_if_fail (MAT_IS_COMPARE_VIEW (self));
+  g_return_if_fail (g_strcmp0 (page, "fields") == 0 || g_strcmp0 (page, "material") == 0);
+
+  gtk_stack_set_visible_child_name (self->details_stack, page);
 }
 
 void
@@ -1608,6 +1901,7 @@ mat_compare_view_remove_library (MatCompareView *self,
 
   self->syncing = TRUE;
   g_ptr_array_remove_index (self->libraries, (guint) index);
+  g_array_remove_index (self->library_editable, (guint) index);
   gtk_string_list_remove (self->library_names, (guint) index);
   self->syncing = FALSE;
 
@@ -1875,6 +2169,12 @@ mat_compare_view_get_test_widget (MatCompareView *self,
     return GTK_WIDGET (self->summary_label);
   if (g_str_equal (name, "table"))
     return GTK_WIDGET (self->table);
+  if (g_str_equal (name, "details-switcher"))
+    return self->details_switcher;
+  if (g_str_equal (name, "phase-copy-a"))
+    return self->phase_copy[0];
+  if (g_str_equal (name, "phase-copy-b"))
+    return self->phase_copy[1];
   if (g_str_has_prefix (name, "row-"))
     {
       guint64 row;

@@ -14,6 +14,7 @@
 
 #include "mat-library.h"
 #include "mat-material.h"
+#include "mat-material-diff.h"
 #include "mat-preview.h"
 #include "mat-texture-library.h"
 #include "phase-eval.h"
@@ -43,12 +44,23 @@ G_DECLARE_FINAL_TYPE (MatCompareView, mat_compare_view, MAT, COMPARE_VIEW, GtkWi
  *   "n-differences"  uint (read-only)    rows that differ
  * Actions:
  *   compare.swap                 exchange slots A and B
- *   compare.copy-to-b (int row)  A's byte / texture name into B's phase
+ *   compare.copy-to-b (int row)  A's byte / texture field into B's phase
  *   compare.copy-to-a (int row)  B's into A's
+ *   compare.copy-group-to-b (int group), compare.copy-group-to-a
+ *                                a colour group's four bytes
+ *   compare.copy-phase-to-b, compare.copy-phase-to-a
+ *                                the whole phase (34 bytes)
  *   compare.play                 play / pause the shared clock
+ * Signals:
+ *   edited (MatLibrary *library) after a copy changed @library
  * Copying is offered only when both slots show a static phase of an
- * editable material; each copy is one undo step in the target's library
- * and a no-op when both slots show the same phase. */
+ * editable material and the target's library is not a reference; each
+ * copy is one undo step in the target's library and a no-op when both
+ * slots show the same phase.
+ *
+ * Below the previews, a switcher picks the details: "fields" (the table
+ * of the shown phases or blocks above) or "material" (a MatMaterialDiff
+ * of the two slots' whole materials). */
 GtkWidget   *mat_compare_view_new            (void);
 
 /* The libraries offered in the slots' library choosers, with the title
@@ -59,6 +71,13 @@ void         mat_compare_view_add_library    (MatCompareView *self,
                                               const char     *title);
 void         mat_compare_view_remove_library (MatCompareView *self,
                                               MatLibrary     *library);
+/* A library to compare against that is never copied into (a file opened
+ * only for comparing, not in a window of its own). */
+void         mat_compare_view_add_reference_library (MatCompareView *self,
+                                                     MatLibrary     *library,
+                                                     const char     *title);
+gboolean     mat_compare_view_get_library_editable (MatCompareView *self,
+                                                    MatLibrary     *library);
 guint        mat_compare_view_get_n_libraries (MatCompareView *self);
 
 /* The material of slot A. Setting it compares two phases of @material:
@@ -111,6 +130,13 @@ MatTextureLibrary *mat_compare_view_get_textures (MatCompareView    *self);
 void         mat_compare_view_set_textures   (MatCompareView    *self,
                                               MatTextureLibrary *textures);
 
+/* Returns: (transfer none): the whole-material comparison. */
+MatMaterialDiff *mat_compare_view_get_material_diff (MatCompareView *self);
+/* The details shown: "fields" or "material". */
+const char  *mat_compare_view_get_page       (MatCompareView *self);
+void         mat_compare_view_set_page       (MatCompareView *self,
+                                              const char     *page);
+
 /* Whether row @row (0..MAT_COMPARE_N_ROWS-1) differs, and how many do. */
 gboolean     mat_compare_view_get_row_differs (MatCompareView *self,
                                                guint           row);
@@ -124,7 +150,8 @@ const char  *mat_compare_view_get_cell_text  (MatCompareView *self,
                                               const char     *column);
 /* For tests: "library-a", "material-a", "source-a", "offset-a" (and
  * -b), "play-button", "time-scale", "time-label", "swap-button",
- * "summary-label", "table"; "row-N" the field label of row N.
+ * "summary-label", "table", "details-switcher", "phase-copy-a" (-b):
+ * the whole-phase copy buttons; "row-N" the field label of row N.
  * Returns: (transfer none) (nullable). */
 GtkWidget   *mat_compare_view_get_test_widget (MatCompareView *self,
                                                const char     *name);

@@ -1,0 +1,360 @@
+/* test-diff-cli.c - `mat0tool diff A B [--json]`: exit codes, text lines
+ * and the JSON document, on the demo library against copies edited with
+ * `mat0tool set` and rebuilt with `mat0tool build` */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "test-support.h"
+
+typedef struct {
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+/* Runs mat0tool with a NULL-terminated argument list. */
+static void
+run_tool (Run *run, ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *arg;
+  va_list args;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("MAT0TOOL"));
+  va_start (args, run);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  proc = g_subprocess_newv ((const char * const *) argv->pdata,
+                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                            &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  run->status = g_subprocess_get_exit_status (proc);
+}
+
+static char *tmp_dir;
+
+static char *
+tmp_path (const char *name)
+{
+  if (tmp_dir == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      tmp_dir = g_dir_make_tmp ("mat0tool-diff-XXXXXX", &error);
+      g_assert_no_error (error);
+    }
+  return g_build_filename (tmp_dir, name, NULL);
+}
+
+static const char *
+demo (void)
+{
+  const char *path = g_getenv ("DEMO_LIB");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* The demo library edited with `mat0tool set`. Returns: (transfer full). */
+static char *
+edited_copy (void)
+{
+  g_auto(Run) run = { 0 };
+  char *out = tmp_path ("edited.lib");
+
+  run_tool (&run, "set", demo (), "COLOR_CYCLE", "attr1=0x41", "phase[2].p[5]=128",
+            "block[0].key[1].k1=750", "-o", out, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  return out;
+}
+
+/* ---- equal, changed ---------------------------------------------------- */
+
+static void
+test_equal (void)
+{
+  g_auto(Run) run = { 0 };
+  g_auto(Run) json = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+
+  run_tool (&run, "diff", demo (), demo (), NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_cmpstr (run.err, ==, "");
+
+  run_tool (&json, "diff", demo (), demo (), "--json", NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  root = parse_json (json.out);
+  object = json_node_get_object (root);
+  g_assert_true (json_object_get_boolean_member (object, "equal"));
+  g_assert_cmpint (json_object_get_int_member (object, "same"), ==, 30);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "added")), ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "removed")), ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "changed")), ==, 0);
+}
+
+static void
+test_changed (void)
+{
+  g_autofree char *edited = edited_copy ();
+  g_auto(Run) run = { 0 };
+  g_auto(Run) back = { 0 };
+  g_auto(Run) json = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object, *changed;
+  JsonArray *fields;
+
+  run_tool (&run, "diff", demo (), edited, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.out, ==, "changed COLOR_CYCLE: attr1, phase[2].p[5], block[0].key[1].k1\n");
+  g_assert_cmpstr (run.err, ==, "");
+
+  /* the other way round: the same fields */
+  run_tool (&back, "diff", edited, demo (), NULL);
+  g_assert_cmpint (back.status, ==, 1);
+  g_assert_cmpstr (back.out, ==, run.out);
+
+  run_tool (&json, "diff", demo (), edited, "--json", NULL);
+  g_assert_cmpint (json.status, ==, 1);
+  root = parse_json (json.out);
+  object = json_node_get_object (root);
+  g_assert_false (json_object_get_boolean_member (object, "equal"));
+  g_assert_cmpstr (json_object_get_string_member (object, "a"), ==, demo ());
+  g_assert_cmpstr (json_object_get_string_member (object, "b"), ==, edited);
+  g_assert_cmpint (json_object_get_int_member (object, "same"), ==, 29);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "added")), ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "removed")), ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "changed")), ==, 1);
+  changed = json_array_get_object_element (json_object_get_array_member (object, "changed"), 0);
+  g_assert_cmpstr (json_object_get_string_member (changed, "name"), ==, "COLOR_CYCLE");
+  g_assert_false (json_object_has_member (changed, "name_b"));
+  g_assert_cmpint (json_object_get_int_member (changed, "index_a"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (changed, "index_b"), ==, 4);
+  fields = json_object_get_array_member (changed, "fields");
+  g_assert_cmpuint (json_array_get_length (fields), ==, 3);
+  g_assert_cmpstr (json_array_get_string_element (fields, 0), ==, "attr1");
+  g_assert_cmpstr (json_array_get_string_element (fields, 1), ==, "phase[2].p[5]");
+  g_assert_cmpstr (json_array_get_string_element (fields, 2), ==, "block[0].key[1].k1");
+}
+
+/* ---- added, removed, matched by name case-insensitively --------------- */
+
+/* The demo library as a dump document, changed by @edit, built again.
+ * Returns: (transfer full): the new library's path. */
+static char *
+rebuilt_copy (void)
+{
+  g_auto(Run) dump = { 0 };
+  g_auto(Run) build = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json_path = tmp_path ("rebuilt.json");
+  char *lib_path = tmp_path ("rebuilt.lib");
+  JsonArray *entries, *kept;
+  JsonObject *extra = NULL;
+
+  run_tool (&dump, "dump", demo (), "--json", NULL);
+  g_assert_cmpint (dump.status, ==, 0);
+  root = parse_json (dump.out);
+  entries = json_object_get_array_member (json_node_get_object (root), "entries");
+  kept = json_array_new ();
+  for (guint i = 0; i < json_array_get_length (entries); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (entries, i);
+      g_autofree char *name = g_strdup (json_object_get_string_member (entry, "name"));
+
+      /* GLOW_PULSE goes; ROCK_WALL is spelt in lower case with attr3 5 */
+      if (g_str_equal (name, "GLOW_PULSE"))
+        continue;
+      if (g_str_equal (name, "ROCK_WALL"))
+        {
+          json_object_set_string_member (entry, "name", "rock_wall");
+          json_object_set_int_member (entry, "attr3", 5);
+        }
+      if (g_str_equal (name, "DEFAULT"))
+        extra = json_object_ref (entry);
+      json_array_add_object_element (kept, json_object_ref (entry));
+    }
+  /* NEW_ONE: a copy of DEFAULT under a new name, at the end */
+  {
+    g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+    g_autofree char *text = NULL;
+    JsonNode *copy;
+
+    /* a deep copy: through its text */
+    json_node_set_object (node, extra);
+    text = json_to_string (node, FALSE);
+    copy = json_from_string (text, &error);
+    g_assert_no_error (error);
+    json_object_set_string_member (json_node_get_object (copy), "name", "NEW_ONE");
+    json_array_add_element (kept, copy);
+    json_object_unref (extra);
+  }
+  json_object_set_array_member (json_node_get_object (root), "entries", kept);
+
+  json_generator_set_root (generator, root);
+  g_assert_true (json_generator_to_file (generator, json_path, &error));
+  g_assert_no_error (error);
+  run_tool (&build, "build", json_path, "-o", lib_path, NULL);
+  g_assert_cmpstr (build.err, ==, "");
+  g_assert_cmpint (build.status, ==, 0);
+  return lib_path;
+}
+
+static void
+test_added_removed (void)
+{
+  g_autofree char *rebuilt = rebuilt_copy ();
+  g_auto(Run) run = { 0 };
+  g_auto(Run) json = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object, *entry;
+  JsonArray *array;
+
+  run_tool (&run, "diff", demo (), rebuilt, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  /* in A's order, then the added ones */
+  g_assert_cmpstr (run.out, ==,
+                   "changed ROCK_WALL: attr3\n"
+                   "removed GLOW_PULSE\n"
+                   "added NEW_ONE\n");
+
+  run_tool (&json, "diff", demo (), rebuilt, "--json", NULL);
+  g_assert_cmpint (json.status, ==, 1);
+  root = parse_json (json.out);
+  object = json_node_get_object (root);
+  g_assert_cmpint (json_object_get_int_member (object, "same"), ==, 28);
+
+  array = json_object_get_array_member (object, "added");
+  g_assert_cmpuint (json_array_get_length (array), ==, 1);
+  entry = json_array_get_object_element (array, 0);
+  g_assert_cmpstr (json_object_get_string_member (entry, "name"), ==, "NEW_ONE");
+  g_assert_cmpint (json_object_get_int_member (entry, "index"), ==, 29);
+
+  array = json_object_get_array_member (object, "removed");
+  g_assert_cmpuint (json_array_get_length (array), ==, 1);
+  entry = json_array_get_object_element (array, 0);
+  g_assert_cmpstr (json_object_get_string_member (entry, "name"), ==, "GLOW_PULSE");
+  g_assert_cmpint (json_object_get_int_member (entry, "index"), ==, 3);
+
+  array = json_object_get_array_member (object, "changed");
+  g_assert_cmpuint (json_array_get_length (array), ==, 1);
+  entry = json_array_get_object_element (array, 0);
+  g_assert_cmpstr (json_object_get_string_member (entry, "name"), ==, "ROCK_WALL");
+  g_assert_cmpstr (json_object_get_string_member (entry, "name_b"), ==, "rock_wall");
+  g_assert_cmpint (json_object_get_int_member (entry, "index_a"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (entry, "index_b"), ==, 1);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (entry, "fields")), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (entry, "fields"), 0),
+                   ==, "attr3");
+}
+
+/* ---- errors: 2 -------------------------------------------------------------- */
+
+static void
+test_errors (void)
+{
+  g_autofree char *missing = tmp_path ("missing.lib");
+  g_autofree char *garbage = tmp_path ("garbage.lib");
+  g_autoptr(GError) error = NULL;
+  g_auto(Run) one = { 0 };
+  g_auto(Run) three = { 0 };
+  g_auto(Run) absent = { 0 };
+  g_auto(Run) directory = { 0 };
+  g_auto(Run) not_archive = { 0 };
+
+  run_tool (&one, "diff", demo (), NULL);
+  g_assert_cmpint (one.status, ==, 2);
+  g_assert_cmpstr (one.out, ==, "");
+  g_assert_nonnull (strstr (one.err, "diff takes two libraries"));
+
+  run_tool (&three, "diff", demo (), demo (), demo (), NULL);
+  g_assert_cmpint (three.status, ==, 2);
+
+  run_tool (&absent, "diff", demo (), missing, NULL);
+  g_assert_cmpint (absent.status, ==, 2);
+  g_assert_cmpstr (absent.out, ==, "");
+  g_assert_true (g_str_has_prefix (absent.err, missing));
+
+  run_tool (&directory, "diff", tmp_dir, demo (), NULL);
+  g_assert_cmpint (directory.status, ==, 2);
+  g_assert_nonnull (strstr (directory.err, "not a regular file"));
+
+  g_file_set_contents (garbage, "not an archive", -1, &error);
+  g_assert_no_error (error);
+  run_tool (&not_archive, "diff", demo (), garbage, "--json", NULL);
+  g_assert_cmpint (not_archive.status, ==, 2);
+  g_assert_cmpstr (not_archive.out, ==, "");
+  g_assert_true (g_str_has_prefix (not_archive.err, garbage));
+}
+
+static void
+remove_tmp_dir (void)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (tmp_dir == NULL)
+    return;
+  dir = g_dir_open (tmp_dir, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+
+      g_remove (path);
+    }
+  g_rmdir (tmp_dir);
+  g_clear_pointer (&tmp_dir, g_free);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/diff/equal", test_equal);
+  g_test_add_func ("/cli/diff/changed", test_changed);
+  g_test_add_func ("/cli/diff/added-removed", test_added_removed);
+  g_test_add_func ("/cli/diff/errors", test_errors);
+
+  status = g_test_run ();
+  remove_tmp_dir ();
+  return status;
+}
