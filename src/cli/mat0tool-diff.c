@@ -19,64 +19,29 @@
 
 #include "cp1251.h"
 #include "mat0-diff.h"
+#include "mat-file.h"
 #include "mat0tool.h"
 
-/* A name as printed: control characters escaped, so each line stays one.
- * Returns: (transfer full). */
-static char *
-escape (const char *text)
-{
-  GString *out = g_string_new (NULL);
-
-  for (const guchar *p = (const guchar *) text; *p != 0; p++)
-    switch (*p)
-      {
-      case '\n': g_string_append (out, "\\n"); break;
-      case '\r': g_string_append (out, "\\r"); break;
-      case '\t': g_string_append (out, "\\t"); break;
-      default:
-        if (*p < 0x20 || *p == 0x7f)
-          g_string_append_printf (out, "\\x%02x", *p);
-        else
-          g_string_append_c (out, (char) *p);
-      }
-  return g_string_free (out, FALSE);
-}
-
-/* Reads and parses @path; on failure prints "FILE: message" and returns
- * %NULL (exit 2: anything but a regular file is refused before it is
- * read). */
+/* Reads and parses @path with the model's bounded reader (anything but a
+ * regular file is refused before it is read); on failure prints
+ * "FILE: message" and returns %NULL (exit 2). */
 static NresArchive *
 load_archive (const char *path)
 {
-  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
-  g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *label = escape (path);
+  g_autofree char *label = mt_escape (path);
   NresArchive *archive;
 
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE, G_FILE_QUERY_INFO_NONE,
-                            NULL, &error);
-  if (info == NULL)
-    {
-      fprintf (stderr, "%s: %s\n", label, error->message);
-      return NULL;
-    }
-  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
-    {
-      fprintf (stderr, "%s: not a regular file\n", label);
-      return NULL;
-    }
-  bytes = g_file_load_bytes (file, NULL, NULL, &error);
+  bytes = mat_file_read_library (path, NULL, NULL, NULL, &error);
   if (bytes == NULL)
     {
-      fprintf (stderr, "%s: %s\n", label, error->message);
+      mt_printerr ("%s: %s", label, error->message);
       return NULL;
     }
   archive = nres_archive_parse (bytes, &error);
   if (archive == NULL)
-    fprintf (stderr, "%s: %s\n", label, error->message);
+    mt_printerr ("%s: %s", label, error->message);
   return archive;
 }
 
@@ -101,7 +66,7 @@ print_text (const NresArchive     *a,
       if (item->status == MAT0_DIFF_SAME)
         continue;
       name = item->index_a >= 0 ? entry_name (a, item->index_a) : entry_name (b, item->index_b);
-      label = escape (name);
+      label = mt_escape (name);
       switch (item->status)
         {
         case MAT0_DIFF_REMOVED:
