@@ -63,6 +63,7 @@ static guint signals[N_SIGNALS];
 static char load_tag;
 static char save_tag;
 static char create_tag;
+static char import_tag;
 
 /* ---- slots ------------------------------------------------------------- */
 
@@ -776,6 +777,162 @@ mat_texture_library_import (MatTextureLibrary       *self,
   if (payload == NULL)
     return NULL;
   return mat_texture_library_import_payload (self, name, payload, error);
+}
+
+typedef struct {
+  char              *name;
+  GBytes            *rgba;
+  guint              width;
+  guint              height;
+  gsize              stride;
+  TexmEncodeOptions  options;
+  guint8            *palette;   /* owned copies of what options point at */
+  TexmRect          *rects;
+  GBytes            *payload;   /* the thread's answer */
+  TexmEncodeResult   result;
+} ImportData;
+
+static void
+import_data_free (gpointer data)
+{
+  ImportData *import = data;
+
+  g_free (import->name);
+  g_clear_pointer (&import->rgba, g_bytes_unref);
+  g_free (import->palette);
+  g_free (import->rects);
+  g_clear_pointer (&import->payload, g_bytes_unref);
+  g_free (import);
+}
+
+static void
+import_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ImportData *import = task_data;
+  GError *error = NULL;
+
+  import->payload = texm_encode (g_bytes_get_data (import->rgba, NULL), import->width,
+                                 import->height, import->stride, &import->options,
+                                 &import->result, &error);
+  if (import->payload == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Back on the main thread: the payload is stored as one undo step. */
+static void
+import_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  MatTextureLibrary *self = MAT_TEXTURE_LIBRARY (object);
+  ImportData *import = g_task_get_task_data (G_TASK (result));
+  GError *error = NULL;
+  MatTexture *texture;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  texture = mat_texture_library_import_payload (self, import->name, import->payload, &error);
+  if (texture == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_set_task_data (task, g_memdup2 (&import->result, sizeof import->result), g_free);
+  g_task_return_pointer (task, g_object_ref (texture), g_object_unref);
+}
+
+void
+mat_texture_library_import_async (MatTextureLibrary       *self,
+                                  const char              *name,
+                                  GBytes                  *rgba,
+                                  guint                    width,
+                                  guint                    height,
+                                  gsize                    stride,
+                                  const TexmEncodeOptions *options,
+                                  GCancellable            *cancellable,
+                                  GAsyncReadyCallback      callback,
+                                  gpointer                 user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) inner = NULL;
+  GError *error = NULL;
+  ImportData *import;
+  gsize row;
+
+  g_return_if_fail (MAT_IS_TEXTURE_LIBRARY (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (rgba != NULL);
+  g_return_if_fail (options != NULL);
+  g_return_if_fail (options->n_rects == 0 || options->rects != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &import_tag);
+  if (!mat_texture_library_check_import_name (self, name, NULL, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* the encoder reads @stride bytes a row but only 4 * @width of the last */
+  row = stride != 0 ? stride : (gsize) width * 4;
+  /* (an empty picture is the encoder's to refuse, by its size) */
+  if (width > 0 && height > 0 &&
+      g_bytes_get_size (rgba) < row * (height - 1) + (gsize) width * 4)
+    {
+      gsize needed = row * (height - 1) + (gsize) width * 4;
+      g_autofree char *expected = mat_file_format_count (needed);
+      g_autofree char *found = mat_file_format_count (g_bytes_get_size (rgba));
+
+      /* Translators: byte counts; a picture with fewer bytes than its rows */
+      g_task_return_new_error (task, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_SIZE,
+                               _("the picture is %u×%u: expected %s bytes of pixels, found %s"),
+                               width, height, expected, found);
+      return;
+    }
+
+  import = g_new0 (ImportData, 1);
+  import->name = g_strdup (name);
+  import->rgba = g_bytes_ref (rgba);
+  import->width = width;
+  import->height = height;
+  import->stride = stride;
+  import->options = *options;
+  if (options->palette != NULL)
+    import->options.palette = import->palette = g_memdup2 (options->palette, TEXM_PALETTE_SIZE);
+  if (options->n_rects > 0)
+    import->options.rects = import->rects = g_memdup2 (options->rects,
+                                                       options->n_rects * sizeof (TexmRect));
+
+  inner = g_task_new (self, cancellable, import_done_cb, g_steal_pointer (&task));
+  g_task_set_task_data (inner, import, import_data_free);
+  g_task_run_in_thread (inner, import_thread);
+}
+
+MatTexture *
+mat_texture_library_import_finish (MatTextureLibrary  *self,
+                                   GAsyncResult       *result,
+                                   TexmEncodeResult   *encoded,
+                                   GError            **error)
+{
+  g_autoptr(MatTexture) texture = NULL;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  texture = g_task_propagate_pointer (G_TASK (result), error);
+  if (texture == NULL)
+    return NULL;
+  if (encoded != NULL)
+    *encoded = *(const TexmEncodeResult *) g_task_get_task_data (G_TASK (result));
+  return g_steal_pointer (&texture);
 }
 
 static gboolean

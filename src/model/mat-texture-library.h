@@ -91,6 +91,26 @@ MatTexture        *mat_texture_library_import         (MatTextureLibrary       *
                                                        const TexmEncodeOptions *options,
                                                        TexmEncodeResult        *result,
                                                        GError                 **error);
+/* mat_texture_library_import with the encoding in a thread: @rgba is
+ * kept until it finishes, @options copied (its palette and rectangles
+ * too). The name is checked at once and again when the payload is
+ * stored, which happens before @callback runs. */
+void               mat_texture_library_import_async   (MatTextureLibrary       *self,
+                                                       const char              *name,
+                                                       GBytes                  *rgba,
+                                                       guint                    width,
+                                                       guint                    height,
+                                                       gsize                    stride,
+                                                       const TexmEncodeOptions *options,
+                                                       GCancellable            *cancellable,
+                                                       GAsyncReadyCallback      callback,
+                                                       gpointer                 user_data);
+/* @encoded: (out) (optional). Returns: (transfer full): the texture, or
+ * %NULL with the error and nothing changed. */
+MatTexture        *mat_texture_library_import_finish  (MatTextureLibrary       *self,
+                                                       GAsyncResult            *result,
+                                                       TexmEncodeResult        *encoded,
+                                                       GError                 **error);
 /* The same with a Texm payload made elsewhere; it must parse
  * (TEXM_ERROR). Returns: (transfer none) */
 MatTexture        *mat_texture_library_import_payload (MatTextureLibrary *self,

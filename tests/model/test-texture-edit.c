@@ -905,6 +905,99 @@ test_save_file (void)
   g_unlink (path);
 }
 
+/* The encoding in a thread: the same bytes as the direct import, one
+ * undo step; a refused name or picture changes nothing. */
+static void
+test_import_async (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(MatTextureLibrary) direct = library_from (original);
+  g_autoptr(MatTextureLibrary) library = library_from (original);
+  gsize size = 32 * 16 * 4 + 8 * 16;   /* rows of 136 bytes: a stride */
+  guint8 *pixels = g_malloc0 (size);
+  g_autoptr(GBytes) rgba = NULL;
+  g_autoptr(GError) error = NULL;
+  TexmEncodeOptions options;
+  TexmEncodeResult encoded = { 0 };
+  const TexmRect cells[2] = { { 0, 16, 0, 16 }, { 16, 16, 0, 16 } };
+
+  for (gsize y = 0; y < 16; y++)
+    for (gsize x = 0; x < 32; x++)
+      {
+        guint8 *p = pixels + y * 136 + x * 4;
+
+        p[0] = (guint8) (x * 8);
+        p[1] = (guint8) (y * 16);
+        p[2] = 77;
+        p[3] = 255;
+      }
+  rgba = g_bytes_new_take (pixels, size);
+  texm_encode_options_init (&options, 0);
+  options.page = TRUE;
+  options.rects = cells;
+  options.n_rects = 2;
+  g_assert_nonnull (mat_texture_library_import (direct, "ASYNC.0", g_bytes_get_data (rgba, NULL),
+                                                32, 16, 136, &options, NULL, &error));
+  g_assert_no_error (error);
+
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(MatTexture) texture = NULL;
+    TexmRect copy[2];
+
+    /* the caller's options may go away at once */
+    memcpy (copy, cells, sizeof copy);
+    options.rects = copy;
+    mat_texture_library_import_async (library, "ASYNC.0", rgba, 32, 16, 136, &options, NULL,
+                                      async_cb, &result);
+    memset (copy, 0x55, sizeof copy);
+    texture = mat_texture_library_import_finish (library, wait_result (&result), &encoded, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (texture);
+    g_assert_true (texture == mat_texture_library_lookup (library, "ASYNC.0"));
+    g_assert_cmpuint (encoded.width, ==, 32);
+    g_assert_cmpuint (encoded.mip_count, ==, 6);
+    g_assert_cmpuint (mat_texture_get_page_rects (texture), ==, 2);
+    g_assert_cmpuint (mat_history_get_n_undo (mat_texture_library_get_history (library)), ==, 1);
+  }
+  {
+    g_autoptr(GBytes) a = save_bytes (direct);
+    g_autoptr(GBytes) b = save_bytes (library);
+
+    assert_bytes_equal (b, a);
+  }
+
+  /* refused at once (a name) and in the thread (the size) */
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    mat_texture_library_import_async (library, "NODOT", rgba, 32, 16, 136, &options, NULL,
+                                      async_cb, &result);
+    g_assert_null (mat_texture_library_import_finish (library, wait_result (&result), NULL, &error));
+    g_assert_error (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_NAME);
+    g_clear_error (&error);
+  }
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    mat_texture_library_import_async (library, "ODD.0", rgba, 24, 16, 136, &options, NULL,
+                                      async_cb, &result);
+    g_assert_null (mat_texture_library_import_finish (library, wait_result (&result), NULL, &error));
+    g_assert_error (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_SIZE);
+    g_clear_error (&error);
+  }
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    /* fewer bytes than the rows need */
+    mat_texture_library_import_async (library, "SHORT.0", rgba, 32, 32, 136, &options, NULL,
+                                      async_cb, &result);
+    g_assert_null (mat_texture_library_import_finish (library, wait_result (&result), NULL, &error));
+    g_assert_error (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_SIZE);
+  }
+  g_assert_cmpuint (mat_history_get_n_undo (mat_texture_library_get_history (library)), ==, 1);
+}
+
 /* A new Textures.lib: an empty archive, never over a file that is there. */
 static void
 test_create (void)
@@ -962,6 +1055,7 @@ main (int   argc,
   g_test_add_func ("/model/texture-edit/empty", test_empty_library);
   g_test_add_func ("/model/texture-edit/save-file", test_save_file);
   g_test_add_func ("/model/texture-edit/create", test_create);
+  g_test_add_func ("/model/texture-edit/import-async", test_import_async);
 
   status = g_test_run ();
   g_rmdir (tmp_dir);
