@@ -660,10 +660,22 @@ press_key (GtkWidget *widget,
   ui_spin_ms (60);
 }
 
+/* The bytes a save would write now. */
+static GBytes *
+saved_now (Cells *f)
+{
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes = mat_texture_library_save_to_bytes (f->textures, &error);
+
+  g_assert_no_error (error);
+  return bytes;
+}
+
 static void
 test_cells_draw_move_resize (void)
 {
   Cells f = { 0 };
+  g_autoptr(GPtrArray) states = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   guint n = 0;
   double zoom;
 
@@ -674,9 +686,11 @@ test_cells_draw_move_resize (void)
   g_assert_cmpfloat (zoom, >=, 2);
   g_assert_cmpfloat (zoom, ==, (double) (int) zoom);
   set_grid (&f, 1);
+  g_ptr_array_add (states, g_bytes_ref (f.original));
 
   /* draw: from texel corner (4, 6) to (20, 14), a quarter texel inside */
   drag (&f, 4.25, 6.25, 20.25, 14.25);
+  g_ptr_array_add (states, saved_now (&f));
   g_assert_cmpuint (n_undo (&f), ==, 1);
   mat_texture_get_rects (f.texture, &n, NULL);
   g_assert_cmpuint (n, ==, 1);
@@ -691,16 +705,19 @@ test_cells_draw_move_resize (void)
 
   /* move: grab the middle, 10 texels right and 3 down */
   drag (&f, 12.25, 10.25, 22.25, 13.25);
+  g_ptr_array_add (states, saved_now (&f));
   g_assert_cmpuint (n_undo (&f), ==, 2);
   assert_rect (&f, 0, 14, 16, 9, 8);
 
   /* resize: the bottom-right corner handle, 6 right and 5 down */
   drag (&f, 30, 17, 36, 22);
+  g_ptr_array_add (states, saved_now (&f));
   g_assert_cmpuint (n_undo (&f), ==, 3);
   assert_rect (&f, 0, 14, 22, 9, 13);
 
   /* the left edge, 2 texels left */
   drag (&f, 14, 15.25, 12, 15.25);
+  g_ptr_array_add (states, saved_now (&f));
   g_assert_cmpuint (n_undo (&f), ==, 4);
   assert_rect (&f, 0, 12, 24, 9, 13);
 
@@ -708,16 +725,45 @@ test_cells_draw_move_resize (void)
   drag (&f, 20.25, 12.25, 70.25, 12.25);
   assert_rect (&f, 0, 40, 24, 9, 13);
 
-  /* each step undoes to what it replaced, and back to the file's bytes */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.undo", NULL));
-  assert_rect (&f, 0, 12, 24, 9, 13);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.undo", NULL));
-  assert_rect (&f, 0, 14, 22, 9, 13);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.undo", NULL));
-  assert_rect (&f, 0, 14, 16, 9, 8);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.undo", NULL));
-  assert_rect (&f, 0, 4, 16, 6, 8);
-  undo_to_original (&f, 1);
+  /* each step undoes to exactly the bytes from before it, down to the
+   * file's; each redo to the bytes after it */
+  {
+    static const TexmRect after_undo[] = {
+      { 12, 24, 9, 13 }, { 14, 22, 9, 13 }, { 14, 16, 9, 8 }, { 4, 16, 6, 8 },
+    };
+    g_autoptr(GBytes) last = saved_now (&f);
+
+    for (guint k = 0; k < G_N_ELEMENTS (after_undo); k++)
+      {
+        g_autoptr(GBytes) now = NULL;
+
+        g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.undo", NULL));
+        assert_rect (&f, 0, after_undo[k].x, after_undo[k].w, after_undo[k].y, after_undo[k].h);
+        now = saved_now (&f);
+        assert_bytes_equal (now, g_ptr_array_index (states, states->len - 1 - k));
+      }
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.undo", NULL));
+    {
+      g_autoptr(GBytes) now = saved_now (&f);
+
+      assert_bytes_equal (now, f.original);
+    }
+    for (guint k = 1; k < states->len; k++)
+      {
+        g_autoptr(GBytes) now = NULL;
+
+        g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.redo", NULL));
+        now = saved_now (&f);
+        assert_bytes_equal (now, g_ptr_array_index (states, k));
+      }
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.redo", NULL));
+    {
+      g_autoptr(GBytes) now = saved_now (&f);
+
+      assert_bytes_equal (now, last);
+    }
+  }
+  undo_to_original (&f, 5);
   g_assert_cmpuint (mat_texture_get_page_rects (f.texture), ==, 0);
 
   cells_close (&f);
