@@ -1,19 +1,39 @@
 /* mat-texture-library.c - the Texm textures of a Textures.lib */
 #include "config.h"
 
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
 #include "cp1251.h"
 #include "mat-file.h"
+#include "mat-model-private.h"
 #include "mat-texture-library.h"
 #include "nres.h"
+
+/* One directory entry as the library holds it now. Slots are shared by
+ * the library (while listed) and the commands that add them. */
+typedef struct {
+  gint        source;      /* entry index in the base archive, -1: none */
+  guint       generation;  /* of the base @source refers to */
+  NresEntry   entry;       /* directory fields to write */
+  GBytes     *payload;     /* the payload now */
+  GBytes     *base;        /* the base's bytes of @source, or %NULL */
+  MatTexture *texture;     /* Texm entries only */
+} Slot;
 
 struct _MatTextureLibrary
 {
   GObject      parent_instance;
 
   GFile       *file;
-  NresArchive *archive;
-  GPtrArray   *textures;   /* MatTexture */
-  GPtrArray   *by_entry;   /* (element-type MatTexture) (nullable): per entry */
+  char        *etag;
+  NresArchive *archive;    /* the base: as loaded or last saved */
+  guint        generation; /* bumped when the base changes */
+  GPtrArray   *slots;      /* Slot, directory order */
+  GPtrArray   *textures;   /* MatTexture, the Texm slots' in order */
+  MatHistory  *history;
+  guint64      saved_state;
+  gboolean     dirty;
 };
 
 static void mat_texture_library_list_model_init (GListModelInterface *iface);
@@ -21,6 +41,94 @@ static void mat_texture_library_list_model_init (GListModelInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (MatTextureLibrary, mat_texture_library, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
                                                       mat_texture_library_list_model_init))
+
+enum {
+  PROP_0,
+  PROP_FILE,
+  PROP_DIRTY,
+  PROP_HISTORY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* GTask source tags: the addresses of variables (a function pointer is
+ * no gpointer in ISO C). */
+static char load_tag;
+static char save_tag;
+static char create_tag;
+static char import_tag;
+
+/* ---- slots ------------------------------------------------------------- */
+
+static void
+slot_clear (gpointer data)
+{
+  Slot *slot = data;
+
+  g_clear_pointer (&slot->payload, g_bytes_unref);
+  g_clear_pointer (&slot->base, g_bytes_unref);
+  g_clear_object (&slot->texture);
+}
+
+static Slot *
+slot_new (void)
+{
+  return g_rc_box_new0 (Slot);
+}
+
+static Slot *
+slot_ref (Slot *slot)
+{
+  return g_rc_box_acquire (slot);
+}
+
+static void
+slot_unref (gpointer slot)
+{
+  g_rc_box_release_full (slot, slot_clear);
+}
+
+static char *
+slot_name (const Slot *slot)
+{
+  return cp1251_to_utf8 ((const guint8 *) slot->entry.name, NRES_NAME_SIZE);
+}
+
+/* The texture's position in the list model, or -1. */
+static gint
+texture_position (MatTextureLibrary *self,
+                  MatTexture        *texture)
+{
+  guint index;
+
+  if (texture == NULL || !g_ptr_array_find (self->textures, texture, &index))
+    return -1;
+  return (gint) index;
+}
+
+static Slot *
+slot_of_texture (MatTextureLibrary *self,
+                 MatTexture        *texture)
+{
+  for (guint i = 0; i < self->slots->len; i++)
+    {
+      Slot *slot = g_ptr_array_index (self->slots, i);
+
+      if (slot->texture == texture)
+        return slot;
+    }
+  return NULL;
+}
+
+/* ---- GListModel ------------------------------------------------------- */
 
 static GType
 mat_texture_library_get_item_type (GListModel *model)
@@ -53,87 +161,180 @@ mat_texture_library_list_model_init (GListModelInterface *iface)
   iface->get_item = mat_texture_library_get_item;
 }
 
+/* ---- GObject ---------------------------------------------------------- */
+
+static void
+update_dirty (MatTextureLibrary *self)
+{
+  gboolean dirty = _mat_history_get_state (self->history) != self->saved_state;
+
+  if (dirty != self->dirty)
+    {
+      self->dirty = dirty;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIRTY]);
+    }
+}
+
 static void
 mat_texture_library_finalize (GObject *object)
 {
   MatTextureLibrary *self = MAT_TEXTURE_LIBRARY (object);
 
   g_clear_object (&self->file);
-  g_clear_pointer (&self->archive, nres_archive_free);
+  g_clear_pointer (&self->etag, g_free);
+  /* the history holds slots (and so textures): it goes first */
+  g_clear_object (&self->history);
+  g_clear_pointer (&self->slots, g_ptr_array_unref);
   g_clear_pointer (&self->textures, g_ptr_array_unref);
-  g_clear_pointer (&self->by_entry, g_ptr_array_unref);
+  g_clear_pointer (&self->archive, nres_archive_free);
 
   G_OBJECT_CLASS (mat_texture_library_parent_class)->finalize (object);
 }
 
 static void
+mat_texture_library_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  MatTextureLibrary *self = MAT_TEXTURE_LIBRARY (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    case PROP_DIRTY:
+      g_value_set_boolean (value, self->dirty);
+      break;
+    case PROP_HISTORY:
+      g_value_set_object (value, self->history);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 mat_texture_library_class_init (MatTextureLibraryClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = mat_texture_library_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = mat_texture_library_finalize;
+  object_class->get_property = mat_texture_library_get_property;
+
+  properties[PROP_FILE] = g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE, flags);
+  properties[PROP_DIRTY] = g_param_spec_boolean ("dirty", NULL, NULL, FALSE, flags);
+  properties[PROP_HISTORY] = g_param_spec_object ("history", NULL, NULL, MAT_TYPE_HISTORY, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * MatTextureLibrary::changed:
+   * @texture: the texture added, replaced or given new rectangles
+   *
+   * After every edit, undo and redo: views that draw textures look again.
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, MAT_TYPE_TEXTURE);
 }
 
 static void
 mat_texture_library_init (MatTextureLibrary *self)
 {
+  self->slots = g_ptr_array_new_with_free_func (slot_unref);
   self->textures = g_ptr_array_new_with_free_func (g_object_unref);
-  self->by_entry = g_ptr_array_new ();
+  self->history = _mat_history_new ();
+  g_signal_connect_object (self->history, "changed", G_CALLBACK (update_dirty), self,
+                           G_CONNECT_SWAPPED);
+}
+
+/* Takes @archive. */
+static MatTextureLibrary *
+library_new (NresArchive *archive)
+{
+  MatTextureLibrary *self = g_object_new (MAT_TYPE_TEXTURE_LIBRARY, NULL);
+
+  self->archive = archive;
+  self->generation = 1;
+  for (guint i = 0; i < archive->n_entries; i++)
+    {
+      const NresEntry *entry = &archive->entries[i];
+      Slot *slot = slot_new ();
+
+      slot->source = (gint) i;
+      slot->generation = self->generation;
+      slot->entry = *entry;
+      slot->base = nres_archive_payload_bytes (archive, i);
+      slot->payload = g_bytes_ref (slot->base);
+      if (entry->type_id == NRES_TYPE_TEXM)
+        {
+          g_autofree char *name = slot_name (slot);
+
+          slot->texture = _mat_texture_new (name, slot->payload, entry->data_offset);
+          g_ptr_array_add (self->textures, g_object_ref (slot->texture));
+        }
+      g_ptr_array_add (self->slots, slot);
+    }
+
+  return self;
 }
 
 MatTextureLibrary *
 mat_texture_library_new_from_bytes (GBytes  *bytes,
                                     GError **error)
 {
-  g_autoptr(MatTextureLibrary) self = g_object_new (MAT_TYPE_TEXTURE_LIBRARY, NULL);
+  NresArchive *archive;
 
   g_return_val_if_fail (bytes != NULL, NULL);
 
-  self->archive = nres_archive_parse (bytes, error);
-  if (self->archive == NULL)
+  archive = nres_archive_parse (bytes, error);
+  if (archive == NULL)
     return NULL;
-
-  for (guint i = 0; i < self->archive->n_entries; i++)
-    {
-      const NresEntry *entry = &self->archive->entries[i];
-      g_autoptr(GBytes) payload = NULL;
-      g_autofree char *name = NULL;
-      MatTexture *texture;
-
-      if (entry->type_id != NRES_TYPE_TEXM)
-        {
-          g_ptr_array_add (self->by_entry, NULL);
-          continue;
-        }
-      name = cp1251_to_utf8 ((const guint8 *) entry->name, NRES_NAME_SIZE);
-      payload = nres_archive_payload_bytes (self->archive, i);
-      texture = _mat_texture_new (name, payload, entry->data_offset);
-      g_ptr_array_add (self->textures, texture);
-      g_ptr_array_add (self->by_entry, texture);
-    }
-
-  return g_steal_pointer (&self);
+  return library_new (archive);
 }
 
-/* A source tag: the address of a variable (a function pointer is no
- * gpointer in ISO C). */
-static char load_tag;
+/* The 16 bytes of an archive with no entry: magic, version, count 0,
+ * total size 16. */
+static GBytes *
+empty_archive_bytes (void)
+{
+  static const guint8 header[NRES_HEADER_SIZE] = {
+    'N', 'R', 'e', 's', 0x00, 0x01, 0x00, 0x00, 0, 0, 0, 0, NRES_HEADER_SIZE, 0, 0, 0,
+  };
+
+  return g_bytes_new_static (header, sizeof header);
+}
 
 MatTextureLibrary *
-mat_texture_library_load (GFile         *file,
-                          GCancellable  *cancellable,
-                          GError       **error)
+mat_texture_library_new_empty (void)
 {
-  g_autofree char *path = NULL;
+  g_autoptr(GBytes) bytes = empty_archive_bytes ();
+  g_autoptr(GError) error = NULL;
+  MatTextureLibrary *self = mat_texture_library_new_from_bytes (bytes, &error);
+
+  g_assert_no_error (error);
+  return self;
+}
+
+/* ---- loading ---------------------------------------------------------- */
+
+/* Reads @file as the model reads every library: a local file through
+ * mat_file_read_library (regular files only, the header and directory
+ * checked first), with its ETag. */
+static MatTextureLibrary *
+read_library (GFile         *file,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *etag = NULL;
   g_autoptr(GBytes) bytes = NULL;
   MatTextureLibrary *self;
 
-  g_return_val_if_fail (G_IS_FILE (file), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  /* A local file is read as a library is: a FIFO or a device is refused
-   * at once, a file that is no archive answers after its header. */
-  path = g_file_get_path (file);
   if (path != NULL)
-    bytes = mat_file_read_library (path, NULL, NULL, cancellable, error);
+    bytes = mat_file_read_library (path, &etag, NULL, cancellable, error);
   else
     bytes = g_file_load_bytes (file, cancellable, NULL, error);
   if (bytes == NULL)
@@ -142,7 +343,19 @@ mat_texture_library_load (GFile         *file,
   if (self == NULL)
     return NULL;
   self->file = g_object_ref (file);
+  self->etag = g_steal_pointer (&etag);
   return self;
+}
+
+MatTextureLibrary *
+mat_texture_library_load (GFile         *file,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return read_library (file, cancellable, error);
 }
 
 static void
@@ -185,6 +398,63 @@ mat_texture_library_load_finish (GAsyncResult  *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+static void
+create_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  GFile *file = task_data;
+  g_autoptr(GBytes) bytes = empty_archive_bytes ();
+  g_autoptr(GFileOutputStream) stream = NULL;
+  GError *error = NULL;
+  MatTextureLibrary *self;
+  gsize written = 0;
+
+  /* never over a file that is there: the creation itself is exclusive */
+  stream = g_file_create (file, G_FILE_CREATE_NONE, cancellable, &error);
+  if (stream == NULL ||
+      !g_output_stream_write_all (G_OUTPUT_STREAM (stream), g_bytes_get_data (bytes, NULL),
+                                  g_bytes_get_size (bytes), &written, cancellable, &error) ||
+      !g_output_stream_close (G_OUTPUT_STREAM (stream), cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  self = read_library (file, cancellable, &error);
+  if (self == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, self, g_object_unref);
+}
+
+void
+mat_texture_library_create_async (GFile               *file,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &create_tag);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, create_thread);
+}
+
+MatTextureLibrary *
+mat_texture_library_create_finish (GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
 GFile *
 mat_texture_library_get_file (MatTextureLibrary *self)
 {
@@ -192,23 +462,80 @@ mat_texture_library_get_file (MatTextureLibrary *self)
   return self->file;
 }
 
+const char *
+mat_texture_library_get_etag (MatTextureLibrary *self)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), NULL);
+  return self->etag;
+}
+
+MatHistory *
+mat_texture_library_get_history (MatTextureLibrary *self)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), NULL);
+  return self->history;
+}
+
+gboolean
+mat_texture_library_get_dirty (MatTextureLibrary *self)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), FALSE);
+  return self->dirty;
+}
+
+/* Whether the slots are the base's entries, in order, none added. */
+static gboolean
+slots_are_base (MatTextureLibrary *self)
+{
+  if (self->slots->len != self->archive->n_entries)
+    return FALSE;
+  for (guint i = 0; i < self->slots->len; i++)
+    {
+      Slot *slot = g_ptr_array_index (self->slots, i);
+
+      if (slot->source != (gint) i || slot->generation != self->generation)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The slot named @field (CP1251, NUL-terminated), as the engine looks it
+ * up: through the base's sort_index while no entry was added, else the
+ * first of that name (a new name is unique: imports replace). */
+static Slot *
+find_slot (MatTextureLibrary *self,
+           const char        *field)
+{
+  if (slots_are_base (self))
+    {
+      gint index = nres_archive_find (self->archive, field);
+
+      return index >= 0 ? g_ptr_array_index (self->slots, index) : NULL;
+    }
+  for (guint i = 0; i < self->slots->len; i++)
+    {
+      Slot *slot = g_ptr_array_index (self->slots, i);
+
+      if (cp1251_name_compare (slot->entry.name, field) == 0)
+        return slot;
+    }
+  return NULL;
+}
+
 MatTexture *
 mat_texture_library_lookup (MatTextureLibrary *self,
                             const char        *name)
 {
   guint8 field[NRES_NAME_SIZE];
-  gint index;
+  Slot *slot;
 
   g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
   if (!cp1251_from_utf8 (name, field, sizeof field, NULL))
     return NULL;
-  /* the engine's lookup: sort_index binary search or linear fallback */
-  index = nres_archive_find (self->archive, (const char *) field);
-  if (index < 0)
-    return NULL;
-  return g_ptr_array_index (self->by_entry, index);
+  slot = find_slot (self, (const char *) field);
+  return slot != NULL ? slot->texture : NULL;
 }
 
 GFile *
@@ -253,4 +580,677 @@ mat_texture_library_find_beside (GFile        *library_file,
   if (folder == NULL)
     return NULL;
   return mat_texture_library_find_in_folder (folder, cancellable);
+}
+
+/* ---- commands --------------------------------------------------------- */
+
+static gsize
+slot_base_offset (MatTextureLibrary *self,
+                  Slot              *slot)
+{
+  return slot->source >= 0 && slot->generation == self->generation ? slot->entry.data_offset : 0;
+}
+
+/* Adding an entry at the end of the directory. */
+typedef struct {
+  MatCommand         parent;
+  MatTextureLibrary *library;   /* not a reference: the history is the library's */
+  Slot              *slot;
+} AddCommand;
+
+static void
+add_run (MatCommand *cmd,
+         gboolean    undo)
+{
+  AddCommand *add = (AddCommand *) cmd;
+  MatTextureLibrary *self = add->library;
+  guint position = self->textures->len;
+
+  if (!undo)
+    {
+      g_ptr_array_add (self->slots, slot_ref (add->slot));
+      g_ptr_array_add (self->textures, g_object_ref (add->slot->texture));
+      g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
+    }
+  else
+    {
+      /* additions are undone last first: it is the last entry */
+      g_assert (self->slots->len > 0 &&
+                g_ptr_array_index (self->slots, self->slots->len - 1) == add->slot);
+      g_assert (position > 0 && g_ptr_array_index (self->textures, position - 1) == add->slot->texture);
+      g_ptr_array_remove_index (self->textures, position - 1);
+      g_ptr_array_remove_index (self->slots, self->slots->len - 1);
+      g_list_model_items_changed (G_LIST_MODEL (self), position - 1, 1, 0);
+    }
+  g_signal_emit (self, signals[CHANGED], 0, add->slot->texture);
+}
+
+static void
+add_free (MatCommand *cmd)
+{
+  g_clear_pointer (&((AddCommand *) cmd)->slot, slot_unref);
+}
+
+static const MatCommandClass add_class = { add_run, add_free, NULL };
+
+/* A payload swap: the command holds the payload the slot does not. */
+typedef struct {
+  MatCommand         parent;
+  MatTextureLibrary *library;
+  Slot              *slot;
+  GBytes            *payload;
+} PayloadCommand;
+
+static void
+payload_run (MatCommand *cmd,
+             gboolean    undo)
+{
+  PayloadCommand *swap = (PayloadCommand *) cmd;
+  MatTextureLibrary *self = swap->library;
+  GBytes *held = swap->payload;
+  gint position;
+
+  swap->payload = swap->slot->payload;
+  swap->slot->payload = held;
+  _mat_texture_set_payload (swap->slot->texture, held, slot_base_offset (self, swap->slot));
+  position = texture_position (self, swap->slot->texture);
+  if (position >= 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), (guint) position, 1, 1);
+  g_signal_emit (self, signals[CHANGED], 0, swap->slot->texture);
+}
+
+static void
+payload_free (MatCommand *cmd)
+{
+  PayloadCommand *swap = (PayloadCommand *) cmd;
+
+  g_clear_pointer (&swap->slot, slot_unref);
+  g_clear_pointer (&swap->payload, g_bytes_unref);
+}
+
+/* Within a group a later swap of the same slot adds nothing: the first
+ * one holds the payload from before the group. */
+static gboolean
+payload_merge (MatCommand       *cmd,
+               const MatCommand *next)
+{
+  return ((PayloadCommand *) cmd)->slot == ((const PayloadCommand *) next)->slot;
+}
+
+static const MatCommandClass payload_class = { payload_run, payload_free, payload_merge };
+
+static void
+push_payload (MatTextureLibrary *self,
+              Slot              *slot,
+              GBytes            *payload,
+              const char        *label)
+{
+  PayloadCommand *cmd = _mat_command_new (&payload_class, sizeof *cmd, label);
+
+  cmd->library = self;
+  cmd->slot = slot_ref (slot);
+  cmd->payload = g_bytes_ref (payload);
+  _mat_history_push (self->history, &cmd->parent);
+}
+
+/* ---- edits ------------------------------------------------------------ */
+
+gboolean
+mat_texture_library_check_import_name (MatTextureLibrary  *self,
+                                       const char         *name,
+                                       MatTexture        **existing,
+                                       GError            **error)
+{
+  guint8 field[NRES_NAME_SIZE] = { 0 };
+  Slot *slot;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  if (existing != NULL)
+    *existing = NULL;
+  if (!texm_check_texture_name (name, field, error))
+    return FALSE;
+  slot = find_slot (self, (const char *) field);
+  if (slot != NULL && slot->texture == NULL)
+    {
+      g_autofree char *stored = slot_name (slot);
+      guint index;
+
+      g_ptr_array_find (self->slots, slot, &index);
+      g_set_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_TAKEN,
+                   _("texture name “%s”: expected a new name or a texture’s, found entry %u "
+                     "“%s”, which is no texture"),
+                   name, index, stored);
+      return FALSE;
+    }
+  if (existing != NULL && slot != NULL)
+    *existing = slot->texture;
+  return TRUE;
+}
+
+MatTexture *
+mat_texture_library_import_payload (MatTextureLibrary *self,
+                                    const char        *name,
+                                    GBytes            *payload,
+                                    GError           **error)
+{
+  guint8 field[NRES_NAME_SIZE] = { 0 };
+  g_autoptr(TexmImage) image = NULL;
+  MatTexture *existing = NULL;
+  AddCommand *cmd;
+  Slot *slot;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (payload != NULL, NULL);
+
+  if (!mat_texture_library_check_import_name (self, name, &existing, error))
+    return NULL;
+  image = texm_parse (payload, name, 0, error);
+  if (image == NULL)
+    return NULL;
+
+  if (existing != NULL)
+    {
+      slot = slot_of_texture (self, existing);
+      g_assert (slot != NULL);
+      if (!g_bytes_equal (slot->payload, payload))
+        push_payload (self, slot, payload, _("Replace Texture"));
+      return existing;
+    }
+
+  texm_check_texture_name (name, field, NULL);
+  slot = slot_new ();
+  slot->source = -1;
+  slot->entry.type_id = NRES_TYPE_TEXM;
+  memcpy (slot->entry.name, field, sizeof field);
+  slot->payload = g_bytes_ref (payload);
+  {
+    g_autofree char *stored = slot_name (slot);
+
+    slot->texture = _mat_texture_new (stored, payload, 0);
+  }
+
+  cmd = _mat_command_new (&add_class, sizeof *cmd, _("Import Texture"));
+  cmd->library = self;
+  cmd->slot = slot;
+  _mat_history_push (self->history, &cmd->parent);
+  return slot->texture;
+}
+
+MatTexture *
+mat_texture_library_import (MatTextureLibrary       *self,
+                            const char              *name,
+                            const guint8            *rgba,
+                            guint                    width,
+                            guint                    height,
+                            gsize                    stride,
+                            const TexmEncodeOptions *options,
+                            TexmEncodeResult        *result,
+                            GError                 **error)
+{
+  g_autoptr(GBytes) payload = NULL;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+
+  /* the name first: a refused name costs no encoding */
+  if (!mat_texture_library_check_import_name (self, name, NULL, error))
+    return NULL;
+  payload = texm_encode (rgba, width, height, stride, options, result, error);
+  if (payload == NULL)
+    return NULL;
+  return mat_texture_library_import_payload (self, name, payload, error);
+}
+
+typedef struct {
+  char              *name;
+  GBytes            *rgba;
+  guint              width;
+  guint              height;
+  gsize              stride;
+  TexmEncodeOptions  options;
+  guint8            *palette;   /* owned copies of what options point at */
+  TexmRect          *rects;
+  GBytes            *payload;   /* the thread's answer */
+  TexmEncodeResult   result;
+} ImportData;
+
+static void
+import_data_free (gpointer data)
+{
+  ImportData *import = data;
+
+  g_free (import->name);
+  g_clear_pointer (&import->rgba, g_bytes_unref);
+  g_free (import->palette);
+  g_free (import->rects);
+  g_clear_pointer (&import->payload, g_bytes_unref);
+  g_free (import);
+}
+
+static void
+import_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ImportData *import = task_data;
+  GError *error = NULL;
+
+  import->payload = texm_encode (g_bytes_get_data (import->rgba, NULL), import->width,
+                                 import->height, import->stride, &import->options,
+                                 &import->result, &error);
+  if (import->payload == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Back on the main thread: the payload is stored as one undo step. */
+static void
+import_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  MatTextureLibrary *self = MAT_TEXTURE_LIBRARY (object);
+  ImportData *import = g_task_get_task_data (G_TASK (result));
+  GError *error = NULL;
+  MatTexture *texture;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  texture = mat_texture_library_import_payload (self, import->name, import->payload, &error);
+  if (texture == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_set_task_data (task, g_memdup2 (&import->result, sizeof import->result), g_free);
+  g_task_return_pointer (task, g_object_ref (texture), g_object_unref);
+}
+
+void
+mat_texture_library_import_async (MatTextureLibrary       *self,
+                                  const char              *name,
+                                  GBytes                  *rgba,
+                                  guint                    width,
+                                  guint                    height,
+                                  gsize                    stride,
+                                  const TexmEncodeOptions *options,
+                                  GCancellable            *cancellable,
+                                  GAsyncReadyCallback      callback,
+                                  gpointer                 user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) inner = NULL;
+  GError *error = NULL;
+  ImportData *import;
+  gsize row;
+
+  g_return_if_fail (MAT_IS_TEXTURE_LIBRARY (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (rgba != NULL);
+  g_return_if_fail (options != NULL);
+  g_return_if_fail (options->n_rects == 0 || options->rects != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &import_tag);
+  if (!mat_texture_library_check_import_name (self, name, NULL, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* the encoder reads @stride bytes a row but only 4 * @width of the last */
+  row = stride != 0 ? stride : (gsize) width * 4;
+  /* (an empty picture is the encoder's to refuse, by its size) */
+  if (width > 0 && height > 0 &&
+      g_bytes_get_size (rgba) < row * (height - 1) + (gsize) width * 4)
+    {
+      gsize needed = row * (height - 1) + (gsize) width * 4;
+      g_autofree char *expected = mat_file_format_count (needed);
+      g_autofree char *found = mat_file_format_count (g_bytes_get_size (rgba));
+
+      /* Translators: byte counts; a picture with fewer bytes than its rows */
+      g_task_return_new_error (task, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_SIZE,
+                               _("the picture is %u×%u: expected %s bytes of pixels, found %s"),
+                               width, height, expected, found);
+      return;
+    }
+
+  import = g_new0 (ImportData, 1);
+  import->name = g_strdup (name);
+  import->rgba = g_bytes_ref (rgba);
+  import->width = width;
+  import->height = height;
+  import->stride = stride;
+  import->options = *options;
+  if (options->palette != NULL)
+    import->options.palette = import->palette = g_memdup2 (options->palette, TEXM_PALETTE_SIZE);
+  if (options->n_rects > 0)
+    import->options.rects = import->rects = g_memdup2 (options->rects,
+                                                       options->n_rects * sizeof (TexmRect));
+
+  inner = g_task_new (self, cancellable, import_done_cb, g_steal_pointer (&task));
+  g_task_set_task_data (inner, import, import_data_free);
+  g_task_run_in_thread (inner, import_thread);
+}
+
+MatTexture *
+mat_texture_library_import_finish (MatTextureLibrary  *self,
+                                   GAsyncResult       *result,
+                                   TexmEncodeResult   *encoded,
+                                   GError            **error)
+{
+  g_autoptr(MatTexture) texture = NULL;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  texture = g_task_propagate_pointer (G_TASK (result), error);
+  if (texture == NULL)
+    return NULL;
+  if (encoded != NULL)
+    *encoded = *(const TexmEncodeResult *) g_task_get_task_data (G_TASK (result));
+  return g_steal_pointer (&texture);
+}
+
+static gboolean
+rect_equal (const TexmRect *a,
+            const TexmRect *b)
+{
+  return a->x == b->x && a->w == b->w && a->y == b->y && a->h == b->h;
+}
+
+gboolean
+mat_texture_library_set_page_rects (MatTextureLibrary *self,
+                                    MatTexture        *texture,
+                                    const TexmRect    *rects,
+                                    guint              n_rects,
+                                    GError           **error)
+{
+  const TexmImage *image;
+  TexmImage edited;
+  g_autoptr(GBytes) payload = NULL;
+  const TexmRect *old_rects;
+  guint n_old = 0;
+  gboolean has_page = FALSE;
+  Slot *slot;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), FALSE);
+  g_return_val_if_fail (MAT_IS_TEXTURE (texture), FALSE);
+  g_return_val_if_fail (n_rects == 0 || rects != NULL, FALSE);
+
+  slot = slot_of_texture (self, texture);
+  image = mat_texture_get_image (texture);
+  if (slot == NULL || image == NULL)
+    {
+      g_set_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE,
+                   slot == NULL ? _("%s: expected a texture of this library, found another’s")
+                                : _("%s: expected a texture that parses, found one that does not"),
+                   mat_texture_get_name (texture));
+      return FALSE;
+    }
+  /* the Page chunk counts its rectangles in a u32; its payload is
+   * bounded by the u32 entry size */
+  if (n_rects > (G_MAXUINT32 - 8 - g_bytes_get_size (slot->payload)) / sizeof (TexmRect))
+    {
+      g_set_error (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_CELL,
+                   _("%s: expected a Page table that fits an entry, found %u rectangles"),
+                   mat_texture_get_name (texture), n_rects);
+      return FALSE;
+    }
+
+  old_rects = mat_texture_get_rects (texture, &n_old, &has_page);
+  for (guint i = 0; i < n_rects; i++)
+    if (i >= n_old || !rect_equal (&rects[i], &old_rects[i]))
+      {
+        g_autoptr(GError) local = NULL;
+
+        if (!texm_check_cells (image->header.width, image->header.height, &rects[i], 1, &local))
+          {
+            /* the core numbers the one cell it saw 0: name the real one */
+            g_set_error (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_CELL,
+                         _("%s: rectangle %u (x %d, w %d, y %d, h %d): expected a rectangle "
+                           "inside the %u×%u texture with a positive size"),
+                         mat_texture_get_name (texture), i, rects[i].x, rects[i].w, rects[i].y,
+                         rects[i].h, image->header.width, image->header.height);
+            return FALSE;
+          }
+      }
+  if (has_page && n_rects == n_old &&
+      (n_rects == 0 || memcmp (rects, old_rects, n_rects * sizeof *rects) == 0))
+    return TRUE;
+
+  edited = *image;
+  edited.has_page = TRUE;
+  edited.rects = (TexmRect *) rects;
+  edited.n_rects = n_rects;
+  payload = texm_write (&edited);
+  g_return_val_if_fail (payload != NULL, FALSE);
+  push_payload (self, slot, payload, _("Change Cells"));
+  return TRUE;
+}
+
+/* ---- saving ----------------------------------------------------------- */
+
+static GBytes *
+build_bytes (MatTextureLibrary  *self,
+             GError            **error)
+{
+  guint n = self->slots->len;
+  NresOutEntry *out = g_new0 (NresOutEntry, MAX (n, 1));
+  GBytes *bytes;
+
+  for (guint i = 0; i < n; i++)
+    {
+      Slot *slot = g_ptr_array_index (self->slots, i);
+      gboolean in_base = slot->source >= 0 && slot->generation == self->generation;
+
+      out[i].source = in_base ? slot->source : -1;
+      out[i].entry = slot->entry;
+      /* the base's own bytes need no copy (NULL); the writer counts a
+       * payload byte-equal to its source as unchanged anyway */
+      out[i].payload = in_base && slot->payload == slot->base ? NULL : g_bytes_ref (slot->payload);
+    }
+
+  bytes = nres_write_preserving (self->archive, out, n, error);
+  nres_out_entries_free (out, n);
+  return bytes;
+}
+
+GBytes *
+mat_texture_library_save_to_bytes (MatTextureLibrary  *self,
+                                   GError            **error)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return build_bytes (self, error);
+}
+
+typedef struct {
+  GFile        *file;
+  char         *path;
+  GBytes       *bytes;
+  GPtrArray    *snapshot;   /* the slots the bytes hold, in order */
+  guint64       state;
+  char         *etag;
+  MatSaveFlags  flags;
+  char         *new_etag;
+  MatSaveNotes  notes;
+} SaveData;
+
+static void
+save_data_free (gpointer data)
+{
+  SaveData *save = data;
+
+  g_clear_object (&save->file);
+  g_free (save->path);
+  g_clear_pointer (&save->bytes, g_bytes_unref);
+  g_clear_pointer (&save->snapshot, g_ptr_array_unref);
+  g_free (save->etag);
+  g_free (save->new_etag);
+  g_free (save);
+}
+
+static void
+save_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  SaveData *save = task_data;
+  GError *error = NULL;
+
+  if (!mat_file_replace (save->path, save->bytes, save->etag, save->flags,
+                         &save->new_etag, &save->notes, cancellable, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Back on the main thread: the written bytes become the new base. */
+static void
+save_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  MatTextureLibrary *self = MAT_TEXTURE_LIBRARY (object);
+  SaveData *save = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  NresArchive *archive;
+  gboolean file_changed;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  archive = nres_archive_parse (save->bytes, &error);
+  if (archive == NULL)
+    {
+      /* the writer produced a file its own reader refuses: a bug */
+      g_critical ("Saved texture library does not parse: %s", error->message);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  self->generation++;
+  for (guint i = 0; i < save->snapshot->len; i++)
+    {
+      Slot *slot = g_ptr_array_index (save->snapshot, i);
+
+      slot->source = (gint) i;
+      slot->generation = self->generation;
+      slot->entry = archive->entries[i];
+      g_clear_pointer (&slot->base, g_bytes_unref);
+      slot->base = nres_archive_payload_bytes (archive, i);
+      /* the same bytes: share the new base's */
+      if (g_bytes_equal (slot->base, slot->payload))
+        {
+          g_bytes_unref (slot->payload);
+          slot->payload = g_bytes_ref (slot->base);
+        }
+    }
+  g_clear_pointer (&self->archive, nres_archive_free);
+  self->archive = archive;
+
+  file_changed = self->file == NULL || !g_file_equal (self->file, save->file);
+  g_set_object (&self->file, save->file);
+  g_free (self->etag);
+  self->etag = g_steal_pointer (&save->new_etag);
+  self->saved_state = save->state;
+
+  if (file_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
+  update_dirty (self);
+
+  g_task_set_task_data (task, GUINT_TO_POINTER (save->notes), NULL);
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+mat_texture_library_save_async (MatTextureLibrary   *self,
+                                GFile               *file,
+                                MatSaveFlags         flags,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) inner = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  SaveData *save;
+
+  g_return_if_fail (MAT_IS_TEXTURE_LIBRARY (self));
+  g_return_if_fail (file == NULL || G_IS_FILE (file));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, &save_tag);
+
+  if (file == NULL)
+    file = self->file;
+  if (file == NULL)
+    {
+      g_task_return_new_error (task, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NO_FILE,
+                               _("The texture library has no file to save to yet"));
+      return;
+    }
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               _("Only files on a local disk can be opened and saved, not %s"), uri);
+      return;
+    }
+
+  save = g_new0 (SaveData, 1);
+  save->file = g_object_ref (file);
+  save->path = g_steal_pointer (&path);
+  save->flags = flags;
+  save->snapshot = g_ptr_array_new_full (self->slots->len, slot_unref);
+  for (guint i = 0; i < self->slots->len; i++)
+    g_ptr_array_add (save->snapshot, slot_ref (g_ptr_array_index (self->slots, i)));
+  save->state = _mat_history_get_state (self->history);
+  if (self->file != NULL && g_file_equal (file, self->file))
+    save->etag = g_strdup (self->etag);
+
+  save->bytes = build_bytes (self, &error);
+  if (save->bytes == NULL)
+    {
+      save_data_free (save);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  inner = g_task_new (self, cancellable, save_done_cb, g_steal_pointer (&task));
+  g_task_set_task_data (inner, save, save_data_free);
+  g_task_run_in_thread (inner, save_thread);
+}
+
+gboolean
+mat_texture_library_save_finish (MatTextureLibrary  *self,
+                                 GAsyncResult       *result,
+                                 MatSaveNotes       *notes,
+                                 GError            **error)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  if (notes != NULL)
+    *notes = GPOINTER_TO_UINT (g_task_get_task_data (G_TASK (result)));
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -8,6 +8,7 @@ struct _MatTexture
   GObject    parent_instance;
 
   char      *name;
+  GBytes    *payload;
   TexmImage *image;     /* NULL when the payload does not parse */
   char      *error;
   GBytes    *rgba0;     /* level 0, decoded on first use */
@@ -29,12 +30,20 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void
 mat_texture_finalize (GObject *object)
 {
   MatTexture *self = MAT_TEXTURE (object);
 
   g_free (self->name);
+  g_clear_pointer (&self->payload, g_bytes_unref);
   g_clear_pointer (&self->image, texm_image_free);
   g_free (self->error);
   g_clear_pointer (&self->rgba0, g_bytes_unref);
@@ -95,6 +104,16 @@ mat_texture_class_init (MatTextureClass *klass)
   properties[PROP_PAGE_RECTS] = g_param_spec_uint ("page-rects", NULL, NULL, 0, G_MAXUINT, 0, flags);
   properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * MatTexture::changed:
+   *
+   * The payload was replaced: the pixels, the size or the Page
+   * rectangles may differ.
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -111,10 +130,57 @@ _mat_texture_new (const char *name,
   g_autoptr(GError) error = NULL;
 
   self->name = g_strdup (name);
+  self->payload = g_bytes_ref (payload);
   self->image = texm_parse (payload, name, base_offset, &error);
   if (self->image == NULL)
     self->error = g_strdup (error->message);
   return self;
+}
+
+void
+_mat_texture_set_payload (MatTexture *self,
+                          GBytes     *payload,
+                          gsize       base_offset)
+{
+  g_autoptr(GError) error = NULL;
+  guint before[5], after[5];
+  const guint props[5] = { PROP_FORMAT, PROP_WIDTH, PROP_HEIGHT, PROP_MIP_COUNT, PROP_PAGE_RECTS };
+  g_autofree char *old_error = NULL;
+
+  g_return_if_fail (MAT_IS_TEXTURE (self));
+  g_return_if_fail (payload != NULL);
+
+  before[0] = mat_texture_get_format (self);
+  before[1] = mat_texture_get_width (self);
+  before[2] = mat_texture_get_height (self);
+  before[3] = mat_texture_get_mip_count (self);
+  before[4] = mat_texture_get_page_rects (self);
+  old_error = g_steal_pointer (&self->error);
+
+  g_clear_pointer (&self->image, texm_image_free);
+  g_clear_pointer (&self->rgba0, g_bytes_unref);
+  g_bytes_ref (payload);
+  g_clear_pointer (&self->payload, g_bytes_unref);
+  self->payload = payload;
+  self->image = texm_parse (payload, self->name, base_offset, &error);
+  if (self->image == NULL)
+    self->error = g_strdup (error->message);
+
+  after[0] = mat_texture_get_format (self);
+  after[1] = mat_texture_get_width (self);
+  after[2] = mat_texture_get_height (self);
+  after[3] = mat_texture_get_mip_count (self);
+  after[4] = mat_texture_get_page_rects (self);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint i = 0; i < G_N_ELEMENTS (props); i++)
+    if (before[i] != after[i])
+      g_object_notify_by_pspec (G_OBJECT (self), properties[props[i]]);
+  if (g_strcmp0 (old_error, self->error) != 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  g_signal_emit (self, signals[CHANGED], 0);
 }
 
 const char *
@@ -157,6 +223,30 @@ mat_texture_get_page_rects (MatTexture *self)
 {
   g_return_val_if_fail (MAT_IS_TEXTURE (self), 0);
   return self->image != NULL && self->image->has_page ? self->image->n_rects : 0;
+}
+
+const TexmRect *
+mat_texture_get_rects (MatTexture *self,
+                       guint      *n_rects,
+                       gboolean   *has_page)
+{
+  gboolean page;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), NULL);
+
+  page = self->image != NULL && self->image->has_page;
+  if (has_page != NULL)
+    *has_page = page;
+  if (n_rects != NULL)
+    *n_rects = page ? self->image->n_rects : 0;
+  return page ? self->image->rects : NULL;
+}
+
+GBytes *
+mat_texture_get_payload (MatTexture *self)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), NULL);
+  return self->payload;
 }
 
 const char *

@@ -12,7 +12,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (MatTexture, mat_texture, MAT, TEXTURE, GObject)
 
 /* Properties "name", "format", "width", "height", "mip-count",
- * "page-rects", "error" (a parse error, %NULL when the payload is valid). */
+ * "page-rects", "error" (a parse error, %NULL when the payload is valid).
+ * Signal "changed": the payload was replaced (an import over the texture,
+ * new Page rectangles, or their undo/redo); the properties that changed
+ * are notified before it. */
 const char *mat_texture_get_name       (MatTexture *self);
 guint       mat_texture_get_format     (MatTexture *self);
 guint       mat_texture_get_width      (MatTexture *self);
@@ -22,6 +25,16 @@ guint       mat_texture_get_page_rects (MatTexture *self);
 const char *mat_texture_get_error      (MatTexture *self);
 /* Returns: (transfer none) (nullable): the parsed payload. */
 const TexmImage *mat_texture_get_image (MatTexture *self);
+
+/* The Page rectangles (formats.md 3), in the order a phase's cell (p[17])
+ * numbers them. @has_page: (out) (optional): whether the payload has a
+ * Page chunk at all (it may have one with no rectangles).
+ * Returns: (transfer none) (nullable): @n_rects rectangles. */
+const TexmRect *mat_texture_get_rects  (MatTexture *self,
+                                        guint      *n_rects,
+                                        gboolean   *has_page);
+/* Returns: (transfer none) (nullable): the payload as it is now. */
+GBytes     *mat_texture_get_payload    (MatTexture *self);
 
 /* The pixels of mip @level as RGBA8 (rows top to bottom), decoded on first
  * use and kept for level 0. Returns: (transfer full) (nullable): %NULL
@@ -33,6 +46,11 @@ GBytes     *mat_texture_dup_rgba       (MatTexture *self,
 
 /* Internal to the model: made by MatTextureLibrary. */
 MatTexture *_mat_texture_new           (const char *name,
+                                        GBytes     *payload,
+                                        gsize       base_offset);
+/* Internal to the model: the texture's payload is now @payload; notifies
+ * what changed and emits "changed". */
+void        _mat_texture_set_payload   (MatTexture *self,
                                         GBytes     *payload,
                                         gsize       base_offset);
 

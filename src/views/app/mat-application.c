@@ -431,6 +431,7 @@ static const struct {
   { "win.compare", { "<Control>k", NULL } },
   { "win.close", { "<Control>w", NULL } },
   { "win.show-lints", { "<Control>l", NULL } },
+  { "win.textures", { "<Control>t", NULL } },
   /* win.delete is bound to Delete on the list only (mat-window.ui), so
    * that Delete keeps working in text fields. */
 };

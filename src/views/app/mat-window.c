@@ -21,6 +21,7 @@
 #include "mat-timeline.h"
 #include "mat-unsaved-dialog.h"
 #include "mat-search-model.h"
+#include "mat-texture-window.h"
 #include "mat-window.h"
 #include "mat-window-clipboard.h"
 
@@ -1514,10 +1515,23 @@ update_actions (MatWindow *self)
   gtk_widget_action_set_enabled (widget, "win.compare", have);
   gtk_widget_action_set_enabled (widget, "win.delete", have && is_mat0);
   gtk_widget_action_set_enabled (widget, "win.show-lints", have);
+  gtk_widget_action_set_enabled (widget, "win.textures", have);
   gtk_widget_set_visible (GTK_WIDGET (self->lint_toggle), have);
   gtk_widget_set_visible (self->sidebar, have);
   if (!have)
     gtk_toggle_button_set_active (self->lint_toggle, FALSE);
+}
+
+/* The textures of this library's Textures.lib (the phase table's, which
+ * the preview shows), in a window of their own. */
+static void
+textures_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  MatWindow *self = MAT_WINDOW (widget);
+
+  mat_texture_window_present (GTK_WINDOW (self), G_OBJECT (self->phase_table), self->file);
 }
 
 static void
@@ -2106,6 +2120,7 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.dismiss-banner", NULL, dismiss_banner_action);
   gtk_widget_class_install_action (widget_class, "win.show-lints", NULL, show_lints_action);
   mat_window_clipboard_class_init (widget_class);
+  gtk_widget_class_install_action (widget_class, "win.textures", NULL, textures_action);
 }
 
 static void

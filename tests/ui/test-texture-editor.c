@@ -1,0 +1,1241 @@
+/* test-texture-editor.c - the texture window, its import dialog and its
+ * cell editor, driven as a user would under Xvfb
+ *
+ * - A picture made here, saved as PNG in a temporary folder, goes through
+ *   the import dialog's own code path (its file, name and format set,
+ *   Import pressed), is given to a phase through the model, and the GL
+ *   preview's pixel (the unlit view of a plane) is the texel the core
+ *   decodes from the stored texture. The saved Textures.lib keeps every
+ *   untouched byte.
+ * - The dialog's refusals: a name against formats.md 2.1, a side that is
+ *   no power of two, alpha a format cannot hold (until it is dropped).
+ * - The cell editor with real pointer drags (XTest): a rectangle drawn,
+ *   moved, resized, snapped to a grid, deleted with the Delete key; each
+ *   one undo step that gives the exact bytes of the Textures.lib back.
+ * - Export of a mip level to PNG, compared with texm_decode_rgba.
+ * - No Textures.lib beside the library: the window creates one, which the
+ *   phase table (and so the preview) use at once.
+ * - Screenshots of the window, the dialog and the cell editor at 1100x720
+ *   and 1280x800 (in Russian when LANGUAGE=ru, the "-ru" run).
+ *
+ * Environment: DEMO_TEXTURES (the demo Textures.lib); SCREENSHOT_DIR.
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <gdk/x11/gdkx.h>
+#include <X11/extensions/XTest.h>
+#include <X11/keysym.h>
+
+#include "mat-application.h"
+#include "mat-cell-editor.h"
+#include "mat-file.h"
+#include "mat-phase-table.h"
+#include "mat-preview.h"
+#include "mat-preview-renderer.h"
+#include "mat-texture-import-dialog.h"
+#include "mat-texture-window.h"
+#include "mat-window.h"
+#include "nres.h"
+#include "texm-convert.h"
+#include "test-support.h"
+#include "ui-support.h"
+
+#define WAIT_SECONDS 20
+#define TYPE_MAT0    0x3054414Du
+
+static MatApplication *app;
+static char *tmp_dir;
+static gboolean russian;
+
+/* ---- files ------------------------------------------------------------ */
+
+static char *
+make_folder (const char *name)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
+  return g_steal_pointer (&path);
+}
+
+static void
+write_bytes (const char *path,
+             GBytes     *bytes)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+}
+
+static GBytes *
+read_bytes (const char *path)
+{
+  return test_load_file (path);
+}
+
+static void
+assert_bytes_equal (GBytes *a,
+                    GBytes *b)
+{
+  g_assert_cmpmem (g_bytes_get_data (a, NULL), g_bytes_get_size (a),
+                   g_bytes_get_data (b, NULL), g_bytes_get_size (b));
+}
+
+/* A Material.lib of one material TEST with one untextured phase:
+ * diffuse white, opaque (ambient alpha 100 %), no animation. */
+static GBytes *
+material_library (void)
+{
+  g_autoptr(GByteArray) payload = g_byte_array_new ();
+  static const guint8 p[18] = { 0, 0, 0, 100, 255, 255, 255, 100, 0, 0, 0, 100,
+                                0, 0, 0, 0, 0, 255 };
+  TestEntrySpec spec = { TYPE_MAT0, 0, 6, 0, "TEST", NULL, 0, 0 };
+
+  test_put_u16 (payload, 1);
+  test_put_u16 (payload, 0);
+  test_put_u8 (payload, 255);
+  test_put_u8 (payload, 255);
+  test_put_u32 (payload, 0x3F800000u);
+  test_put_u32 (payload, 0);
+  test_put_phase (payload, p, "");
+  spec.payload = payload->data;
+  spec.size = payload->len;
+  return test_build_archive (&spec, 1, TRUE);
+}
+
+/* A folder @name holding Material.lib and, when @with_textures, a copy
+ * of the demo Textures.lib. Returns: (transfer full): Material.lib. */
+static GFile *
+make_library_folder (const char *name,
+                     gboolean    with_textures)
+{
+  g_autofree char *folder = make_folder (name);
+  g_autofree char *lib = g_build_filename (folder, "Material.lib", NULL);
+  g_autoptr(GBytes) materials = material_library ();
+
+  write_bytes (lib, materials);
+  if (with_textures)
+    {
+      g_autofree char *tex = g_build_filename (folder, "Textures.lib", NULL);
+      g_autoptr(GBytes) textures = read_bytes (ui_need_env ("DEMO_TEXTURES"));
+
+      write_bytes (tex, textures);
+    }
+  return g_file_new_for_path (lib);
+}
+
+/* A @width x @height picture, every pixel @rgba, saved as PNG @name in
+ * the temporary folder. Returns: (transfer full): the file. */
+static GFile *
+flat_png (const char   *name,
+          guint         width,
+          guint         height,
+          const guint8  rgba[4])
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, TRUE, 8, (int) width, (int) height);
+  g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  guint8 *pixels = gdk_pixbuf_get_pixels (pixbuf);
+  int stride = gdk_pixbuf_get_rowstride (pixbuf);
+
+  for (guint y = 0; y < height; y++)
+    for (guint x = 0; x < width; x++)
+      memcpy (pixels + (gsize) y * (gsize) stride + x * 4, rgba, 4);
+  gdk_pixbuf_save (pixbuf, path, "png", &error, NULL);
+  g_assert_no_error (error);
+  return g_file_new_for_path (path);
+}
+
+/* ---- waiting ---------------------------------------------------------- */
+
+static gboolean
+window_not_busy (gpointer data)
+{
+  return !mat_window_get_busy (MAT_WINDOW (data));
+}
+
+static gboolean
+table_has_textures (gpointer data)
+{
+  return mat_phase_table_get_textures (MAT_PHASE_TABLE (data)) != NULL;
+}
+
+static gboolean
+dialog_idle (gpointer data)
+{
+  return !mat_texture_import_dialog_get_busy (MAT_TEXTURE_IMPORT_DIALOG (data));
+}
+
+static gboolean
+pointer_cleared (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+static gboolean
+library_clean (gpointer data)
+{
+  return !mat_texture_library_get_dirty (MAT_TEXTURE_LIBRARY (data));
+}
+
+static gboolean
+window_has_textures (gpointer data)
+{
+  return mat_texture_window_get_textures (MAT_TEXTURE_WINDOW (data)) != NULL;
+}
+
+static void
+destroy_and_wait (GtkWindow *window)
+{
+  gpointer weak = window;
+
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_destroy (window);
+  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+}
+
+static MatWindow *
+open_window (GFile *file)
+{
+  MatWindow *window = mat_window_new (app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
+  mat_window_open (window, file, FALSE);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ui_wait_for (window_not_busy, window, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (ui_widget_is_shown, window, WAIT_SECONDS));
+  return window;
+}
+
+static gpointer
+window_child (gpointer    window,
+              GType       type,
+              const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window), type, name);
+
+  g_assert_nonnull (child);
+  return child;
+}
+
+static MatTextureWindow *
+find_texture_window (void)
+{
+  MatTextureWindow *window = ui_find_toplevel (MAT_TYPE_TEXTURE_WINDOW);
+
+  g_assert_nonnull (window);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, window, WAIT_SECONDS));
+  return window;
+}
+
+static MatTextureImportDialog *
+find_import_dialog (void)
+{
+  MatTextureImportDialog *dialog = ui_find_toplevel (MAT_TYPE_TEXTURE_IMPORT_DIALOG);
+
+  g_assert_nonnull (dialog);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, dialog, WAIT_SECONDS));
+  return dialog;
+}
+
+static void
+loaded_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  MatTextureLibrary **out = data;
+  g_autoptr(GError) error = NULL;
+
+  *out = mat_texture_library_load_finish (result, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+pointer_set (gpointer data)
+{
+  return *(gpointer *) data != NULL;
+}
+
+/* A texture window of its own over the Textures.lib at @path, loaded as
+ * the document loads it (with its file and ETag). */
+static MatTextureWindow *
+texture_window_for (const char *path,
+                    int         width,
+                    int         height)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(MatTextureLibrary) textures = NULL;
+  MatTextureWindow *window;
+
+  mat_texture_library_load_async (file, NULL, loaded_cb, &textures);
+  g_assert_true (ui_wait_for (pointer_set, &textures, WAIT_SECONDS));
+  window = mat_texture_window_present (NULL, NULL, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  mat_texture_window_set_textures (window, textures);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, window, WAIT_SECONDS));
+  return window;
+}
+
+/* ---- import into the preview ------------------------------------------ */
+
+static guint
+format_index (guint32 format)
+{
+  const guint32 *formats;
+  guint n = mat_texture_import_formats (&formats);
+
+  for (guint i = 0; i < n; i++)
+    if (formats[i] == format)
+      return i;
+  g_assert_not_reached ();
+  return 0;
+}
+
+static void
+dialog_set_name (MatTextureImportDialog *dialog,
+                 const char             *name)
+{
+  GtkEditable *entry = window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "name_entry");
+
+  gtk_editable_set_text (entry, name);
+  ui_pump ();
+}
+
+static gboolean
+import_enabled (MatTextureImportDialog *dialog)
+{
+  GtkWidget *button = window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "import_button");
+
+  return gtk_widget_is_sensitive (button);
+}
+
+static const char *
+dialog_label (MatTextureImportDialog *dialog,
+              const char             *name)
+{
+  return gtk_label_get_text (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, name));
+}
+
+static const char *
+shown_result_page (MatTextureImportDialog *dialog)
+{
+  return gtk_stack_get_visible_child_name (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG,
+                                                         "result_stack"));
+}
+
+static void
+dialog_load (MatTextureImportDialog *dialog,
+             GFile                  *file)
+{
+  mat_texture_import_dialog_set_file (dialog, file);
+  g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
+  ui_pump ();
+}
+
+static void
+imported_cb (MatTextureImportDialog *dialog,
+             MatTexture             *texture,
+             MatTexture            **out)
+{
+  *out = texture;
+}
+
+static void
+test_import_to_preview (void)
+{
+  g_autoptr(GFile) lib = make_library_folder ("import", TRUE);
+  g_autoptr(GFile) folder = g_file_get_parent (lib);
+  g_autofree char *tex_path = g_build_filename (g_file_peek_path (folder), "Textures.lib", NULL);
+  g_autoptr(GBytes) original = read_bytes (tex_path);
+  /* a colour the 565 grid holds: 165 = (20 << 3) | (20 >> 2), 162 =
+   * (40 << 2) | (40 >> 4), 82 = (10 << 3) | (10 >> 2) */
+  static const guint8 colour[4] = { 165, 162, 82, 255 };
+  static const guint8 see_through[4] = { 10, 200, 30, 128 };
+  g_autoptr(GFile) picture = flat_png ("flat.png", 32, 16, colour);
+  g_autoptr(GFile) odd = flat_png ("odd.png", 24, 16, colour);
+  g_autoptr(GFile) glass = flat_png ("glass.png", 16, 16, see_through);
+  MatTextureImportDialog *dialog;
+  MatTextureWindow *textures_window;
+  MatTextureLibrary *textures;
+  MatTexture *imported = NULL;
+  MatWindow *window;
+  MatPhaseTable *table;
+  MatPreview *preview;
+  MatMaterial *material;
+  GtkWidget *area;
+  g_autoptr(GError) error = NULL;
+  guint n_before;
+
+  window = open_window (lib);
+  table = window_child (window, MAT_TYPE_WINDOW, "phase_table");
+  g_assert_true (ui_wait_for (table_has_textures, table, WAIT_SECONDS));
+  textures = mat_phase_table_get_textures (table);
+  n_before = g_list_model_get_n_items (G_LIST_MODEL (textures));
+
+  /* win.textures: the window over the library's own Textures.lib */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.textures", NULL));
+  textures_window = find_texture_window ();
+  g_assert_true (mat_texture_window_get_textures (textures_window) == textures);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (textures_window)) == GTK_WINDOW (window));
+  /* a second activation raises the same window */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.textures", NULL));
+  g_assert_true (find_texture_window () == textures_window);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (textures_window), "textures.import", NULL));
+  dialog = find_import_dialog ();
+  g_signal_connect (dialog, "imported", G_CALLBACK (imported_cb), &imported);
+  g_assert_false (import_enabled (dialog));
+
+  /* refused: a side that is no power of two */
+  dialog_load (dialog, odd);
+  g_assert_cmpstr (shown_result_page (dialog), ==, "refused");
+  g_assert_nonnull (strstr (dialog_label (dialog, "refusal_label"), "24x16"));
+  g_assert_false (import_enabled (dialog));
+
+  /* refused: alpha 565 cannot hold, until the alpha is dropped */
+  dialog_load (dialog, glass);
+  g_assert_cmpuint (mat_texture_import_dialog_get_format (dialog), ==, 4444);   /* suggested */
+  g_assert_cmpstr (shown_result_page (dialog), ==, "result");
+  g_assert_true (import_enabled (dialog));
+  mat_texture_import_dialog_set_format (dialog, 565);
+  g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
+  g_assert_cmpstr (shown_result_page (dialog), ==, "refused");
+  g_assert_false (import_enabled (dialog));
+  {
+    GtkCheckButton *drop = window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "drop_alpha_check");
+
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (drop)));
+    gtk_check_button_set_active (drop, TRUE);
+    g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
+    g_assert_cmpstr (shown_result_page (dialog), ==, "result");
+    g_assert_true (import_enabled (dialog));
+    gtk_check_button_set_active (drop, FALSE);
+    g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
+  }
+
+  /* the picture to import; the format chosen stays chosen */
+  dialog_load (dialog, picture);
+  g_assert_cmpuint (mat_texture_import_dialog_get_format (dialog), ==, 565);
+  /* the name as typed: checked at once */
+  dialog_set_name (dialog, "NODOT");
+  g_assert_false (import_enabled (dialog));
+  g_assert_true (gtk_widget_has_css_class (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG,
+                                                         "name_message"), "error"));
+  g_assert_nonnull (strstr (dialog_label (dialog, "name_message"), "'.'"));
+  dialog_set_name (dialog, "rock.0");
+  g_assert_nonnull (strstr (dialog_label (dialog, "name_message"), "ROCK.0"));
+  g_assert_cmpstr (gtk_button_get_label (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG,
+                                                       "import_button")), ==, "_Replace");
+  dialog_set_name (dialog, "FLAT.0");
+  g_assert_false (gtk_widget_has_css_class (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG,
+                                                          "name_message"), "error"));
+  gtk_drop_down_set_selected (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "format_dropdown"),
+                              format_index (565));
+  g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
+  g_assert_cmpstr (shown_result_page (dialog), ==, "result");
+  {
+    g_autofree char *count = mat_file_format_count (texm_encoded_size (565, 32, 16, 0, FALSE, 0));
+    g_autofree char *size = g_strdup_printf ("%s bytes", count);
+
+    g_test_message ("result: %s", dialog_label (dialog, "result_info"));
+    g_assert_nonnull (strstr (dialog_label (dialog, "result_info"), size));
+    g_assert_nonnull (strstr (dialog_label (dialog, "result_info"), "exact"));
+  }
+  g_assert_true (import_enabled (dialog));
+  {
+    gpointer weak = dialog;
+
+    /* the import runs in a thread, then the dialog closes itself */
+    g_object_add_weak_pointer (G_OBJECT (dialog), &weak);
+    gtk_widget_activate (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "import_button"));
+    g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+  }
+  g_assert_nonnull (imported);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (textures)), ==, n_before + 1);
+  g_assert_true (mat_texture_library_lookup (textures, "FLAT.0") == imported);
+  g_assert_true (mat_texture_window_get_selected (textures_window) == imported);
+  g_assert_cmpuint (mat_texture_get_format (imported), ==, 565);
+
+  /* the phase takes it; the preview draws it (unlit, a plane: the texel) */
+  material = mat_window_get_selected_material (window);
+  g_assert_nonnull (material);
+  g_assert_true (mat_phase_set_texture (ui_phase_at (material, 0), "FLAT.0", &error));
+  g_assert_no_error (error);
+  gtk_stack_set_visible_child_name (window_child (window, MAT_TYPE_WINDOW, "material_stack"), "animation");
+  preview = window_child (window, MAT_TYPE_WINDOW, "preview");
+  mat_preview_set_shape (preview, MAT_PREVIEW_SHAPE_PLANE);
+  mat_preview_set_unlit (preview, TRUE);
+  area = mat_preview_get_test_widget (preview, "gl_area");
+  g_assert_true (ui_wait_for (ui_widget_is_shown, area, WAIT_SECONDS));
+  {
+    g_autoptr(TexmImage) image = texm_parse (mat_texture_get_payload (imported), "FLAT.0", 0, NULL);
+    g_autofree guint8 *texels = texm_decode_rgba (image, 0, NULL, NULL);
+    const guint8 *expected = texels + ((8 * 32) + 16) * 4;   /* the centre texel */
+    guint8 pixel[4];
+
+    g_assert_cmpmem (expected, 3, colour, 3);
+    g_assert_true (mat_preview_read_pixel_for_test (preview, gtk_widget_get_width (area) / 2,
+                                                    gtk_widget_get_height (area) / 2, pixel));
+    g_test_message ("preview pixel %u %u %u, texel %u %u %u", pixel[0], pixel[1], pixel[2],
+                    expected[0], expected[1], expected[2]);
+    for (guint c = 0; c < 3; c++)
+      g_assert_cmpint (ABS ((int) pixel[c] - (int) expected[c]), <=, 1);
+  }
+
+  /* saved: the new entry holds exactly the core's encoding of the
+   * picture; every other entry keeps its bytes */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (textures_window), "win.save", NULL));
+  g_assert_true (ui_wait_for (library_clean, textures, WAIT_SECONDS));
+  {
+    g_autoptr(GBytes) saved = read_bytes (tex_path);
+    g_autoptr(NresArchive) before = nres_archive_parse (original, NULL);
+    g_autoptr(NresArchive) after = nres_archive_parse (saved, &error);
+    g_autoptr(GdkPixbuf) loaded = gdk_pixbuf_new_from_file (g_file_peek_path (picture), NULL);
+    g_autoptr(GdkPixbuf) rgba = gdk_pixbuf_add_alpha (loaded, FALSE, 0, 0, 0);
+    g_autoptr(GBytes) expected = NULL;
+    g_autoptr(GBytes) stored = NULL;
+    TexmEncodeOptions options;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (after->n_entries, ==, before->n_entries + 1);
+    for (guint i = 0; i < before->n_entries; i++)
+      {
+        g_autoptr(GBytes) a = nres_archive_payload_bytes (before, i);
+        g_autoptr(GBytes) b = nres_archive_payload_bytes (after, i);
+
+        g_assert_cmpmem (before->entries[i].name, NRES_NAME_SIZE, after->entries[i].name, NRES_NAME_SIZE);
+        assert_bytes_equal (a, b);
+      }
+    g_assert_cmpstr (after->entries[before->n_entries].name, ==, "FLAT.0");
+    texm_encode_options_init (&options, 565);
+    expected = texm_encode (gdk_pixbuf_read_pixels (rgba), 32, 16,
+                            (gsize) gdk_pixbuf_get_rowstride (rgba), &options, NULL, &error);
+    g_assert_no_error (error);
+    stored = nres_archive_payload_bytes (after, before->n_entries);
+    assert_bytes_equal (stored, expected);
+  }
+
+  destroy_and_wait (GTK_WINDOW (textures_window));
+  destroy_and_wait (GTK_WINDOW (window));
+}
+
+/* ---- the cell editor -------------------------------------------------- */
+
+typedef struct {
+  MatTextureWindow  *window;
+  MatTextureLibrary *textures;
+  MatCellEditor     *editor;
+  MatTexture        *texture;
+  GBytes            *original;   /* the Textures.lib as on disk */
+} Cells;
+
+static void
+cells_open (Cells      *f,
+            const char *texture)
+{
+  g_autofree char *folder = make_folder ("cells");
+  g_autofree char *path = g_build_filename (folder, "Textures.lib", NULL);
+
+  f->original = read_bytes (ui_need_env ("DEMO_TEXTURES"));
+  write_bytes (path, f->original);
+  f->window = texture_window_for (path, 1100, 720);
+  f->textures = mat_texture_window_get_textures (f->window);
+  f->texture = mat_texture_library_lookup (f->textures, texture);
+  g_assert_nonnull (f->texture);
+  g_assert_true (mat_texture_window_select (f->window, f->texture));
+  f->editor = window_child (f->window, MAT_TYPE_TEXTURE_WINDOW, "cell_editor");
+  g_assert_true (mat_cell_editor_get_texture (f->editor) == f->texture);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, f->editor, WAIT_SECONDS));
+  ui_spin_ms (100);
+}
+
+static void
+cells_close (Cells *f)
+{
+  /* nothing left unsaved: the window closes without asking */
+  g_assert_false (mat_texture_library_get_dirty (f->textures));
+  destroy_and_wait (GTK_WINDOW (f->window));
+  g_clear_pointer (&f->original, g_bytes_unref);
+}
+
+static void
+set_grid (Cells *f,
+          guint  step)
+{
+  static const guint steps[] = { 1, 2, 4, 8, 16, 32 };
+  GtkDropDown *grid = window_child (f->window, MAT_TYPE_TEXTURE_WINDOW, "grid_dropdown");
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (steps[i] == step)
+      gtk_drop_down_set_selected (grid, i);
+  g_assert_cmpuint (mat_cell_editor_get_grid (f->editor), ==, step);
+}
+
+/* Widget coordinates of the texel point (@tx, @ty). */
+static void
+at (Cells  *f,
+    double  tx,
+    double  ty,
+    double *x,
+    double *y)
+{
+  mat_cell_editor_texel_to_widget (f->editor, tx, ty, x, y);
+}
+
+/* A real drag from texel point (@tx0, @ty0) to (@tx1, @ty1). */
+static void
+drag (Cells  *f,
+      double  tx0,
+      double  ty0,
+      double  tx1,
+      double  ty1)
+{
+  double x0, y0, x1, y1;
+
+  at (f, tx0, ty0, &x0, &y0);
+  at (f, tx1, ty1, &x1, &y1);
+  ui_pointer_drag (GTK_WIDGET (f->editor), x0, y0, x1 - x0, y1 - y0);
+  ui_spin_ms (50);
+}
+
+static void
+assert_rect (Cells *f,
+             guint  index,
+             gint   x,
+             gint   w,
+             gint   y,
+             gint   h)
+{
+  guint n = 0;
+  const TexmRect *rects = mat_texture_get_rects (f->texture, &n, NULL);
+
+  g_assert_cmpuint (index, <, n);
+  g_test_message ("rect %u: x %d w %d y %d h %d", index, rects[index].x, rects[index].w,
+                  rects[index].y, rects[index].h);
+  g_assert_cmpint (rects[index].x, ==, x);
+  g_assert_cmpint (rects[index].w, ==, w);
+  g_assert_cmpint (rects[index].y, ==, y);
+  g_assert_cmpint (rects[index].h, ==, h);
+}
+
+static guint
+n_undo (Cells *f)
+{
+  return mat_history_get_n_undo (mat_texture_library_get_history (f->textures));
+}
+
+/* Undo through the window's own action: the exact bytes come back. */
+static void
+undo_to_original (Cells *f,
+                  guint  steps)
+{
+  g_autoptr(GBytes) now = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < steps; i++)
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.undo", NULL));
+  g_assert_cmpuint (n_undo (f), ==, 0);
+  now = mat_texture_library_save_to_bytes (f->textures, &error);
+  g_assert_no_error (error);
+  assert_bytes_equal (now, f->original);
+  g_assert_false (mat_texture_library_get_dirty (f->textures));
+}
+
+static void
+press_key (GtkWidget *widget,
+           guint      keysym)
+{
+  Display *xdisplay = gdk_x11_display_get_xdisplay (gtk_widget_get_display (widget));
+  KeyCode code = XKeysymToKeycode (xdisplay, keysym);
+
+  XTestFakeKeyEvent (xdisplay, code, True, CurrentTime);
+  XTestFakeKeyEvent (xdisplay, code, False, CurrentTime);
+  XFlush (xdisplay);
+  ui_spin_ms (60);
+}
+
+/* The bytes a save would write now. */
+static GBytes *
+saved_now (Cells *f)
+{
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes = mat_texture_library_save_to_bytes (f->textures, &error);
+
+  g_assert_no_error (error);
+  return bytes;
+}
+
+static void
+test_cells_draw_move_resize (void)
+{
+  Cells f = { 0 };
+  g_autoptr(GPtrArray) states = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  guint n = 0;
+  double zoom;
+
+  cells_open (&f, "METAL.0");   /* 64x64, no Page chunk */
+  zoom = mat_cell_editor_get_zoom (f.editor);
+  g_test_message ("zoom %g", zoom);
+  /* a whole number of pixels a texel: points land on texels exactly */
+  g_assert_cmpfloat (zoom, >=, 2);
+  g_assert_cmpfloat (zoom, ==, (double) (int) zoom);
+  set_grid (&f, 1);
+  g_ptr_array_add (states, g_bytes_ref (f.original));
+
+  /* draw: from texel corner (4, 6) to (20, 14), a quarter texel inside */
+  drag (&f, 4.25, 6.25, 20.25, 14.25);
+  g_ptr_array_add (states, saved_now (&f));
+  g_assert_cmpuint (n_undo (&f), ==, 1);
+  mat_texture_get_rects (f.texture, &n, NULL);
+  g_assert_cmpuint (n, ==, 1);
+  assert_rect (&f, 0, 4, 16, 6, 8);
+  g_assert_cmpint (mat_cell_editor_get_selected (f.editor), ==, 0);
+  {
+    GtkLabel *label = window_child (f.window, MAT_TYPE_TEXTURE_WINDOW, "cell_label");
+
+    if (!russian)
+      g_assert_cmpstr (gtk_label_get_text (label), ==, "Cell 0: x 4, y 6, 16×8");
+  }
+
+  /* move: grab the middle, 10 texels right and 3 down */
+  drag (&f, 12.25, 10.25, 22.25, 13.25);
+  g_ptr_array_add (states, saved_now (&f));
+  g_assert_cmpuint (n_undo (&f), ==, 2);
+  assert_rect (&f, 0, 14, 16, 9, 8);
+
+  /* resize: the bottom-right corner handle, 6 right and 5 down */
+  drag (&f, 30, 17, 36, 22);
+  g_ptr_array_add (states, saved_now (&f));
+  g_assert_cmpuint (n_undo (&f), ==, 3);
+  assert_rect (&f, 0, 14, 22, 9, 13);
+
+  /* the left edge, 2 texels left */
+  drag (&f, 14, 15.25, 12, 15.25);
+  g_ptr_array_add (states, saved_now (&f));
+  g_assert_cmpuint (n_undo (&f), ==, 4);
+  assert_rect (&f, 0, 12, 24, 9, 13);
+
+  /* a drag that moves it past the edge stops at the edge */
+  drag (&f, 20.25, 12.25, 70.25, 12.25);
+  assert_rect (&f, 0, 40, 24, 9, 13);
+
+  /* each step undoes to exactly the bytes from before it, down to the
+   * file's; each redo to the bytes after it */
+  {
+    static const TexmRect after_undo[] = {
+      { 12, 24, 9, 13 }, { 14, 22, 9, 13 }, { 14, 16, 9, 8 }, { 4, 16, 6, 8 },
+    };
+    g_autoptr(GBytes) last = saved_now (&f);
+
+    for (guint k = 0; k < G_N_ELEMENTS (after_undo); k++)
+      {
+        g_autoptr(GBytes) now = NULL;
+
+        g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.undo", NULL));
+        assert_rect (&f, 0, after_undo[k].x, after_undo[k].w, after_undo[k].y, after_undo[k].h);
+        now = saved_now (&f);
+        assert_bytes_equal (now, g_ptr_array_index (states, states->len - 1 - k));
+      }
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.undo", NULL));
+    {
+      g_autoptr(GBytes) now = saved_now (&f);
+
+      assert_bytes_equal (now, f.original);
+    }
+    for (guint k = 1; k < states->len; k++)
+      {
+        g_autoptr(GBytes) now = NULL;
+
+        g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.redo", NULL));
+        now = saved_now (&f);
+        assert_bytes_equal (now, g_ptr_array_index (states, k));
+      }
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.redo", NULL));
+    {
+      g_autoptr(GBytes) now = saved_now (&f);
+
+      assert_bytes_equal (now, last);
+    }
+  }
+  undo_to_original (&f, 5);
+  g_assert_cmpuint (mat_texture_get_page_rects (f.texture), ==, 0);
+
+  cells_close (&f);
+}
+
+static void
+test_cells_snap_and_delete (void)
+{
+  Cells f = { 0 };
+  guint n = 0;
+  const TexmRect *before;
+  TexmRect kept[4];
+
+  cells_open (&f, "ATLAS4.0");   /* 64x64 with four quadrant cells */
+  before = mat_texture_get_rects (f.texture, &n, NULL);
+  g_assert_cmpuint (n, ==, 4);
+  memcpy (kept, before, sizeof kept);
+
+  /* the four quadrants are all cells: cell 3 goes first, with the
+   * Delete key; the cells before it keep their numbers and bytes */
+  mat_cell_editor_set_selected (f.editor, 3);
+  gtk_widget_grab_focus (GTK_WIDGET (f.editor));
+  {
+    double x, y;
+
+    at (&f, 48, 48, &x, &y);
+    ui_pointer_move (GTK_WIDGET (f.editor), x, y);
+  }
+  press_key (GTK_WIDGET (f.editor), XK_Delete);
+  g_assert_cmpuint (n_undo (&f), ==, 1);
+  mat_texture_get_rects (f.texture, &n, NULL);
+  g_assert_cmpuint (n, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    assert_rect (&f, i, kept[i].x, kept[i].w, kept[i].y, kept[i].h);
+
+  /* an 8-texel grid: a cell drawn in the freed quadrant from +(3.4, 5.2)
+   * to +(17.6, 22.9) snaps to the nearest lines: x 0..16, y 8..24 */
+  set_grid (&f, 8);
+  /* the freed quadrant is (kept[3]): draw there with the grid */
+  {
+    double x0 = kept[3].x + 3.4, y0 = kept[3].y + 5.2;
+    double x1 = kept[3].x + 17.6, y1 = kept[3].y + 22.9;
+
+    drag (&f, x0, y0, x1, y1);
+  }
+  g_assert_cmpuint (n_undo (&f), ==, 2);
+  /* the quadrant starts on a grid line (32) */
+  assert_rect (&f, 3, kept[3].x, 16, kept[3].y + 8, 16);
+
+  /* moved by about 11 texels right: the position snaps to 8 */
+  drag (&f, kept[3].x + 8.5, kept[3].y + 16.5, kept[3].x + 19.7, kept[3].y + 16.5);
+  g_assert_cmpuint (n_undo (&f), ==, 3);
+  assert_rect (&f, 3, kept[3].x + 8, 16, kept[3].y + 8, 16);
+
+  /* a 16-texel grid: the bottom edge (at 56) dragged 3 up would snap
+   * to 48, leaving less than a grid step: it stays, and no step is
+   * recorded */
+  set_grid (&f, 16);
+  drag (&f, kept[3].x + 16, kept[3].y + 24, kept[3].x + 16, kept[3].y + 21);
+  g_assert_cmpuint (n_undo (&f), ==, 3);
+  assert_rect (&f, 3, kept[3].x + 8, 16, kept[3].y + 8, 16);
+  /* ... and 9 down (65) snaps to the line at 64 */
+  drag (&f, kept[3].x + 16, kept[3].y + 24, kept[3].x + 16, kept[3].y + 33);
+  g_assert_cmpuint (n_undo (&f), ==, 4);
+  assert_rect (&f, 3, kept[3].x + 8, 16, kept[3].y + 8, 24);
+
+  /* the Page chunk in the payload: the three cells kept byte for byte */
+  {
+    GBytes *payload = mat_texture_get_payload (f.texture);
+    gsize size = g_bytes_get_size (payload);
+    const guint8 *p = g_bytes_get_data (payload, NULL);
+    const guint8 *chunk = p + size - 8 - 4 * 8;
+
+    g_assert_cmpmem (chunk, 4, "Page", 4);
+    g_assert_cmpuint (test_get_u32 (chunk + 4), ==, 4);
+    for (guint i = 0; i < 3; i++)
+      {
+        g_assert_cmpint ((gint16) test_get_u16 (chunk + 8 + i * 8 + 0), ==, kept[i].x);
+        g_assert_cmpint ((gint16) test_get_u16 (chunk + 8 + i * 8 + 2), ==, kept[i].w);
+        g_assert_cmpint ((gint16) test_get_u16 (chunk + 8 + i * 8 + 4), ==, kept[i].y);
+        g_assert_cmpint ((gint16) test_get_u16 (chunk + 8 + i * 8 + 6), ==, kept[i].h);
+      }
+  }
+
+  undo_to_original (&f, 4);
+  mat_texture_get_rects (f.texture, &n, NULL);
+  g_assert_cmpuint (n, ==, 4);
+  cells_close (&f);
+}
+
+/* ---- export ------------------------------------------------------------ */
+
+static void
+exported_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      data)
+{
+  GError **error = data;
+
+  if (!mat_texture_window_export_finish (MAT_TEXTURE_WINDOW (object), result, error) && *error == NULL)
+    g_assert_not_reached ();
+  g_object_set_data (object, "exported", GINT_TO_POINTER (1));
+}
+
+static gboolean
+export_done (gpointer data)
+{
+  return g_object_get_data (G_OBJECT (data), "exported") != NULL;
+}
+
+static void
+test_export (void)
+{
+  g_autofree char *folder = make_folder ("export");
+  g_autofree char *path = g_build_filename (folder, "Textures.lib", NULL);
+  g_autoptr(GBytes) bytes = read_bytes (ui_need_env ("DEMO_TEXTURES"));
+  g_autoptr(NresArchive) archive = NULL;
+  MatTextureWindow *window;
+  static const struct {
+    const char *name;
+    guint       level;
+  } cases[] = {
+    { "GLOW.0", 0 },     /* 4444: alpha */
+    { "GLOW.0", 2 },
+    { "ROCK.0", 3 },     /* 565 */
+    { "LAVA.A", 1 },     /* a palette */
+    { "ATLAS.0", 6 },    /* 8888, 2x2 */
+  };
+
+  write_bytes (path, bytes);
+  archive = nres_archive_parse (bytes, NULL);
+  window = texture_window_for (path, 1100, 720);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      MatTexture *texture = mat_texture_library_lookup (mat_texture_window_get_textures (window),
+                                                        cases[i].name);
+      g_autofree char *png = g_strdup_printf ("%s/%s-%u.png", folder, cases[i].name, cases[i].level);
+      g_autoptr(GFile) file = g_file_new_for_path (png);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GdkPixbuf) pixbuf = NULL;
+      g_autoptr(GBytes) payload = NULL;
+      g_autoptr(TexmImage) image = NULL;
+      g_autofree guint8 *expected = NULL;
+      guint w = 0, h = 0;
+      gint index;
+
+      g_assert_nonnull (texture);
+      g_object_set_data (G_OBJECT (window), "exported", NULL);
+      mat_texture_window_export_async (window, texture, cases[i].level, file, NULL, exported_cb, &error);
+      g_assert_true (ui_wait_for (export_done, window, WAIT_SECONDS));
+      g_assert_no_error (error);
+
+      /* the texture read from the file's bytes, decoded by the core */
+      index = nres_archive_find (archive, cases[i].name);
+      g_assert_cmpint (index, >=, 0);
+      payload = nres_archive_payload_bytes (archive, (guint) index);
+      image = texm_parse (payload, cases[i].name, 0, &error);
+      g_assert_no_error (error);
+      expected = texm_decode_rgba (image, cases[i].level, &w, &h);
+
+      pixbuf = gdk_pixbuf_new_from_file (png, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (gdk_pixbuf_get_width (pixbuf), ==, (int) w);
+      g_assert_cmpint (gdk_pixbuf_get_height (pixbuf), ==, (int) h);
+      g_assert_true (gdk_pixbuf_get_has_alpha (pixbuf));
+      for (guint y = 0; y < h; y++)
+        g_assert_cmpmem (gdk_pixbuf_read_pixels (pixbuf) + (gsize) y * (gsize) gdk_pixbuf_get_rowstride (pixbuf),
+                         w * 4, expected + (gsize) y * w * 4, w * 4);
+    }
+
+  /* a level past the chain is an error, not a file */
+  {
+    g_autofree char *png = g_build_filename (folder, "none.png", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (png);
+    g_autoptr(GError) error = NULL;
+    MatTexture *texture = mat_texture_library_lookup (mat_texture_window_get_textures (window), "GLOW.0");
+
+    g_object_set_data (G_OBJECT (window), "exported", NULL);
+    mat_texture_window_export_async (window, texture, 9, file, NULL, exported_cb, &error);
+    g_assert_true (ui_wait_for (export_done, window, WAIT_SECONDS));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+    g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+  }
+  destroy_and_wait (GTK_WINDOW (window));
+}
+
+/* ---- creating a Textures.lib ------------------------------------------ */
+
+static void
+test_create (void)
+{
+  g_autoptr(GFile) lib = make_library_folder ("create", FALSE);
+  g_autoptr(GFile) folder = g_file_get_parent (lib);
+  g_autofree char *tex_path = g_build_filename (g_file_peek_path (folder), "Textures.lib", NULL);
+  static const guint8 empty[16] = { 'N', 'R', 'e', 's', 0, 1, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0 };
+  MatTextureWindow *textures_window;
+  MatWindow *window;
+  MatPhaseTable *table;
+  MatPreview *preview;
+
+  window = open_window (lib);
+  table = window_child (window, MAT_TYPE_WINDOW, "phase_table");
+  preview = window_child (window, MAT_TYPE_WINDOW, "preview");
+  ui_spin_ms (200);
+  g_assert_null (mat_phase_table_get_textures (table));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.textures", NULL));
+  textures_window = find_texture_window ();
+  g_assert_null (mat_texture_window_get_textures (textures_window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window_child (textures_window, MAT_TYPE_TEXTURE_WINDOW,
+                                                                   "main_stack")), ==, "none");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (textures_window), "textures.create", NULL));
+  g_assert_true (ui_wait_for (window_has_textures, textures_window, WAIT_SECONDS));
+  {
+    g_autoptr(GBytes) bytes = read_bytes (tex_path);
+
+    g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), empty, sizeof empty);
+  }
+  /* the phase table, and so the preview, use it at once */
+  g_assert_true (mat_phase_table_get_textures (table) == mat_texture_window_get_textures (textures_window));
+  g_assert_true (mat_preview_get_textures (preview) == mat_texture_window_get_textures (textures_window));
+  /* there it is now: creating again is not offered */
+  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (textures_window), "textures.create", NULL) &&
+                  mat_texture_window_get_textures (textures_window) == NULL);
+
+  destroy_and_wait (GTK_WINDOW (textures_window));
+  destroy_and_wait (GTK_WINDOW (window));
+}
+
+/* ---- unsaved edits ---------------------------------------------------- */
+
+static void
+unsaved_respond (const char *response)
+{
+  GtkWindow *dialog = NULL;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < 50 && dialog == NULL; i++)
+    {
+      for (guint k = 0; k < g_list_model_get_n_items (toplevels) && dialog == NULL; k++)
+        {
+          g_autoptr(GObject) window = g_list_model_get_item (toplevels, k);
+
+          if (g_strcmp0 (G_OBJECT_TYPE_NAME (window), "MatUnsavedDialog") == 0)
+            dialog = GTK_WINDOW (window);
+        }
+      if (dialog == NULL)
+        ui_spin_ms (50);
+    }
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.response", "s", response));
+  ui_pump ();
+}
+
+static void
+test_unsaved_close (void)
+{
+  Cells f = { 0 };
+  const TexmRect cell = { 0, 8, 0, 8 };
+  gpointer weak;
+
+  cells_open (&f, "ROCK.0");
+  g_assert_true (mat_texture_library_set_page_rects (f.textures, f.texture, &cell, 1, NULL));
+  g_assert_true (mat_texture_library_get_dirty (f.textures));
+
+  /* closing asks; Cancel keeps the window and the edit */
+  gtk_window_close (GTK_WINDOW (f.window));
+  unsaved_respond ("cancel");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f.window)));
+  g_assert_true (mat_texture_library_get_dirty (f.textures));
+
+  /* Discard undoes it: the library is the file again, the window goes */
+  g_object_ref (f.textures);
+  weak = f.window;
+  g_object_add_weak_pointer (G_OBJECT (f.window), &weak);
+  gtk_window_close (GTK_WINDOW (f.window));
+  unsaved_respond ("discard");
+  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+  g_assert_false (mat_texture_library_get_dirty (f.textures));
+  {
+    g_autoptr(GBytes) now = mat_texture_library_save_to_bytes (f.textures, NULL);
+
+    assert_bytes_equal (now, f.original);
+  }
+  g_object_unref (f.textures);
+  g_clear_pointer (&f.original, g_bytes_unref);
+}
+
+/* The main window closing takes the texture window along: its unsaved
+ * edits are asked about first, and the main window closes after. */
+static void
+test_parent_close_asks (void)
+{
+  g_autoptr(GFile) lib = make_library_folder ("parent", TRUE);
+  const TexmRect cell = { 0, 16, 0, 16 };
+  MatTextureWindow *textures_window;
+  MatTextureLibrary *textures;
+  MatWindow *window;
+  gpointer weak_main, weak_textures;
+
+  window = open_window (lib);
+  g_assert_true (ui_wait_for (table_has_textures, window_child (window, MAT_TYPE_WINDOW, "phase_table"),
+                              WAIT_SECONDS));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.textures", NULL));
+  textures_window = find_texture_window ();
+  textures = g_object_ref (mat_texture_window_get_textures (textures_window));
+  g_assert_true (mat_texture_library_set_page_rects (textures, mat_texture_library_lookup (textures, "GRASS.0"),
+                                                     &cell, 1, NULL));
+  weak_main = window;
+  weak_textures = textures_window;
+  g_object_add_weak_pointer (G_OBJECT (window), &weak_main);
+  g_object_add_weak_pointer (G_OBJECT (textures_window), &weak_textures);
+
+  /* Cancel: both stay, the edit too */
+  gtk_window_close (GTK_WINDOW (window));
+  unsaved_respond ("cancel");
+  ui_spin_ms (100);
+  g_assert_nonnull (weak_main);
+  g_assert_nonnull (weak_textures);
+  g_assert_true (mat_texture_library_get_dirty (textures));
+
+  /* Discard: the edit is undone, then both windows close */
+  gtk_window_close (GTK_WINDOW (window));
+  unsaved_respond ("discard");
+  g_assert_true (ui_wait_for (pointer_cleared, &weak_textures, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (pointer_cleared, &weak_main, WAIT_SECONDS));
+  g_assert_false (mat_texture_library_get_dirty (textures));
+  g_assert_cmpuint (mat_texture_get_page_rects (mat_texture_library_lookup (textures, "GRASS.0")), ==, 0);
+  g_object_unref (textures);
+}
+
+/* ---- screenshots ------------------------------------------------------ */
+
+static char *
+shot_name (const char *what,
+           int         width,
+           int         height)
+{
+  return g_strdup_printf ("%s-%s-%dx%d.png", what, russian ? "ru" : "en", width, height);
+}
+
+static void
+test_screenshots (void)
+{
+  static const int sizes[][2] = { { 1100, 720 }, { 1280, 800 } };
+  static const guint8 colour[4] = { 200, 120, 40, 255 };
+  g_autoptr(GFile) picture = NULL;
+  g_autoptr(GFile) odd = NULL;
+  g_autofree char *folder = make_folder ("shots");
+  g_autofree char *path = g_build_filename (folder, "Textures.lib", NULL);
+  g_autoptr(GBytes) bytes = read_bytes (ui_need_env ("DEMO_TEXTURES"));
+
+  write_bytes (path, bytes);
+  {
+    /* a picture with a gradient and alpha, so both sides show something:
+     * the size of ATLAS.0, whose cells it keeps */
+    g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, TRUE, 8, 128, 128);
+    g_autofree char *png = g_build_filename (tmp_dir, "shot.png", NULL);
+    g_autoptr(GError) error = NULL;
+    guint8 *pixels = gdk_pixbuf_get_pixels (pixbuf);
+
+    for (int y = 0; y < 128; y++)
+      for (int x = 0; x < 128; x++)
+        {
+          guint8 *p = pixels + y * gdk_pixbuf_get_rowstride (pixbuf) + x * 4;
+
+          p[0] = (guint8) (colour[0] * x / 127);
+          p[1] = (guint8) (colour[1] + y / 2);
+          p[2] = (guint8) (x * 2);
+          p[3] = (guint8) (255 - y);
+        }
+    gdk_pixbuf_save (pixbuf, png, "png", &error, NULL);
+    g_assert_no_error (error);
+    picture = g_file_new_for_path (png);
+  }
+  odd = flat_png ("shot-odd.png", 100, 64, colour);
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      int width = sizes[s][0], height = sizes[s][1];
+      MatTextureWindow *window = texture_window_for (path, width, height);
+      MatTextureLibrary *textures = mat_texture_window_get_textures (window);
+      MatCellEditor *editor = window_child (window, MAT_TYPE_TEXTURE_WINDOW, "cell_editor");
+      MatTextureImportDialog *dialog;
+      g_autofree char *name = NULL;
+
+      g_assert_true (mat_texture_window_select (window, mat_texture_library_lookup (textures, "ATLAS.0")));
+      gtk_drop_down_set_selected (window_child (window, MAT_TYPE_TEXTURE_WINDOW, "grid_dropdown"), 3);
+      mat_cell_editor_set_selected (editor, 1);
+      ui_spin_ms (200);
+      {
+        int w = 0, h = 0;
+
+        gtk_window_get_default_size (GTK_WINDOW (window), &w, &h);
+        g_assert_cmpint (w, ==, width);
+        g_assert_cmpint (h, ==, height);
+      }
+      name = shot_name ("texture-window", width, height);
+      ui_screenshot (GTK_WIDGET (window), name);
+      g_free (name);
+      name = shot_name ("cell-editor", width, height);
+      ui_screenshot (GTK_WIDGET (editor), name);
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "textures.replace", NULL));
+      dialog = find_import_dialog ();
+      dialog_load (dialog, picture);
+      g_assert_cmpstr (shown_result_page (dialog), ==, "result");
+      g_free (name);
+      name = shot_name ("import-dialog", width, height);
+      ui_screenshot (GTK_WIDGET (dialog), name);
+      /* what is refused is said in place of the result */
+      dialog_load (dialog, odd);
+      g_assert_cmpstr (shown_result_page (dialog), ==, "refused");
+      g_free (name);
+      name = shot_name ("import-dialog-refused", width, height);
+      ui_screenshot (GTK_WIDGET (dialog), name);
+      destroy_and_wait (GTK_WINDOW (dialog));
+
+      /* the page without a Textures.lib */
+      if (s == 0)
+        {
+          g_autoptr(GFile) lib = g_file_new_for_path ("/nowhere/Material.lib");
+
+          mat_texture_window_set_textures (window, NULL);
+          mat_texture_window_set_library_file (window, lib);
+          g_free (name);
+          name = shot_name ("texture-window-none", width, height);
+          ui_screenshot (GTK_WIDGET (window), name);
+        }
+      destroy_and_wait (GTK_WINDOW (window));
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  /* the "-ru" run: the editor as a Russian user sees it */
+  russian = g_strcmp0 (g_getenv ("LANGUAGE"), "ru") == 0;
+  if (russian)
+    {
+      g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+      setlocale (LC_ALL, "");
+      mat_application_bind_text_domain ();
+      textdomain (GETTEXT_PACKAGE);
+    }
+
+  tmp_dir = g_dir_make_tmp ("test-texture-editor-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_setenv ("HOME", tmp_dir, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  app = mat_application_new (APPLICATION_ID, G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/ui/texture-editor/import-to-preview", test_import_to_preview);
+  g_test_add_func ("/ui/texture-editor/cells-draw-move-resize", test_cells_draw_move_resize);
+  g_test_add_func ("/ui/texture-editor/cells-snap-delete", test_cells_snap_and_delete);
+  g_test_add_func ("/ui/texture-editor/export", test_export);
+  g_test_add_func ("/ui/texture-editor/create", test_create);
+  g_test_add_func ("/ui/texture-editor/unsaved-close", test_unsaved_close);
+  g_test_add_func ("/ui/texture-editor/parent-close-asks", test_parent_close_asks);
+  g_test_add_func ("/ui/texture-editor/screenshots", test_screenshots);
+
+  status = g_test_run ();
+  g_clear_object (&app);
+  return status;
+}
