@@ -17,6 +17,7 @@
 #include "mat-meta-editor.h"
 #include "mat-unsaved-dialog.h"
 #include "mat-window.h"
+#include "mat-dialogs-private.h"
 #include "mat-file-private.h"
 #include "ui-support.h"
 
@@ -178,6 +179,71 @@ window_is_toplevel (MatWindow *window)
   return FALSE;
 }
 
+/* The dialogs the window asks through (mat-dialogs-private.h): the same
+ * on every GTK version; on GTK 4.8 each is a real GtkMessageDialog, which
+ * the helpers answer through its own response. */
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  return _mat_dialogs_get_n_shown () > 0;
+}
+
+/* Waits for a dialog of @kind. Returns: (transfer none): what it asks. */
+static const MatDialogRequest *
+wait_dialog (MatDialogKind kind)
+{
+  const MatDialogRequest *request;
+
+  g_assert_true (ui_wait_for (dialog_shown, NULL, WAIT_SECONDS));
+  request = _mat_dialogs_get_shown ();
+  g_assert_nonnull (request);
+  g_assert_cmpint (request->kind, ==, kind);
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  if (kind == MAT_DIALOG_MESSAGE || kind == MAT_DIALOG_CHOICE)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *secondary = NULL;
+
+      /* the real dialog says the same */
+      g_assert_true (GTK_IS_MESSAGE_DIALOG (request->window));
+      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (request->window)));
+      g_object_get (request->window, "text", &text, "secondary-text", &secondary, NULL);
+      g_assert_cmpstr (text, ==, request->heading);
+      g_assert_cmpstr (secondary, ==, request->body);
+    }
+#endif
+  return request;
+}
+
+/* Answers the newest dialog with button @choice (-1: closed) and lets
+ * the answer arrive. */
+static void
+answer_dialog (int choice)
+{
+  guint before = _mat_dialogs_get_n_shown ();
+
+  g_assert_cmpuint (before, >, 0);
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  {
+    const MatDialogRequest *request = _mat_dialogs_get_shown ();
+
+    /* its buttons' responses are their indices; a message has Close */
+    if (request->kind == MAT_DIALOG_MESSAGE)
+      gtk_dialog_response (GTK_DIALOG (request->window), GTK_RESPONSE_CLOSE);
+    else if (request->window != NULL)
+      gtk_dialog_response (GTK_DIALOG (request->window),
+                           choice >= 0 ? choice : GTK_RESPONSE_DELETE_EVENT);
+    else
+      _mat_dialogs_answer (choice);
+  }
+#else
+  _mat_dialogs_answer (choice);
+#endif
+  g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, before - 1);
+  ui_pump ();
+}
+
 /* Tests */
 
 static void
@@ -333,14 +399,6 @@ banner_shown (gpointer data)
   return gtk_revealer_get_reveal_child (template_child (MAT_WINDOW (data), "changed_revealer"));
 }
 
-#if !GTK_CHECK_VERSION (4, 10, 0)
-static gboolean
-message_dialog_shown (gpointer data)
-{
-  return ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG) != NULL;
-}
-#endif
-
 static void
 test_changed_on_disk (void)
 {
@@ -364,16 +422,21 @@ test_changed_on_disk (void)
   edit_one_param (select_by_name (window, "METAL_PLATE"));
   ours = ui_library_save (mat_window_get_library (window));
 
-#if !GTK_CHECK_VERSION (4, 10, 0)
   {
     MatLibrary *library = mat_window_get_library (window);
-    GtkDialog *dialog;
+    const MatDialogRequest *request;
 
     /* Save: refused by the ETag, the dialog asks; Cancel leaves the file. */
     gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-    g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
-    dialog = ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
-    gtk_dialog_response (dialog, GTK_RESPONSE_CANCEL);
+    request = wait_dialog (MAT_DIALOG_CHOICE);
+    g_assert_cmpstr (request->heading, ==, "The File Changed on Disk");
+    g_assert_cmpstr (request->buttons[0], ==, "_Cancel");
+    g_assert_cmpstr (request->buttons[1], ==, "_Reload");
+    g_assert_cmpstr (request->buttons[2], ==, "_Overwrite");
+    g_assert_cmpint (request->cancel_button, ==, 0);
+    g_assert_cmpint (request->destructive_button, ==, 2);
+    g_assert_true (request->parent == GTK_WINDOW (window));
+    answer_dialog (-1);
     ui_spin_ms (50);
     on_disk = file_bytes (file);
     g_assert_true (g_bytes_equal (on_disk, other));
@@ -382,9 +445,8 @@ test_changed_on_disk (void)
 
     /* Overwrite: our version replaces theirs. */
     gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-    g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
-    dialog = ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
-    gtk_dialog_response (dialog, 2);
+    wait_dialog (MAT_DIALOG_CHOICE);
+    answer_dialog (2);
     ui_spin_ms (50);
     g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
     on_disk = file_bytes (file);
@@ -392,7 +454,6 @@ test_changed_on_disk (void)
     g_assert_false (mat_library_get_dirty (library));
     g_assert_true (g_file_equal (mat_library_get_file (library), file));
   }
-#endif
 
   /* Reload takes what is on disk. */
   write_file (file, other);
@@ -1060,8 +1121,12 @@ test_material_management (void)
   ui_spin_ms (20);
   g_assert_cmpstr (mat_material_get_name (material), ==, "GLOW_TWIN");
 
-  /* Delete: the neighbour gets selected; undo brings it back. */
+  /* Delete: it asks first; the neighbour gets selected; undo brings it
+   * back. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.delete", NULL);
+  g_assert_cmpstr (wait_dialog (MAT_DIALOG_CHOICE)->heading, ==, "Delete “GLOW_TWIN”?");
+  g_assert_nonnull (mat_library_find (library, "GLOW_TWIN"));
+  answer_dialog (1);
   g_assert_null (mat_library_find (library, "GLOW_TWIN"));
   g_assert_nonnull (mat_window_get_selected_material (window));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
@@ -1419,7 +1484,6 @@ count_windows (void)
   return n;
 }
 
-#if !GTK_CHECK_VERSION (4, 10, 0)
 /* Every write of a save fails as on a full disk. */
 static ssize_t
 full_disk_write (int fd, const void *buf, size_t count)
@@ -1455,20 +1519,19 @@ no_temporary_files (void)
   return TRUE;
 }
 
-/* The message dialog shown: its texts, then closed. */
+/* The message shown: its texts, then closed. */
 static void
 take_message (char **text,
               char **secondary)
 {
-  GtkWidget *dialog;
+  const MatDialogRequest *request = wait_dialog (MAT_DIALOG_MESSAGE);
 
-  g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
-  dialog = ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
-  g_object_get (dialog, "text", text, "secondary-text", secondary, NULL);
+  *text = g_strdup (request->heading);
+  *secondary = g_strdup (request->body);
   g_test_message ("message: %s / %s", *text, *secondary);
-  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  answer_dialog (0);
   ui_spin_ms (50);
-  g_assert_null (ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
+  g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, 0);
 }
 
 /* Asks to close, checks the unsaved-changes prompt comes, cancels it. */
@@ -1551,7 +1614,6 @@ test_overwrite_fails (void)
   g_autofree char *text = NULL;
   g_autofree char *secondary = NULL;
   GByteArray *array;
-  GtkDialog *dialog;
 
   array = g_byte_array_new ();
   g_byte_array_append (array, g_bytes_get_data (original, NULL), g_bytes_get_size (original));
@@ -1564,10 +1626,9 @@ test_overwrite_fails (void)
   ours = ui_library_save (library);
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-  g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
-  dialog = ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+  wait_dialog (MAT_DIALOG_CHOICE);
   fill_the_disk (TRUE);
-  gtk_dialog_response (dialog, 2);   /* Overwrite */
+  answer_dialog (2);   /* Overwrite */
   g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
   fill_the_disk (FALSE);
   take_message (&text, &secondary);
@@ -1584,8 +1645,8 @@ test_overwrite_fails (void)
 
   /* Overwrite again, with room: one save, ours on disk, clean */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-  g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
-  gtk_dialog_response (ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG), 2);
+  wait_dialog (MAT_DIALOG_CHOICE);
+  answer_dialog (2);
   g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
   ui_spin_ms (50);
   g_clear_pointer (&on_disk, g_bytes_unref);
@@ -1631,11 +1692,10 @@ test_save_hard_link_note (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
   g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
   ui_spin_ms (100);
-  g_assert_null (ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
+  g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, 0);
   g_unlink (other);
   close_window (window);
 }
-#endif
 
 /* A file that does not open from a window that shows a library: no empty
  * window is left, the message says in plain words what is wrong; the
@@ -1662,7 +1722,6 @@ test_open_fails (void)
   before = count_windows ();
   mat_application_open_file (app, bad, NULL);
   ui_spin_ms (50);
-#if !GTK_CHECK_VERSION (4, 10, 0)
   {
     g_autofree char *text = NULL;
     g_autofree char *secondary = NULL;
@@ -1673,9 +1732,6 @@ test_open_fails (void)
     g_assert_cmpuint (size, <, 1000000);
     g_assert_cmpstr (secondary, ==, message);
   }
-#else
-  ui_spin_ms (1000);
-#endif
   g_assert_cmpuint (count_windows (), ==, before);
   g_assert_null (window_for (bad));
   g_assert_true (mat_library_get_dirty (mat_window_get_library (window)));
@@ -1687,7 +1743,6 @@ test_open_fails (void)
   g_assert_true (mat_window_get_replaceable (demo_window));
   mat_window_open (demo_window, bad, FALSE);
   g_assert_true (ui_wait_for (not_busy, demo_window, WAIT_SECONDS));
-#if !GTK_CHECK_VERSION (4, 10, 0)
   {
     g_autofree char *text = NULL;
     g_autofree char *secondary = NULL;
@@ -1695,7 +1750,6 @@ test_open_fails (void)
     take_message (&text, &secondary);
     g_assert_true (g_str_has_prefix (secondary, summary));
   }
-#endif
   g_assert_nonnull (mat_window_get_library (demo_window));
   g_assert_true (g_file_equal (mat_window_get_file (demo_window), demo));
   g_assert_true (mat_window_get_replaceable (demo_window));
@@ -1834,11 +1888,9 @@ main (int   argc,
   g_test_add_func ("/ui/window/save", test_save);
   g_test_add_func ("/ui/window/changed-on-disk", test_changed_on_disk);
   g_test_add_func ("/ui/window/close-prompt", test_close_prompt);
-#if !GTK_CHECK_VERSION (4, 10, 0)
   g_test_add_func ("/ui/window/save-fails", test_save_fails);
   g_test_add_func ("/ui/window/overwrite-fails", test_overwrite_fails);
   g_test_add_func ("/ui/window/save-hard-link-note", test_save_hard_link_note);
-#endif
   g_test_add_func ("/ui/window/save-backup", test_save_backup);
   g_test_add_func ("/ui/window/open-fails", test_open_fails);
   g_test_add_func ("/ui/window/open-fifo", test_open_fifo);
