@@ -21,6 +21,7 @@
 #include "mat-file-private.h"
 #include "ui-support.h"
 
+#include <X11/keysym.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1142,6 +1143,398 @@ test_material_management (void)
   close_window (window);
 }
 
+/* The keyboard and the material list */
+
+/* The row showing @material, which must be on screen. */
+static GtkWidget *
+row_of (MatWindow   *window,
+        MatMaterial *material)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  ui_collect_by_type (GTK_WIDGET (template_child (window, "list_view")), MAT_TYPE_MATERIAL_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    if (mat_material_row_get_material (g_ptr_array_index (rows, i)) == material &&
+        gtk_widget_get_mapped (g_ptr_array_index (rows, i)))
+      return g_ptr_array_index (rows, i);
+  return NULL;
+}
+
+/* A real click in the middle of @widget. */
+static void
+click (GtkWidget *widget)
+{
+  ui_pointer_move (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0);
+  ui_pointer_button (widget, 1, TRUE);
+  ui_pointer_button (widget, 1, FALSE);
+  ui_spin_ms (50);
+}
+
+static GtkWidget *
+focus_of (MatWindow *window)
+{
+  return gtk_root_get_focus (GTK_ROOT (window));
+}
+
+static gboolean
+focus_in (MatWindow  *window,
+          const char *name)
+{
+  GtkWidget *focus = focus_of (window);
+
+  return focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (template_child (window, name)));
+}
+
+static gboolean
+has_action_name (GtkWidget     *widget,
+                 gconstpointer  data)
+{
+  return GTK_IS_ACTIONABLE (widget) &&
+         g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), data) == 0;
+}
+
+static gboolean
+has_label (GtkWidget     *widget,
+           gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), data) == 0;
+}
+
+/* Delete on the list asks, naming the material; Escape keeps it, the
+ * dialog's Delete removes it and a banner offers to undo it. */
+static void
+test_delete_key (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("delete-key.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  guint total = g_list_model_get_n_items (G_LIST_MODEL (library));
+  MatMaterial *material = mat_library_get_material (library, 2);
+  g_autofree char *name = g_strdup (mat_material_get_name (material));
+  g_autofree char *question = g_strdup_printf ("Delete “%s”?", name);
+  g_autofree char *deleted = g_strdup_printf ("Deleted “%s”", name);
+  g_autoptr(MatMaterial) next = g_object_ref (mat_library_get_material (library, 3));
+  GtkWidget *entry = template_child (window, "search_entry");
+  GtkRevealer *banner = template_child (window, "deleted_revealer");
+  const MatDialogRequest *request;
+  g_autoptr(GBytes) bytes = NULL;
+  GtkWidget *row;
+
+  /* a click on its row selects it and puts the focus there */
+  row = row_of (window, material);
+  g_assert_nonnull (row);
+  click (row);
+  g_assert_true (mat_window_get_selected_material (window) == material);
+  g_assert_true (focus_in (window, "list_view"));
+
+  /* Delete: the question, naming it; nothing deleted yet */
+  ui_key (GTK_WIDGET (window), XK_Delete, 0);
+  request = wait_dialog (MAT_DIALOG_CHOICE);
+  g_assert_cmpstr (request->heading, ==, question);
+  g_assert_cmpstr (request->body, ==,
+                   "The material leaves the library with its phases and animation blocks. Undo brings it back.");
+  g_assert_cmpstr (request->buttons[0], ==, "_Cancel");
+  g_assert_cmpstr (request->buttons[1], ==, "_Delete");
+  g_assert_null (request->buttons[2]);
+  g_assert_cmpint (request->cancel_button, ==, 0);
+  g_assert_cmpint (request->default_button, ==, 0);
+  g_assert_cmpint (request->destructive_button, ==, 1);
+  g_assert_true (request->parent == GTK_WINDOW (window));
+  g_assert_true (mat_library_find (library, name) == material);
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  ui_screenshot (GTK_WIDGET (request->window), "delete-confirm.png");
+  /* Escape on the real dialog: kept */
+  ui_key (GTK_WIDGET (request->window), XK_Escape, 0);
+  ui_pump ();
+#else
+  answer_dialog (-1);
+#endif
+  g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, 0);
+  g_assert_true (mat_library_find (library, name) == material);
+  g_assert_false (mat_library_get_dirty (library));
+  g_assert_false (gtk_revealer_get_reveal_child (banner));
+
+  /* again, and the dialog's Delete button */
+  gtk_widget_grab_focus (row_of (window, material));
+  ui_key (GTK_WIDGET (window), XK_KP_Delete, 0);
+  request = wait_dialog (MAT_DIALOG_CHOICE);
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  {
+    GtkWidget *button = ui_find_widget (GTK_WIDGET (request->window), has_label, "_Delete");
+
+    g_assert_nonnull (button);
+    g_assert_true (gtk_widget_has_css_class (button, "destructive-action"));
+    click (button);
+  }
+#else
+  answer_dialog (1);
+#endif
+  g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, 0);
+  g_assert_null (mat_library_find (library, name));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, total - 1);
+  /* the next row takes the selection */
+  g_assert_true (mat_window_get_selected_material (window) == next);
+
+  /* the banner says what went, its Undo brings it back */
+  g_assert_true (gtk_revealer_get_reveal_child (banner));
+  g_assert_cmpstr (gtk_label_get_label (template_child (window, "deleted_label")), ==, deleted);
+  ui_screenshot (GTK_WIDGET (window), "delete-banner.png");
+  click (ui_find_widget (GTK_WIDGET (banner), has_action_name, "win.undo-delete"));
+  g_assert_false (gtk_revealer_get_reveal_child (banner));
+  g_assert_nonnull (mat_library_find (library, name));
+  bytes = ui_library_save (library);
+  g_assert_true (g_bytes_equal (bytes, original));
+  g_assert_false (mat_library_get_dirty (library));
+
+  /* another edit after a deletion: the banner goes (its Undo would
+   * undo that edit) */
+  select_by_name (window, name);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.delete", NULL);
+  wait_dialog (MAT_DIALOG_CHOICE);
+  answer_dialog (1);
+  g_assert_true (gtk_revealer_get_reveal_child (banner));
+  g_assert_true (gtk_widget_is_sensitive (ui_find_widget (GTK_WIDGET (banner), has_action_name,
+                                                          "win.undo-delete")));
+  edit_one_param (next);
+  g_assert_false (gtk_revealer_get_reveal_child (banner));
+  g_assert_false (gtk_widget_is_sensitive (ui_find_widget (GTK_WIDGET (banner), has_action_name,
+                                                           "win.undo-delete")));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  g_assert_nonnull (mat_library_find (library, name));
+
+  /* Delete in the search field edits the text, and asks nothing */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "AB");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL);
+  gtk_editable_set_position (GTK_EDITABLE (entry), 0);
+  ui_key (GTK_WIDGET (window), XK_Delete, 0);
+  ui_spin_ms (100);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "B");
+  g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, total);
+
+  close_window (window);
+}
+
+/* The material list is one stop of Tab, however long it is: Tab enters
+ * it on the selected row and leaves it at the next press; the arrows
+ * move inside it. */
+static void
+test_tab_stops (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("tab.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  GtkWidget *sidebar = template_child (window, "sidebar");
+  GtkWidget *add_button = ui_find_widget (sidebar, has_action_name, "win.new-material");
+  GtkWidget *focus;
+  GtkWidget *row;
+  int here;
+
+  g_assert_nonnull (add_button);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), >, 10);
+
+  /* from the sort order: Tab enters the list, on the row that last had
+   * the focus (GTK's own rule) */
+  gtk_widget_grab_focus (GTK_WIDGET (template_child (window, "sort_dropdown")));
+  g_assert_true (focus_in (window, "list_view") == FALSE);
+  ui_key (GTK_WIDGET (window), XK_Tab, 0);
+  g_assert_true (focus_in (window, "list_view"));
+  focus = focus_of (window);
+  row = ui_find_by_type (focus, MAT_TYPE_MATERIAL_ROW);
+  g_assert_nonnull (row);
+  here = mat_library_index_of (library, mat_material_row_get_material (MAT_MATERIAL_ROW (row)));
+
+  /* the arrows move inside it, and select */
+  ui_key (GTK_WIDGET (window), XK_Down, 0);
+  g_assert_true (focus_in (window, "list_view"));
+  row = ui_find_by_type (focus_of (window), MAT_TYPE_MATERIAL_ROW);
+  g_assert_true (mat_material_row_get_material (MAT_MATERIAL_ROW (row)) ==
+                 mat_library_get_material (library, (guint) here + 1));
+  g_assert_true (mat_window_get_selected_material (window) ==
+                 mat_library_get_material (library, (guint) here + 1));
+
+  /* the next Tab leaves it: the + button under it */
+  ui_key (GTK_WIDGET (window), XK_Tab, 0);
+  g_assert_false (focus_in (window, "list_view"));
+  g_assert_true (focus_of (window) == add_button);
+
+  /* and on into the material's pages */
+  ui_key (GTK_WIDGET (window), XK_Tab, 0);
+  g_assert_false (gtk_widget_is_ancestor (focus_of (window), sidebar));
+
+  /* Shift+Tab back: one stop in the list, then the sort order */
+  gtk_widget_grab_focus (add_button);
+  ui_key (GTK_WIDGET (window), XK_Tab, GDK_SHIFT_MASK);
+  g_assert_true (focus_in (window, "list_view"));
+  ui_key (GTK_WIDGET (window), XK_Tab, GDK_SHIFT_MASK);
+  g_assert_true (focus_in (window, "sort_dropdown"));
+
+  /* the problems panel's list too */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
+  ui_spin_ms (300);
+  gtk_widget_grab_focus (GTK_WIDGET (template_child (window, "lint_list")));
+  g_assert_true (focus_in (window, "lint_list"));
+  ui_key (GTK_WIDGET (window), XK_Tab, 0);
+  g_assert_false (focus_in (window, "lint_list"));
+  ui_key (GTK_WIDGET (window), XK_Tab, GDK_SHIFT_MASK);
+  g_assert_true (focus_in (window, "lint_list"));
+  ui_key (GTK_WIDGET (window), XK_Tab, GDK_SHIFT_MASK);
+  g_assert_false (focus_in (window, "lint_list"));
+
+  close_window (window);
+}
+
+/* Whether @row lies wholly inside the visible part of the list. */
+static gboolean
+row_in_view (MatWindow *window,
+             GtkWidget *row)
+{
+  GtkWidget *list = GTK_WIDGET (template_child (window, "list_view"));
+  GtkWidget *scroller = gtk_widget_get_ancestor (list, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+
+  /* a row the list has just made has no size yet */
+  if (row == NULL || gtk_widget_get_height (row) < 16 ||
+      !gtk_widget_compute_bounds (row, scroller, &bounds))
+    return FALSE;
+  return bounds.origin.y >= 0 &&
+         bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scroller) + 0.5;
+}
+
+typedef struct {
+  MatWindow   *window;
+  MatMaterial *material;
+} RowWait;
+
+static gboolean
+material_row_in_view (gpointer data)
+{
+  RowWait *wait = data;
+
+  return row_in_view (wait->window, row_of (wait->window, wait->material));
+}
+
+static gboolean
+name_dialog_gone (gpointer data)
+{
+  return ui_find_toplevel (MAT_TYPE_NAME_DIALOG) == NULL;
+}
+
+/* The demo library with @n_more materials added at its end, as long as
+ * a retail library. Returns: (transfer full). */
+static GBytes *
+big_library (guint n_more)
+{
+  g_autoptr(GBytes) demo = ui_demo_bytes ();
+  g_autoptr(MatLibrary) library = ui_library_new (demo);
+
+  for (guint i = 0; i < n_more; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *name = g_strdup_printf ("FILLER_%03u", i);
+
+      g_assert_nonnull (mat_library_add_material (library, name, &error));
+      g_assert_no_error (error);
+    }
+  return ui_library_save (library);
+}
+
+/* A new material (added at the end of a list longer than the window) is
+ * selected and scrolled into view; so is a duplicate. */
+static void
+test_new_material_in_view (void)
+{
+  g_autoptr(GBytes) original = big_library (900);
+  g_autoptr(GFile) file = temp_file ("new-in-view.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  GtkWidget *list = GTK_WIDGET (template_child (window, "list_view"));
+  GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list));
+  MatMaterial *first = mat_library_get_material (library, 0);
+  MatNameDialog *dialog;
+  RowWait wait = { window, NULL };
+
+  /* at the top, and the end out of sight */
+  select_by_name (window, mat_material_get_name (first));
+  ui_spin_ms (100);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadjustment), >,
+                     gtk_adjustment_get_page_size (vadjustment) * 1.2);
+  g_assert_true (row_in_view (window, row_of (window, first)));
+
+  /* as a user does it: a click on the first row, Shift+Ctrl+N, the
+   * name typed, Enter */
+  click (row_of (window, first));
+  g_assert_true (focus_in (window, "list_view"));
+  ui_key (GTK_WIDGET (window), XK_n, GDK_SHIFT_MASK | GDK_CONTROL_MASK);
+  g_assert_true (ui_wait_for (name_dialog_shown, NULL, WAIT_SECONDS));
+  dialog = ui_find_toplevel (MAT_TYPE_NAME_DIALOG);
+  ui_spin_ms (100);
+  gtk_editable_set_text (name_entry (dialog), "");
+  for (const char *c = "ZZEND"; *c != '\0'; c++)
+    ui_key (GTK_WIDGET (dialog), XK_A + (guint) (*c - 'A'), GDK_SHIFT_MASK);
+  g_assert_cmpstr (gtk_editable_get_text (name_entry (dialog)), ==, "ZZEND");
+  ui_key (GTK_WIDGET (dialog), XK_Return, 0);
+  g_assert_true (ui_wait_for (name_dialog_gone, NULL, WAIT_SECONDS));
+  ui_spin_ms (300);
+  wait.material = mat_library_find (library, "ZZEND");
+  g_assert_nonnull (wait.material);
+  g_assert_cmpint (mat_library_index_of (library, wait.material), ==,
+                   (int) g_list_model_get_n_items (G_LIST_MODEL (library)) - 1);
+  g_assert_true (mat_window_get_selected_material (window) == wait.material);
+  g_assert_true (ui_wait_for (material_row_in_view, &wait, WAIT_SECONDS));
+  g_assert_false (row_in_view (window, row_of (window, first)));
+
+  /* while a search hides it: the search is cleared, the list scrolled */
+  gtk_editable_set_text (GTK_EDITABLE (template_child (window, "search_entry")), "FILLER_00");
+  g_signal_emit_by_name (template_child (window, "search_entry"), "search-changed");
+  ui_spin_ms (200);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (mat_window_get_selection (window))), ==, 10);
+  dialog = open_name_dialog (window, "win.new-material");
+  gtk_editable_set_text (name_entry (dialog), "ZZ_HIDDEN");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.accept", NULL);
+  wait.material = mat_library_find (library, "ZZ_HIDDEN");
+  g_assert_nonnull (wait.material);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (template_child (window, "search_entry"))), ==, "");
+  g_assert_true (mat_window_get_selected_material (window) == wait.material);
+  g_assert_true (ui_wait_for (material_row_in_view, &wait, WAIT_SECONDS));
+
+  /* sorted by name: it lands where the name puts it */
+  gtk_drop_down_set_selected (template_child (window, "sort_dropdown"), 1);
+  select_by_name (window, "DEFAULT");
+  ui_spin_ms (200);
+  dialog = open_name_dialog (window, "win.new-material");
+  gtk_editable_set_text (name_entry (dialog), "FILLER_450A");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.accept", NULL);
+  wait.material = mat_library_find (library, "FILLER_450A");
+  g_assert_true (mat_window_get_selected_material (window) == wait.material);
+  g_assert_true (ui_wait_for (material_row_in_view, &wait, WAIT_SECONDS));
+  gtk_drop_down_set_selected (template_child (window, "sort_dropdown"), 0);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+
+  /* back to the top, then a duplicate of the first material: it lands
+   * right under it, in view */
+  select_by_name (window, mat_material_get_name (first));
+  mat_window_select_material (window, first);
+  wait.material = first;
+  g_assert_true (ui_wait_for (material_row_in_view, &wait, WAIT_SECONDS));
+  dialog = open_name_dialog (window, "win.duplicate");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.accept", NULL);
+  wait.material = mat_window_get_selected_material (window);
+  g_assert_true (wait.material != first);
+  g_assert_cmpint (mat_library_index_of (library, wait.material), ==, 1);
+  g_assert_true (ui_wait_for (material_row_in_view, &wait, WAIT_SECONDS));
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  g_assert_false (mat_library_get_dirty (library));
+  close_window (window);
+}
+
 static void
 test_screenshot (void)
 {
@@ -1903,6 +2296,9 @@ main (int   argc,
   g_test_add_func ("/ui/window/lint-panel", test_lint_panel);
   g_test_add_func ("/ui/window/material-management", test_material_management);
   g_test_add_func ("/ui/window/screenshot", test_screenshot);
+  g_test_add_func ("/ui/window/delete-key", test_delete_key);
+  g_test_add_func ("/ui/window/tab-stops", test_tab_stops);
+  g_test_add_func ("/ui/window/new-material-in-view", test_new_material_in_view);
 
   status = g_test_run ();
 

@@ -335,6 +335,17 @@ find_position (GListModel *model,
   return GTK_INVALID_LIST_POSITION;
 }
 
+static void
+scroll_to_position (MatWindow *self,
+                    guint      position)
+{
+#if GTK_CHECK_VERSION (4, 12, 0)
+  gtk_list_view_scroll_to (self->list_view, position, GTK_LIST_SCROLL_NONE, NULL);
+#else
+  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", position);
+#endif
+}
+
 static gboolean
 scroll_idle (gpointer data)
 {
@@ -346,7 +357,7 @@ scroll_idle (gpointer data)
     return G_SOURCE_REMOVE;
   position = gtk_single_selection_get_selected (self->selection);
   if (position != GTK_INVALID_LIST_POSITION)
-    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", position);
+    scroll_to_position (self, position);
   return G_SOURCE_REMOVE;
 }
 
@@ -360,7 +371,7 @@ scroll_to_selected (MatWindow *self)
 
   if (position == GTK_INVALID_LIST_POSITION)
     return;
-  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", position);
+  scroll_to_position (self, position);
   if (self->scroll_source == 0)
     self->scroll_source = g_timeout_add_full (G_PRIORITY_LOW, 20, scroll_idle,
                                               g_object_ref (self), g_object_unref);
