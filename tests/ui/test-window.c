@@ -1535,6 +1535,113 @@ test_new_material_in_view (void)
   close_window (window);
 }
 
+/* The row of the problems panel showing @message, once it is on screen. */
+static gboolean
+has_tooltip_text (GtkWidget     *widget,
+                  gconstpointer  data)
+{
+  return g_strcmp0 (gtk_widget_get_tooltip_text (widget), data) == 0 &&
+         gtk_widget_get_mapped (widget);
+}
+
+typedef struct {
+  GtkWidget  *list;
+  const char *message;
+} LintWait;
+
+static gboolean
+lint_row_in_view (gpointer data)
+{
+  LintWait *wait = data;
+  GtkWidget *row = ui_find_widget (wait->list, has_tooltip_text, wait->message);
+  GtkWidget *scroller = gtk_widget_get_ancestor (wait->list, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+
+  if (row == NULL || gtk_widget_get_height (row) < 8 ||
+      !gtk_widget_compute_bounds (row, scroller, &bounds))
+    return FALSE;
+  return bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scroller);
+}
+
+/* Clicks the problem @check of @material in the panel, a real click. */
+static void
+click_problem (MatWindow   *window,
+               MatMaterial *material,
+               Mat0Check    check)
+{
+  GPtrArray *diags = mat_library_get_diagnostics (mat_window_get_library (window));
+  LintWait wait = { GTK_WIDGET (template_child (window, "lint_list")), NULL };
+  guint position = G_MAXUINT;
+
+  for (guint i = 0; i < diags->len; i++)
+    {
+      Mat0Diagnostic *diag = g_ptr_array_index (diags, i);
+
+      if (diag->check == check && g_strcmp0 (diag->entry_name, mat_material_get_name (material)) == 0)
+        {
+          wait.message = diag->message;
+          position = i;
+          break;
+        }
+    }
+  g_assert_nonnull (wait.message);
+  gtk_widget_activate_action (wait.list, "list.scroll-to-item", "u", position);
+  g_assert_true (ui_wait_for (lint_row_in_view, &wait, WAIT_SECONDS));
+  click (ui_find_widget (wait.list, has_tooltip_text, wait.message));
+}
+
+/* A problem chosen in the panel shows where it is: a key of a block on
+ * the Animation page, a phase on the Phases page. */
+static void
+test_problem_goes_there (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("problems.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  MatMaterial *lints = ui_find_material (library, "LINT_EXAMPLE");
+  GtkStack *pages = template_child (window, "material_stack");
+  MatBlockEditor *editor = template_child (window, "block_editor");
+  MatTimeline *timeline = mat_block_editor_get_timeline (editor);
+  MatPhaseTable *table = template_child (window, "phase_table");
+  g_autoptr(GBytes) after = NULL;
+
+  select_by_name (window, "DEFAULT");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
+  ui_spin_ms (400);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (pages), ==, "phases");
+
+  /* key 1 of block 1 names a phase the material does not have */
+  click_problem (window, lints, MAT0_LINT_KEY_PHASE_RANGE);
+  g_assert_true (mat_window_get_selected_material (window) == lints);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (pages), ==, "animation");
+  g_assert_cmpint (mat_block_editor_get_selected_block (editor), ==, 1);
+  g_assert_cmpint (mat_timeline_get_selected_key (timeline), ==, 1);
+  ui_screenshot (GTK_WIDGET (window), "problem-key.png");
+
+  /* key 2 of the same block: the key follows */
+  click_problem (window, lints, MAT0_LINT_KEY_TIME_ORDER);
+  g_assert_cmpint (mat_block_editor_get_selected_block (editor), ==, 1);
+  g_assert_cmpint (mat_timeline_get_selected_key (timeline), ==, 2);
+
+  /* block 0's period (its last key, key 1) */
+  click_problem (window, lints, MAT0_LINT_ZERO_PERIOD);
+  g_assert_cmpint (mat_block_editor_get_selected_block (editor), ==, 0);
+  g_assert_cmpint (mat_timeline_get_selected_key (timeline), ==, 1);
+
+  /* a phase's palette index: back on the Phases page, that phase */
+  click_problem (window, lints, MAT0_LINT_PALETTE_INDEX);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (pages), ==, "phases");
+  g_assert_cmpuint (mat_phase_table_get_selected (table), ==, 1);
+  click_problem (window, lints, MAT0_LINT_TEXTURE_NO_DOT);
+  g_assert_cmpuint (mat_phase_table_get_selected (table), ==, 0);
+
+  /* looking changed nothing */
+  after = ui_library_save (library);
+  g_assert_true (g_bytes_equal (after, original));
+  close_window (window);
+}
+
 static void
 test_screenshot (void)
 {
@@ -2299,6 +2406,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/delete-key", test_delete_key);
   g_test_add_func ("/ui/window/tab-stops", test_tab_stops);
   g_test_add_func ("/ui/window/new-material-in-view", test_new_material_in_view);
+  g_test_add_func ("/ui/window/problem-goes-there", test_problem_goes_there);
 
   status = g_test_run ();
 
