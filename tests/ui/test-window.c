@@ -13,6 +13,7 @@
 #include "mat-material-row.h"
 #include "mat-name-dialog.h"
 #include "mat-phase-table.h"
+#include "mat-texture-picker.h"
 #include "mat-flags-inspector.h"
 #include "mat-meta-editor.h"
 #include "mat-unsaved-dialog.h"
@@ -1642,6 +1643,111 @@ test_problem_goes_there (void)
   close_window (window);
 }
 
+static gboolean
+has_tooltip_prefix (GtkWidget     *widget,
+                    gconstpointer  data)
+{
+  return GTK_IS_MENU_BUTTON (widget) &&
+         g_strcmp0 (gtk_widget_get_tooltip_text (widget), data) == 0;
+}
+
+/* The label of the item of @model (and its sections) activating
+ * @action. Returns: (transfer full) (nullable) */
+static char *
+menu_label_of (GMenuModel *model,
+               const char *action)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autofree char *item_action = NULL;
+      g_autoptr(GMenuModel) section = NULL;
+
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_ACTION, "s", &item_action) &&
+          g_strcmp0 (item_action, action) == 0)
+        {
+          char *label = NULL;
+
+          g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+          return label;
+        }
+      section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
+      if (section != NULL)
+        {
+          char *label = menu_label_of (section, action);
+
+          if (label != NULL)
+            return label;
+        }
+    }
+  return NULL;
+}
+
+static guint
+n_phases_of (MatMaterial *material)
+{
+  return mat_material_get_n_phases (material);
+}
+
+/* Two Duplicates that copy different things say so: the phase table's
+ * button and Shift+Ctrl+D copy the phase, the material menu and Ctrl+D
+ * the material, whatever has the focus. */
+static void
+test_duplicate_names (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("duplicates.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  guint total = g_list_model_get_n_items (G_LIST_MODEL (library));
+  MatMaterial *material = select_by_name (window, "LAVA_FLOW");
+  guint n_phases = n_phases_of (material);
+  MatPhaseTable *table = template_child (window, "phase_table");
+  GtkWidget *button = ui_find_widget (GTK_WIDGET (table), has_action_name, "phase.duplicate");
+  GtkWidget *menu_button = ui_find_widget (GTK_WIDGET (window), has_tooltip_prefix, "Material Menu");
+  g_autofree char *menu_label = NULL;
+  GtkLabel *label;
+  MatNameDialog *dialog;
+  g_autoptr(GBytes) after = NULL;
+
+  /* the names */
+  g_assert_nonnull (button);
+  label = GTK_LABEL (ui_find_by_type (button, GTK_TYPE_LABEL));
+  g_assert_cmpstr (gtk_label_get_label (label), ==, "Duplicate Phase");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (button), ==,
+                   "Duplicate the selected phase (Shift+Ctrl+D)");
+  g_assert_nonnull (menu_button);
+  menu_label = menu_label_of (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (menu_button)),
+                              "win.duplicate");
+  g_assert_cmpstr (menu_label, ==, "D_uplicate Material…");
+
+  /* Shift+Ctrl+D in the phase table: the selected phase, as the button */
+  mat_phase_table_set_selected (table, 0);
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (table), GTK_DIR_TAB_FORWARD));
+  ui_key (GTK_WIDGET (window), XK_d, GDK_SHIFT_MASK | GDK_CONTROL_MASK);
+  g_assert_cmpuint (n_phases_of (material), ==, n_phases + 1);
+  g_assert_cmpuint (mat_phase_table_get_selected (table), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, total);
+  click (button);
+  g_assert_cmpuint (n_phases_of (material), ==, n_phases + 2);
+
+  /* Ctrl+D from the same place: the material */
+  g_assert_true (gtk_widget_is_ancestor (focus_of (window), GTK_WIDGET (table)) ||
+                 focus_of (window) == button);
+  ui_key (GTK_WIDGET (window), XK_d, GDK_CONTROL_MASK);
+  g_assert_true (ui_wait_for (name_dialog_shown, NULL, WAIT_SECONDS));
+  dialog = ui_find_toplevel (MAT_TYPE_NAME_DIALOG);
+  g_assert_cmpstr (gtk_editable_get_text (name_entry (dialog)), ==, "LAVA_FLOW_COPY");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.cancel", NULL);
+  g_assert_true (ui_wait_for (name_dialog_gone, NULL, WAIT_SECONDS));
+  g_assert_cmpuint (n_phases_of (material), ==, n_phases + 2);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  after = ui_library_save (library);
+  g_assert_true (g_bytes_equal (after, original));
+  close_window (window);
+}
+
 static void
 test_screenshot (void)
 {
@@ -1844,19 +1950,328 @@ test_about_and_shortcuts (void)
   g_assert_true (ui_wait_for (about_shown, NULL, WAIT_SECONDS));
   about = ui_find_toplevel (GTK_TYPE_ABOUT_DIALOG);
   g_assert_cmpstr (gtk_about_dialog_get_version (GTK_ABOUT_DIALOG (about)), ==, PACKAGE_VERSION);
+
+  /* its logo is the application's icon, from the resources (nothing is
+   * installed here), not GTK's "missing image" */
+  g_assert_cmpstr (gtk_about_dialog_get_logo_icon_name (GTK_ABOUT_DIALOG (about)), ==, APPLICATION_ID);
+  {
+    GtkIconTheme *theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (about)));
+    g_autoptr(GtkIconPaintable) icon = NULL;
+    g_autoptr(GtkIconPaintable) symbolic = NULL;
+    g_autoptr(GFile) icon_file = NULL;
+    g_autofree char *uri = NULL;
+    GtkWidget *image = ui_find_by_type (GTK_WIDGET (about), GTK_TYPE_IMAGE);
+
+    g_assert_true (gtk_icon_theme_has_icon (theme, APPLICATION_ID));
+    g_assert_true (gtk_icon_theme_has_icon (theme, APPLICATION_ID "-symbolic"));
+    icon = gtk_icon_theme_lookup_icon (theme, APPLICATION_ID, NULL, 128, 1, GTK_TEXT_DIR_NONE, 0);
+    g_assert_cmpstr (gtk_icon_paintable_get_icon_name (icon), ==, APPLICATION_ID);
+    icon_file = gtk_icon_paintable_get_file (icon);
+    uri = g_file_get_uri (icon_file);
+    g_assert_cmpstr (uri, ==, "resource:///io/github/parkan/MatEdit/icons/scalable/apps/" APPLICATION_ID ".svg");
+    symbolic = gtk_icon_theme_lookup_icon (theme, APPLICATION_ID "-symbolic", NULL, 16, 1, GTK_TEXT_DIR_NONE, 0);
+    g_assert_cmpstr (gtk_icon_paintable_get_icon_name (symbolic), ==, APPLICATION_ID "-symbolic");
+    g_assert_nonnull (image);
+    g_assert_cmpint (gtk_image_get_storage_type (GTK_IMAGE (image)), ==, GTK_IMAGE_ICON_NAME);
+    g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (image)), ==, APPLICATION_ID);
+  }
+  ui_screenshot (GTK_WIDGET (about), "about.png");
   gtk_window_destroy (about);
 
   gtk_window_present (GTK_WINDOW (window));
   ui_spin_ms (50);
   g_action_group_activate_action (G_ACTION_GROUP (app), "shortcuts", NULL);
   g_assert_true (ui_wait_for (shortcuts_shown, NULL, WAIT_SECONDS));
-  gtk_widget_set_visible (GTK_WIDGET (ui_find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW)), FALSE);
+  {
+    GtkWindow *overlay = ui_find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW);
+
+    ui_screenshot (GTK_WIDGET (overlay), "shortcuts.png");
+    g_object_set (overlay, "section-name", "phases", NULL);
+    ui_screenshot (GTK_WIDGET (overlay), "shortcuts-phases.png");
+    g_object_set (overlay, "section-name", "timeline", NULL);
+    ui_screenshot (GTK_WIDGET (overlay), "shortcuts-timeline.png");
+    g_object_set (overlay, "section-name", "shortcuts", NULL);
+    gtk_widget_set_visible (GTK_WIDGET (overlay), FALSE);
+  }
 
   /* Find puts the focus in the search field. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL);
   g_assert_nonnull (gtk_root_get_focus (GTK_ROOT (window)));
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)),
                                          GTK_WIDGET (template_child (window, "search_entry"))));
+
+  close_window (window);
+}
+
+/* Every accelerator the editor has, and what the shortcuts window shows */
+
+/* The name of an accelerator; the keypad's copy of a key counts as the
+ * key (the shortcuts window shows them alike). Returns: (transfer full) */
+static char *
+accelerator_name (guint           keyval,
+                  GdkModifierType mods)
+{
+  static const guint keypad[][2] = {
+    { GDK_KEY_KP_Delete, GDK_KEY_Delete }, { GDK_KEY_KP_Enter, GDK_KEY_Return },
+    { GDK_KEY_KP_Insert, GDK_KEY_Insert }, { GDK_KEY_KP_Home, GDK_KEY_Home },
+    { GDK_KEY_KP_End, GDK_KEY_End }, { GDK_KEY_KP_Add, GDK_KEY_plus },
+    { GDK_KEY_KP_Subtract, GDK_KEY_minus }, { GDK_KEY_KP_0, GDK_KEY_0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keypad); i++)
+    if (keyval == keypad[i][0])
+      keyval = keypad[i][1];
+  return gtk_accelerator_name (keyval, mods);
+}
+
+/* Adds the accelerators of @trigger to @set (name -> what it does). */
+static void
+add_trigger (GHashTable         *set,
+             GtkShortcutTrigger *trigger,
+             const char         *what)
+{
+  if (GTK_IS_KEYVAL_TRIGGER (trigger))
+    {
+      GtkKeyvalTrigger *key = GTK_KEYVAL_TRIGGER (trigger);
+
+      g_hash_table_insert (set,
+                           accelerator_name (gtk_keyval_trigger_get_keyval (key),
+                                             gtk_keyval_trigger_get_modifiers (key)),
+                           g_strdup (what));
+    }
+  else if (GTK_IS_ALTERNATIVE_TRIGGER (trigger))
+    {
+      add_trigger (set, gtk_alternative_trigger_get_first (GTK_ALTERNATIVE_TRIGGER (trigger)), what);
+      add_trigger (set, gtk_alternative_trigger_get_second (GTK_ALTERNATIVE_TRIGGER (trigger)), what);
+    }
+}
+
+static char *
+describe_shortcut (GtkWidget   *widget,
+                   GtkShortcut *shortcut)
+{
+  GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+  g_autofree char *text = gtk_shortcut_action_to_string (action);
+
+  return g_strdup_printf ("%s: %s", G_OBJECT_TYPE_NAME (widget), text);
+}
+
+/* The shortcuts of @widget's shortcut controllers that are not those of
+ * @plain (an instance of GTK's class it derives from) into @set. */
+static void
+collect_shortcuts (GtkWidget  *widget,
+                   GtkWidget  *plain,
+                   GHashTable *set)
+{
+  g_autoptr(GHashTable) inherited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  if (plain != NULL)
+    collect_shortcuts (plain, NULL, inherited);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          g_autoptr(GHashTable) mine = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+          g_autofree char *what = describe_shortcut (widget, shortcut);
+          GHashTableIter iter;
+          gpointer key;
+
+          add_trigger (mine, gtk_shortcut_get_trigger (shortcut), what);
+          g_hash_table_iter_init (&iter, mine);
+          while (g_hash_table_iter_next (&iter, &key, NULL))
+            if (!g_hash_table_contains (inherited, key))
+              g_hash_table_insert (set, g_strdup (key), g_strdup (what));
+        }
+    }
+}
+
+/* The nearest of @type's ancestors that is not the editor's own. */
+static GType
+gtk_ancestor (GType type)
+{
+  while (g_str_has_prefix (g_type_name (type), "Mat"))
+    type = g_type_parent (type);
+  return type;
+}
+
+/* An instance of @type, a widget of GTK's (%NULL for an abstract one,
+ * which has no shortcuts of its own: GtkWidget). */
+static GtkWidget *
+plain_widget (GType type)
+{
+  if (G_TYPE_IS_ABSTRACT (type))
+    return NULL;
+  if (g_type_is_a (type, GTK_TYPE_WINDOW))
+    return g_object_new (type, NULL);
+  return g_object_ref_sink (g_object_new (type, NULL));
+}
+
+static void
+drop_widget (GtkWidget *widget)
+{
+  if (widget == NULL)
+    return;
+  if (GTK_IS_WINDOW (widget))
+    gtk_window_destroy (GTK_WINDOW (widget));
+  else
+    g_object_unref (widget);
+}
+
+/* Every widget of the editor's own under @root, and the shortcut
+ * controllers the editor's templates add to GTK's widgets (named mat-*). */
+static void
+collect_tree (GtkWidget  *root,
+              GHashTable *set)
+{
+  if (g_str_has_prefix (G_OBJECT_TYPE_NAME (root), "Mat"))
+    {
+      GtkWidget *plain = plain_widget (gtk_ancestor (G_OBJECT_TYPE (root)));
+
+      collect_shortcuts (root, plain, set);
+      drop_widget (plain);
+    }
+  else
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (root);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+          if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+              gtk_event_controller_get_name (controller) == NULL ||
+              !g_str_has_prefix (gtk_event_controller_get_name (controller), "mat-"))
+            continue;
+          for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+            {
+              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+              g_autofree char *what = describe_shortcut (root, shortcut);
+
+              add_trigger (set, gtk_shortcut_get_trigger (shortcut), what);
+            }
+        }
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_tree (child, set);
+}
+
+/* The accelerators the shortcuts window lists, as it shows them. */
+static void
+collect_listed (GtkWidget  *overlay,
+                GHashTable *listed)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  ui_collect_by_type (overlay, GTK_TYPE_SHORTCUTS_SHORTCUT, rows);
+  g_assert_cmpuint (rows->len, >, 10);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autofree char *accelerator = NULL;
+      g_autofree char *action = NULL;
+      g_autofree char *title = NULL;
+
+      g_object_get (g_ptr_array_index (rows, i), "accelerator", &accelerator,
+                    "action-name", &action, "title", &title, NULL);
+      if (action != NULL)
+        {
+          g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), action);
+
+          /* a row naming an action without a key would show nothing */
+          g_assert_nonnull (accels[0]);
+          for (guint k = 0; accels[k] != NULL; k++)
+            {
+              guint keyval;
+              GdkModifierType mods;
+
+              g_assert_true (gtk_accelerator_parse (accels[k], &keyval, &mods));
+              g_hash_table_insert (listed, accelerator_name (keyval, mods), g_strdup (title));
+            }
+        }
+      if (accelerator != NULL)
+        {
+          g_auto(GStrv) accels = g_strsplit (accelerator, " ", -1);
+
+          for (guint k = 0; accels[k] != NULL; k++)
+            {
+              guint keyval;
+              GdkModifierType mods;
+
+              g_assert_true (gtk_accelerator_parse (accels[k], &keyval, &mods));
+              g_hash_table_insert (listed, accelerator_name (keyval, mods), g_strdup (title));
+            }
+        }
+    }
+}
+
+static void
+test_shortcuts_complete (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("shortcuts.lib", original);
+  MatWindow *window = open_window (file);
+  g_autoptr(GHashTable) registered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_auto(GStrv) actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+  GtkWidget *overlay;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint missing = 0;
+  /* the windows and dialogs of the editor, as each is made */
+  GType dialogs[] = { MAT_TYPE_NAME_DIALOG, MAT_TYPE_UNSAVED_DIALOG, MAT_TYPE_TEXTURE_PICKER,
+                      MAT_TYPE_COMPARE_VIEW };
+
+  /* the application's accelerators */
+  for (guint i = 0; actions[i] != NULL; i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), actions[i]);
+
+      for (guint k = 0; accels[k] != NULL; k++)
+        {
+          guint keyval;
+          GdkModifierType mods;
+
+          g_assert_true (gtk_accelerator_parse (accels[k], &keyval, &mods));
+          g_hash_table_insert (registered, accelerator_name (keyval, mods), g_strdup (actions[i]));
+        }
+    }
+  g_assert_cmpuint (g_hash_table_size (registered), >=, 15);
+
+  /* the widgets' own: the window with a material on its pages */
+  select_by_name (window, "COLOR_CYCLE");
+  collect_tree (GTK_WIDGET (window), registered);
+  for (guint i = 0; i < G_N_ELEMENTS (dialogs); i++)
+    {
+      GtkWidget *widget = plain_widget (dialogs[i]);
+
+      collect_tree (widget, registered);
+      drop_widget (widget);
+    }
+
+  g_hash_table_iter_init (&iter, registered);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_test_message ("accelerator %s: %s", (char *) key, (char *) value);
+
+  /* the shortcuts window lists every one */
+  overlay = GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  g_assert_nonnull (overlay);
+  collect_listed (overlay, listed);
+  g_hash_table_iter_init (&iter, registered);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (!g_hash_table_contains (listed, key))
+      {
+        g_printerr ("not in the shortcuts window: %s (%s)\n", (char *) key, (char *) value);
+        missing++;
+      }
+  g_assert_cmpuint (missing, ==, 0);
 
   close_window (window);
 }
@@ -2380,6 +2795,7 @@ main (int   argc,
   g_test_add_func ("/ui/app/accels", test_accels);
   g_test_add_func ("/ui/app/settings", test_settings);
   g_test_add_func ("/ui/app/about-and-shortcuts", test_about_and_shortcuts);
+  g_test_add_func ("/ui/app/shortcuts-complete", test_shortcuts_complete);
   g_test_add_func ("/ui/app/quit", test_quit);
   g_test_add_func ("/ui/app/demo", test_demo);
   g_test_add_func ("/ui/window/open", test_open);
@@ -2407,6 +2823,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/tab-stops", test_tab_stops);
   g_test_add_func ("/ui/window/new-material-in-view", test_new_material_in_view);
   g_test_add_func ("/ui/window/problem-goes-there", test_problem_goes_there);
+  g_test_add_func ("/ui/window/duplicate-names", test_duplicate_names);
 
   status = g_test_run ();
 

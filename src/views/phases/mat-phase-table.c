@@ -1880,6 +1880,9 @@ mat_phase_table_class_init (MatPhaseTableClass *klass)
   gtk_widget_class_install_action (widget_class, "phase.move-down", NULL, phase_move_down);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Insert, GDK_ALT_MASK, "phase.add", NULL);
+  /* Ctrl+D duplicates the material (win.duplicate): the phase has its own */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "phase.duplicate", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, GDK_ALT_MASK, "phase.remove", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "phase.move-up", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "phase.move-down", NULL);
