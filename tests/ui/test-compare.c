@@ -20,7 +20,7 @@
 
 #include <glib/gi18n.h>
 
-#include "mat-compare-view.h"
+#include "mat-compare-view-private.h"
 #include "mat-library.h"
 #include "mat-preview.h"
 #include "mat-texture-library.h"

@@ -12,9 +12,9 @@
 #include <glib/gi18n.h>
 
 #include "mat0-fields.h"
-#include "mat-flags-inspector.h"
+#include "mat-flags-inspector-private.h"
 #include "mat-library.h"
-#include "mat-meta-editor.h"
+#include "mat-meta-editor-private.h"
 #include "mat-resources.h"
 #include "nres.h"
 #include "test-support.h"

@@ -78,7 +78,7 @@ struct _MatWindow
   GPtrArray            *spare_rows;     /* MatMaterialRow, for the list */
   GtkSortListModel     *sort_model;
   GtkSingleSelection   *selection;
-  guint                 scroll_source;  /* idle: bring the selected row into view */
+  guint                 scroll_source;  /* again once the rows are laid out */
 
   /* the problems panel (mat-window-problems.c) */
   GtkStringList        *lint_strings;
@@ -104,7 +104,7 @@ struct _MatWindow
   GSignalGroup         *material_signals;
   MatMaterial          *shown;
   MatUnsavedDialog     *unsaved_dialog;
-  GCancellable         *dialogs;        /* the questions asked, closed with the window */
+  GCancellable         *dialogs;        /* closes the questions asked */
 
   guint                 is_demo : 1;
   guint                 loading_demo : 1;

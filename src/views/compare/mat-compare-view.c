@@ -27,7 +27,7 @@
 #include "mat0.h"
 #include "mat0-fields.h"
 #include "nres.h"
-#include "mat-compare-view.h"
+#include "mat-compare-view-private.h"
 #include "mat-playback.h"
 #include "mat-style.h"
 

@@ -23,7 +23,7 @@
 #include "mat0.h"
 #include "mat0-fields.h"
 #include "mat-library.h"
-#include "mat-phase-table.h"
+#include "mat-phase-table-private.h"
 #include "mat-style.h"
 #include "mat-texture-picker.h"
 

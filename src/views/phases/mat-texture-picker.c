@@ -12,7 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "mat-dialogs.h"
-#include "mat-texture-picker.h"
+#include "mat-texture-picker-private.h"
 
 /* Tile thumbnails are THUMB_SIZE logical pixels; the mip level shown is
  * the smallest at least THUMB_SOURCE pixels on its longer side. */

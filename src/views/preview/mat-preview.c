@@ -30,7 +30,7 @@
 #include "mat0-fields.h"
 #include "mat-application.h"
 #include "mat-dialogs.h"
-#include "mat-preview.h"
+#include "mat-preview-private.h"
 #include "mat-style.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
