@@ -1274,8 +1274,12 @@ test_delete_key (void)
   g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, 0);
   g_assert_null (mat_library_find (library, name));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, total - 1);
-  /* the next row takes the selection */
+  /* the next row takes the selection, and the focus stays in the list */
   g_assert_true (mat_window_get_selected_material (window) == next);
+  ui_spin_ms (100);
+  g_assert_true (focus_in (window, "list_view"));
+  g_assert_true (mat_material_row_get_material (MAT_MATERIAL_ROW (ui_find_by_type (focus_of (window), MAT_TYPE_MATERIAL_ROW)))
+                 == next);
 
   /* the banner says what went, its Undo brings it back */
   g_assert_true (gtk_revealer_get_reveal_child (banner));

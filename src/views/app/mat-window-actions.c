@@ -201,6 +201,7 @@ typedef struct {
   MatWindow   *self;
   MatLibrary  *library;
   MatMaterial *material;
+  gboolean     from_list;   /* asked with the focus in the list */
 } DeleteOp;
 
 static void
@@ -244,7 +245,8 @@ deleted_timeout_cb (gpointer user_data)
 
 static void
 delete_now (MatWindow   *self,
-            MatMaterial *material)
+            MatMaterial *material,
+            gboolean     from_list)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
@@ -274,6 +276,10 @@ delete_now (MatWindow   *self,
       if (n > 0)
         gtk_single_selection_set_selected (self->selection, MIN (position, n - 1));
     }
+  /* the row that had the focus is gone: the list keeps it, on the row
+   * now in its place, so Delete and the arrows go on from there */
+  if (from_list)
+    gtk_widget_grab_focus (GTK_WIDGET (self->list_view));
 
   /* Translators: the banner after a deletion; %s is a material name */
   text = g_strdup_printf (_("Deleted “%s”"), mat_material_get_name (material));
@@ -302,7 +308,7 @@ delete_chosen_cb (GObject      *object,
   /* the library may have been reloaded meanwhile */
   if (self->library != op->library || mat_library_index_of (op->library, op->material) < 0)
     return;
-  delete_now (self, op->material);
+  delete_now (self, op->material, op->from_list);
 }
 
 static void
@@ -322,6 +328,9 @@ delete_action (GtkWidget  *widget,
   op->self = g_object_ref (self);
   op->library = g_object_ref (self->library);
   op->material = g_object_ref (self->shown);
+  op->from_list = gtk_root_get_focus (GTK_ROOT (self)) != NULL &&
+                  gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (self)),
+                                          GTK_WIDGET (self->list_view));
   /* Translators: the question before deleting; %s is a material name */
   heading = g_strdup_printf (_("Delete “%s”?"), mat_material_get_name (op->material));
   mat_dialogs_choose (GTK_WINDOW (self), heading,
