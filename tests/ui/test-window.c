@@ -1752,6 +1752,65 @@ test_duplicate_names (void)
   close_window (window);
 }
 
+/* Save As and Open ask through the file choosers of the dialogs shim:
+ * what they offer, and what the answer does. */
+static void
+test_file_choosers (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("choosers.lib", original);
+  g_autofree char *copy_path = g_build_filename (tmp_dir, "chosen-copy.lib", NULL);
+  g_autoptr(GFile) copy = g_file_new_for_path (copy_path);
+  g_autoptr(GFile) folder = g_file_new_for_path (tmp_dir);
+  g_autoptr(GFile) other = temp_file ("opened-by-chooser.lib", original);
+  g_autoptr(GListStore) answer = g_list_store_new (G_TYPE_FILE);
+  MatWindow *window = open_window (file);
+  const MatDialogRequest *request;
+  g_autoptr(GBytes) written = NULL;
+  FileWait wait = { other };
+
+  /* Save As: the file's own name and folder offered; cancelled, nothing */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save-as", NULL);
+  request = wait_dialog (MAT_DIALOG_SAVE);
+  g_assert_cmpstr (request->heading, ==, "Save Material Library As");
+  g_assert_cmpstr (request->initial_name, ==, "choosers.lib");
+  g_assert_true (g_file_equal (request->initial_folder, folder));
+  g_assert_true (request->parent == GTK_WINDOW (window));
+  _mat_dialogs_answer_files (NULL);
+  ui_pump ();
+  g_assert_false (mat_window_get_busy (window));
+  g_assert_false (g_file_query_exists (copy, NULL));
+
+  /* answered: the library is written there and is that file from now on */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save-as", NULL);
+  wait_dialog (MAT_DIALOG_SAVE);
+  g_list_store_append (answer, copy);
+  _mat_dialogs_answer_files (G_LIST_MODEL (answer));
+  ui_pump ();
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
+  written = file_bytes (copy);
+  g_assert_true (g_bytes_equal (written, original));
+  g_assert_true (g_file_equal (mat_window_get_file (window), copy));
+  g_assert_cmpstr (gtk_label_get_label (template_child (window, "title_label")), ==, "chosen-copy.lib");
+
+  /* Open: several libraries at once, the library filter first */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open", NULL);
+  request = wait_dialog (MAT_DIALOG_OPEN);
+  g_assert_cmpstr (request->heading, ==, "Open Material Library");
+  g_assert_true (request->multiple);
+  g_assert_true (request->parent == GTK_WINDOW (window));
+  g_list_store_remove_all (answer);
+  g_list_store_append (answer, other);
+  _mat_dialogs_answer_files (G_LIST_MODEL (answer));
+  ui_pump ();
+  g_assert_true (ui_wait_for (file_window_loaded, &wait, WAIT_SECONDS));
+  g_assert_true (window_for (other) != window);
+
+  close_window (window_for (other));
+  close_window (window);
+  g_unlink (copy_path);
+}
+
 static void
 test_screenshot (void)
 {
@@ -2828,6 +2887,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/new-material-in-view", test_new_material_in_view);
   g_test_add_func ("/ui/window/problem-goes-there", test_problem_goes_there);
   g_test_add_func ("/ui/window/duplicate-names", test_duplicate_names);
+  g_test_add_func ("/ui/window/file-choosers", test_file_choosers);
 
   status = g_test_run ();
 
