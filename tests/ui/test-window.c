@@ -191,6 +191,12 @@ dialog_shown (gpointer data)
   return _mat_dialogs_get_n_shown () > 0;
 }
 
+static gboolean
+no_dialog_shown (gpointer data)
+{
+  return _mat_dialogs_get_n_shown () == 0;
+}
+
 /* Waits for a dialog of @kind. Returns: (transfer none): what it asks. */
 static const MatDialogRequest *
 wait_dialog (MatDialogKind kind)
@@ -1165,6 +1171,9 @@ row_of (MatWindow   *window,
 static void
 click (GtkWidget *widget)
 {
+  /* a dialog just shown may not be laid out yet */
+  g_assert_true (ui_wait_for (ui_widget_is_shown, widget, WAIT_SECONDS));
+  ui_spin_ms (50);
   ui_pointer_move (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0);
   ui_pointer_button (widget, 1, TRUE);
   ui_pointer_button (widget, 1, FALSE);
@@ -1247,11 +1256,11 @@ test_delete_key (void)
   ui_screenshot (GTK_WIDGET (request->window), "delete-confirm.png");
   /* Escape on the real dialog: kept */
   ui_key (GTK_WIDGET (request->window), XK_Escape, 0);
-  ui_pump ();
 #else
   answer_dialog (-1);
 #endif
-  g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, 0);
+  g_assert_true (ui_wait_for (no_dialog_shown, NULL, WAIT_SECONDS));
+  ui_pump ();
   g_assert_true (mat_library_find (library, name) == material);
   g_assert_false (mat_library_get_dirty (library));
   g_assert_false (gtk_revealer_get_reveal_child (banner));
@@ -1271,7 +1280,8 @@ test_delete_key (void)
 #else
   answer_dialog (1);
 #endif
-  g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, 0);
+  g_assert_true (ui_wait_for (no_dialog_shown, NULL, WAIT_SECONDS));
+  ui_pump ();
   g_assert_null (mat_library_find (library, name));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, total - 1);
   /* the next row takes the selection, and the focus stays in the list */

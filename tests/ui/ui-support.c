@@ -421,7 +421,7 @@ ui_pointer_move (GtkWidget *widget,
                          (int) (point.x + surface_x + 0.5), (int) (point.y + surface_y + 0.5),
                          &root_x, &root_y, &child);
   XTestFakeMotionEvent (xdisplay, -1, root_x, root_y, CurrentTime);
-  XFlush (xdisplay);
+  XSync (xdisplay, False);   /* the events are back before the loop runs */
   ui_spin_ms (30);
 }
 
@@ -433,7 +433,7 @@ ui_pointer_button (GtkWidget *widget,
   Display *xdisplay = x_display_of (widget);
 
   XTestFakeButtonEvent (xdisplay, button, press, CurrentTime);
-  XFlush (xdisplay);
+  XSync (xdisplay, False);
   ui_spin_ms (30);
 }
 
@@ -508,6 +508,6 @@ ui_key (GtkWidget       *widget,
     if (mods & modifiers[i - 1].mask)
       XTestFakeKeyEvent (xdisplay, XKeysymToKeycode (xdisplay, modifiers[i - 1].keysym), False,
                          CurrentTime);
-  XFlush (xdisplay);
+  XSync (xdisplay, False);
   ui_spin_ms (40);
 }
