@@ -519,6 +519,32 @@ cmd_info (char **args)
   return errors ? MT_EXIT_INVALID : MT_EXIT_OK;
 }
 
+/* @text padded with spaces to @width terminal columns. Names are UTF-8
+ * (Cyrillic from CP1251): a column is a character, not a byte; a wide
+ * character takes two, a combining mark none.
+ * Returns: (transfer full). */
+static char *
+pad_columns (const char *text,
+             guint       width)
+{
+  GString *out = g_string_new (text);
+  guint columns = 0;
+
+  if (g_utf8_validate (text, -1, NULL))
+    for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+      {
+        gunichar c = g_utf8_get_char (p);
+
+        columns += g_unichar_iszerowidth (c) ? 0 : g_unichar_iswide (c) ? 2 : 1;
+      }
+  else
+    columns = (guint) strlen (text);
+
+  while (columns++ < width)
+    g_string_append_c (out, ' ');
+  return g_string_free (out, FALSE);
+}
+
 static int
 cmd_list (char **args)
 {
@@ -571,15 +597,20 @@ cmd_list (char **args)
       else if (m != NULL)
         {
           g_autofree char *blend = blend_text (e->attr1);
+          g_autofree char *label = pad_columns (lib->labels[i], 35);
 
-          printf ("%5u  %-35s  %s  attr1=0x%08X attr2=%u attr3=%u  size=%u  phases=%u blocks=%u  blend: %s\n",
-                  i, lib->labels[i], type, e->attr1, e->attr2, e->attr3, e->size,
+          printf ("%5u  %s  %s  attr1=0x%08X attr2=%u attr3=%u  size=%u  phases=%u blocks=%u  blend: %s\n",
+                  i, label, type, e->attr1, e->attr2, e->attr3, e->size,
                   m->n_phases, m->n_blocks, blend);
         }
       else
-        printf ("%5u  %-35s  %s  attr1=0x%08X attr2=%u attr3=%u  size=%u%s\n",
-                 i, lib->labels[i], type, e->attr1, e->attr2, e->attr3, e->size,
-                 lib->errors[i] != NULL ? "  (does not decode)" : "");
+        {
+          g_autofree char *label = pad_columns (lib->labels[i], 35);
+
+          printf ("%5u  %s  %s  attr1=0x%08X attr2=%u attr3=%u  size=%u%s\n",
+                  i, label, type, e->attr1, e->attr2, e->attr3, e->size,
+                  lib->errors[i] != NULL ? "  (does not decode)" : "");
+        }
     }
   json_builder_end_array (b);
   if (opt_json)
@@ -1093,7 +1124,9 @@ cmd_textures (char **args)
           bad = TRUE;
           continue;
         }
-      printf ("%5u  %-16s  format %-4u  %ux%u  mips %u", i, lib->labels[i],
+      g_autofree char *label = pad_columns (lib->labels[i], 16);
+
+      printf ("%5u  %s  format %-4u  %ux%u  mips %u", i, label,
                image->header.format, image->header.width, image->header.height,
                image->header.mip_count);
       if (image->has_page)

@@ -19,7 +19,7 @@
 #include "mat-block-editor.h"
 #include "mat-preview.h"
 #include "mat-gsk-renderer.h"
-#include "mat-timeline.h"
+#include "mat-timeline-private.h"
 #include "mat-window.h"
 
 #define RUNS 7

@@ -851,6 +851,39 @@ test_info_and_list (void)
       }
     g_assert_cmpuint (seen, ==, 3);
   }
+
+  /* the names are padded by characters, not bytes: the type column lines
+   * up under a Cyrillic name too (each of its letters is two bytes) */
+  {
+    g_auto(Run) r4 = { 0 };
+    g_auto(GStrv) lines = NULL;
+    glong column = -1;
+    gboolean cyrillic = FALSE;
+
+    run_tool (&r4, "list", g_getenv ("DEMO_LIB"), NULL);
+    g_assert_cmpint (r4.status, ==, 0);
+    lines = g_strsplit (r4.out, "\n", -1);
+    for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+      {
+        const char *type = strstr (lines[i], "  MAT0  ");
+        glong here;
+
+        g_assert_nonnull (type);
+        g_assert_true (g_utf8_validate (lines[i], -1, NULL));
+        here = g_utf8_pointer_to_offset (lines[i], type);
+        if (column < 0)
+          column = here;
+        g_assert_cmpint (here, ==, column);
+        if (strstr (lines[i], "  БРОНЯ_ЗЕЛЁНАЯ ") != NULL)
+          {
+            /* 13 letters, 24 bytes, padded to 35 columns */
+            g_assert_nonnull (strstr (lines[i], "  БРОНЯ_ЗЕЛЁНАЯ                        MAT0  "));
+            cyrillic = TRUE;
+          }
+      }
+    g_assert_true (cyrillic);
+    g_assert_cmpint (column, ==, 5 + 2 + 35);
+  }
 }
 
 static void

@@ -25,7 +25,7 @@
 #include "mat-material-json.h"
 #include "mat-material-row.h"
 #include "mat-name-dialog.h"
-#include "mat-phase-table.h"
+#include "mat-phase-table-private.h"
 #include "mat-window.h"
 #include "mat-window-clipboard.h"
 #include "test-support.h"

@@ -33,9 +33,9 @@
 
 #include "mat0-diff.h"
 #include "mat-application.h"
-#include "mat-compare-view.h"
-#include "mat-compare-window.h"
-#include "mat-library-diff.h"
+#include "mat-compare-view-private.h"
+#include "mat-compare-window-private.h"
+#include "mat-library-diff-private.h"
 #include "mat-material-diff.h"
 #include "mat-library.h"
 #include "mat-preview.h"

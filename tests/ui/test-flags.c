@@ -14,9 +14,9 @@
 
 #include "mat0-fields.h"
 #include "mat-application.h"
-#include "mat-flags-inspector.h"
+#include "mat-flags-inspector-private.h"
 #include "mat-library.h"
-#include "mat-meta-editor.h"
+#include "mat-meta-editor-private.h"
 #include "mat-resources.h"
 #include "mat-window.h"
 #include "nres.h"

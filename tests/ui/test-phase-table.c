@@ -23,7 +23,7 @@
 #include "mat-window.h"
 
 #include "mat-library.h"
-#include "mat-phase-table.h"
+#include "mat-phase-table-private.h"
 #include "mat-texture-library.h"
 #include "mat0.h"
 #include "mat0-fields.h"

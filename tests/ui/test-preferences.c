@@ -12,10 +12,10 @@
 #include <X11/keysym.h>
 
 #include "mat-application.h"
-#include "mat-phase-table.h"
+#include "mat-phase-table-private.h"
 #include "mat-preferences.h"
-#include "mat-preview.h"
-#include "mat-texture-picker.h"
+#include "mat-preview-private.h"
+#include "mat-texture-picker-private.h"
 #include "mat-window.h"
 #include "test-support.h"
 #include "ui-support.h"

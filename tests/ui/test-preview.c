@@ -29,7 +29,7 @@
 #include "mat-compare-view.h"
 #include "mat-library.h"
 #include "mat-playback.h"
-#include "mat-preview.h"
+#include "mat-preview-private.h"
 #include "mat-preview-renderer.h"
 #include "mat-texture-library.h"
 #include "phase-eval.h"

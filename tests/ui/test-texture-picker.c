@@ -15,9 +15,9 @@
 #include <gtk/gtk.h>
 
 #include "mat-library.h"
-#include "mat-phase-table.h"
+#include "mat-phase-table-private.h"
 #include "mat-texture-library.h"
-#include "mat-texture-picker.h"
+#include "mat-texture-picker-private.h"
 #include "mat0.h"
 #include "nres.h"
 #include "test-support.h"

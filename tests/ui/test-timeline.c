@@ -24,10 +24,10 @@
 
 #include "mat0.h"
 #include "nres.h"
-#include "mat-block-editor.h"
+#include "mat-block-editor-private.h"
 #include "mat-library.h"
 #include "mat-resources.h"
-#include "mat-timeline.h"
+#include "mat-timeline-private.h"
 #include "test-support.h"
 #include "ui-support.h"
 

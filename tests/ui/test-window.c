@@ -13,13 +13,16 @@
 #include "mat-material-row.h"
 #include "mat-name-dialog.h"
 #include "mat-phase-table.h"
+#include "mat-texture-picker.h"
 #include "mat-flags-inspector.h"
 #include "mat-meta-editor.h"
 #include "mat-unsaved-dialog.h"
 #include "mat-window.h"
+#include "mat-dialogs-private.h"
 #include "mat-file-private.h"
 #include "ui-support.h"
 
+#include <X11/keysym.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -178,6 +181,77 @@ window_is_toplevel (MatWindow *window)
   return FALSE;
 }
 
+/* The dialogs the window asks through (mat-dialogs-private.h): the same
+ * on every GTK version; on GTK 4.8 each is a real GtkMessageDialog, which
+ * the helpers answer through its own response. */
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  return _mat_dialogs_get_n_shown () > 0;
+}
+
+static gboolean
+no_dialog_shown (gpointer data)
+{
+  return _mat_dialogs_get_n_shown () == 0;
+}
+
+/* Waits for a dialog of @kind. Returns: (transfer none): what it asks. */
+static const MatDialogRequest *
+wait_dialog (MatDialogKind kind)
+{
+  const MatDialogRequest *request;
+
+  g_assert_true (ui_wait_for (dialog_shown, NULL, WAIT_SECONDS));
+  request = _mat_dialogs_get_shown ();
+  g_assert_nonnull (request);
+  g_assert_cmpint (request->kind, ==, kind);
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  if (kind == MAT_DIALOG_MESSAGE || kind == MAT_DIALOG_CHOICE)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *secondary = NULL;
+
+      /* the real dialog says the same */
+      g_assert_true (GTK_IS_MESSAGE_DIALOG (request->window));
+      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (request->window)));
+      g_object_get (request->window, "text", &text, "secondary-text", &secondary, NULL);
+      g_assert_cmpstr (text, ==, request->heading);
+      g_assert_cmpstr (secondary, ==, request->body);
+    }
+#endif
+  return request;
+}
+
+/* Answers the newest dialog with button @choice (-1: closed) and lets
+ * the answer arrive. */
+static void
+answer_dialog (int choice)
+{
+  guint before = _mat_dialogs_get_n_shown ();
+
+  g_assert_cmpuint (before, >, 0);
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  {
+    const MatDialogRequest *request = _mat_dialogs_get_shown ();
+
+    /* its buttons' responses are their indices; a message has Close */
+    if (request->kind == MAT_DIALOG_MESSAGE)
+      gtk_dialog_response (GTK_DIALOG (request->window), GTK_RESPONSE_CLOSE);
+    else if (request->window != NULL)
+      gtk_dialog_response (GTK_DIALOG (request->window),
+                           choice >= 0 ? choice : GTK_RESPONSE_DELETE_EVENT);
+    else
+      _mat_dialogs_answer (choice);
+  }
+#else
+  _mat_dialogs_answer (choice);
+#endif
+  g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, before - 1);
+  ui_pump ();
+}
+
 /* Tests */
 
 static void
@@ -333,14 +407,6 @@ banner_shown (gpointer data)
   return gtk_revealer_get_reveal_child (template_child (MAT_WINDOW (data), "changed_revealer"));
 }
 
-#if !GTK_CHECK_VERSION (4, 10, 0)
-static gboolean
-message_dialog_shown (gpointer data)
-{
-  return ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG) != NULL;
-}
-#endif
-
 static void
 test_changed_on_disk (void)
 {
@@ -364,16 +430,21 @@ test_changed_on_disk (void)
   edit_one_param (select_by_name (window, "METAL_PLATE"));
   ours = ui_library_save (mat_window_get_library (window));
 
-#if !GTK_CHECK_VERSION (4, 10, 0)
   {
     MatLibrary *library = mat_window_get_library (window);
-    GtkDialog *dialog;
+    const MatDialogRequest *request;
 
     /* Save: refused by the ETag, the dialog asks; Cancel leaves the file. */
     gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-    g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
-    dialog = ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
-    gtk_dialog_response (dialog, GTK_RESPONSE_CANCEL);
+    request = wait_dialog (MAT_DIALOG_CHOICE);
+    g_assert_cmpstr (request->heading, ==, "The File Changed on Disk");
+    g_assert_cmpstr (request->buttons[0], ==, "_Cancel");
+    g_assert_cmpstr (request->buttons[1], ==, "_Reload");
+    g_assert_cmpstr (request->buttons[2], ==, "_Overwrite");
+    g_assert_cmpint (request->cancel_button, ==, 0);
+    g_assert_cmpint (request->destructive_button, ==, 2);
+    g_assert_true (request->parent == GTK_WINDOW (window));
+    answer_dialog (-1);
     ui_spin_ms (50);
     on_disk = file_bytes (file);
     g_assert_true (g_bytes_equal (on_disk, other));
@@ -382,9 +453,8 @@ test_changed_on_disk (void)
 
     /* Overwrite: our version replaces theirs. */
     gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-    g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
-    dialog = ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
-    gtk_dialog_response (dialog, 2);
+    wait_dialog (MAT_DIALOG_CHOICE);
+    answer_dialog (2);
     ui_spin_ms (50);
     g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
     on_disk = file_bytes (file);
@@ -392,7 +462,6 @@ test_changed_on_disk (void)
     g_assert_false (mat_library_get_dirty (library));
     g_assert_true (g_file_equal (mat_library_get_file (library), file));
   }
-#endif
 
   /* Reload takes what is on disk. */
   write_file (file, other);
@@ -1060,8 +1129,12 @@ test_material_management (void)
   ui_spin_ms (20);
   g_assert_cmpstr (mat_material_get_name (material), ==, "GLOW_TWIN");
 
-  /* Delete: the neighbour gets selected; undo brings it back. */
+  /* Delete: it asks first; the neighbour gets selected; undo brings it
+   * back. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.delete", NULL);
+  g_assert_cmpstr (wait_dialog (MAT_DIALOG_CHOICE)->heading, ==, "Delete “GLOW_TWIN”?");
+  g_assert_nonnull (mat_library_find (library, "GLOW_TWIN"));
+  answer_dialog (1);
   g_assert_null (mat_library_find (library, "GLOW_TWIN"));
   g_assert_nonnull (mat_window_get_selected_material (window));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
@@ -1075,6 +1148,677 @@ test_material_management (void)
   g_assert_false (mat_library_get_dirty (library));
 
   close_window (window);
+}
+
+/* The keyboard and the material list */
+
+/* The row showing @material, which must be on screen. */
+static GtkWidget *
+row_of (MatWindow   *window,
+        MatMaterial *material)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  ui_collect_by_type (GTK_WIDGET (template_child (window, "list_view")), MAT_TYPE_MATERIAL_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    if (mat_material_row_get_material (g_ptr_array_index (rows, i)) == material &&
+        gtk_widget_get_mapped (g_ptr_array_index (rows, i)))
+      return g_ptr_array_index (rows, i);
+  return NULL;
+}
+
+/* A real click in the middle of @widget. */
+static void
+click (GtkWidget *widget)
+{
+  /* a dialog just shown may not be laid out yet */
+  g_assert_true (ui_wait_for (ui_widget_is_shown, widget, WAIT_SECONDS));
+  ui_spin_ms (50);
+  ui_pointer_move (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0);
+  ui_pointer_button (widget, 1, TRUE);
+  ui_pointer_button (widget, 1, FALSE);
+  ui_spin_ms (50);
+}
+
+static GtkWidget *
+focus_of (MatWindow *window)
+{
+  return gtk_root_get_focus (GTK_ROOT (window));
+}
+
+static gboolean
+focus_in (MatWindow  *window,
+          const char *name)
+{
+  GtkWidget *focus = focus_of (window);
+
+  return focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (template_child (window, name)));
+}
+
+static gboolean
+has_action_name (GtkWidget     *widget,
+                 gconstpointer  data)
+{
+  return GTK_IS_ACTIONABLE (widget) &&
+         g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), data) == 0;
+}
+
+static gboolean
+has_label (GtkWidget     *widget,
+           gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), data) == 0;
+}
+
+/* Delete on the list asks, naming the material; Escape keeps it, the
+ * dialog's Delete removes it and a banner offers to undo it. */
+static void
+test_delete_key (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("delete-key.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  guint total = g_list_model_get_n_items (G_LIST_MODEL (library));
+  MatMaterial *material = mat_library_get_material (library, 2);
+  g_autofree char *name = g_strdup (mat_material_get_name (material));
+  g_autofree char *question = g_strdup_printf ("Delete “%s”?", name);
+  g_autofree char *deleted = g_strdup_printf ("Deleted “%s”", name);
+  g_autoptr(MatMaterial) next = g_object_ref (mat_library_get_material (library, 3));
+  GtkWidget *entry = template_child (window, "search_entry");
+  GtkRevealer *banner = template_child (window, "deleted_revealer");
+  const MatDialogRequest *request;
+  g_autoptr(GBytes) bytes = NULL;
+  GtkWidget *row;
+
+  /* a click on its row selects it and puts the focus there */
+  row = row_of (window, material);
+  g_assert_nonnull (row);
+  click (row);
+  g_assert_true (mat_window_get_selected_material (window) == material);
+  g_assert_true (focus_in (window, "list_view"));
+
+  /* Delete: the question, naming it; nothing deleted yet */
+  ui_key (GTK_WIDGET (window), XK_Delete, 0);
+  request = wait_dialog (MAT_DIALOG_CHOICE);
+  g_assert_cmpstr (request->heading, ==, question);
+  g_assert_cmpstr (request->body, ==,
+                   "The material leaves the library with its phases and animation blocks. Undo brings it back.");
+  g_assert_cmpstr (request->buttons[0], ==, "_Cancel");
+  g_assert_cmpstr (request->buttons[1], ==, "_Delete");
+  g_assert_null (request->buttons[2]);
+  g_assert_cmpint (request->cancel_button, ==, 0);
+  g_assert_cmpint (request->default_button, ==, 0);
+  g_assert_cmpint (request->destructive_button, ==, 1);
+  g_assert_true (request->parent == GTK_WINDOW (window));
+  g_assert_true (mat_library_find (library, name) == material);
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  ui_screenshot (GTK_WIDGET (request->window), "delete-confirm.png");
+  /* Escape on the real dialog: kept */
+  ui_key (GTK_WIDGET (request->window), XK_Escape, 0);
+#else
+  answer_dialog (-1);
+#endif
+  g_assert_true (ui_wait_for (no_dialog_shown, NULL, WAIT_SECONDS));
+  ui_pump ();
+  g_assert_true (mat_library_find (library, name) == material);
+  g_assert_false (mat_library_get_dirty (library));
+  g_assert_false (gtk_revealer_get_reveal_child (banner));
+
+  /* again, and the dialog's Delete button */
+  gtk_widget_grab_focus (row_of (window, material));
+  ui_key (GTK_WIDGET (window), XK_KP_Delete, 0);
+  request = wait_dialog (MAT_DIALOG_CHOICE);
+#if !GTK_CHECK_VERSION (4, 10, 0)
+  {
+    GtkWidget *button = ui_find_widget (GTK_WIDGET (request->window), has_label, "_Delete");
+
+    g_assert_nonnull (button);
+    g_assert_true (gtk_widget_has_css_class (button, "destructive-action"));
+    click (button);
+  }
+#else
+  answer_dialog (1);
+#endif
+  g_assert_true (ui_wait_for (no_dialog_shown, NULL, WAIT_SECONDS));
+  ui_pump ();
+  g_assert_null (mat_library_find (library, name));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, total - 1);
+  /* the next row takes the selection, and the focus stays in the list */
+  g_assert_true (mat_window_get_selected_material (window) == next);
+  ui_spin_ms (100);
+  g_assert_true (focus_in (window, "list_view"));
+  g_assert_true (mat_material_row_get_material (MAT_MATERIAL_ROW (ui_find_by_type (focus_of (window), MAT_TYPE_MATERIAL_ROW)))
+                 == next);
+
+  /* the banner says what went, its Undo brings it back */
+  g_assert_true (gtk_revealer_get_reveal_child (banner));
+  g_assert_cmpstr (gtk_label_get_label (template_child (window, "deleted_label")), ==, deleted);
+  ui_screenshot (GTK_WIDGET (window), "delete-banner.png");
+  click (ui_find_widget (GTK_WIDGET (banner), has_action_name, "win.undo-delete"));
+  g_assert_false (gtk_revealer_get_reveal_child (banner));
+  g_assert_nonnull (mat_library_find (library, name));
+  bytes = ui_library_save (library);
+  g_assert_true (g_bytes_equal (bytes, original));
+  g_assert_false (mat_library_get_dirty (library));
+
+  /* another edit after a deletion: the banner goes (its Undo would
+   * undo that edit) */
+  select_by_name (window, name);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.delete", NULL);
+  wait_dialog (MAT_DIALOG_CHOICE);
+  answer_dialog (1);
+  g_assert_true (gtk_revealer_get_reveal_child (banner));
+  g_assert_true (gtk_widget_is_sensitive (ui_find_widget (GTK_WIDGET (banner), has_action_name,
+                                                          "win.undo-delete")));
+  edit_one_param (next);
+  g_assert_false (gtk_revealer_get_reveal_child (banner));
+  g_assert_false (gtk_widget_is_sensitive (ui_find_widget (GTK_WIDGET (banner), has_action_name,
+                                                           "win.undo-delete")));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  g_assert_nonnull (mat_library_find (library, name));
+
+  /* Delete in the search field edits the text, and asks nothing */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "AB");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL);
+  gtk_editable_set_position (GTK_EDITABLE (entry), 0);
+  ui_key (GTK_WIDGET (window), XK_Delete, 0);
+  ui_spin_ms (100);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "B");
+  g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, total);
+
+  close_window (window);
+}
+
+/* The material list is one stop of Tab, however long it is: Tab enters
+ * it on the selected row and leaves it at the next press; the arrows
+ * move inside it. */
+static void
+test_tab_stops (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("tab.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  GtkWidget *sidebar = template_child (window, "sidebar");
+  GtkWidget *add_button = ui_find_widget (sidebar, has_action_name, "win.new-material");
+  GtkWidget *focus;
+  GtkWidget *row;
+  int here;
+
+  g_assert_nonnull (add_button);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), >, 10);
+
+  /* from the sort order: Tab enters the list, on the row that last had
+   * the focus (GTK's own rule) */
+  gtk_widget_grab_focus (GTK_WIDGET (template_child (window, "sort_dropdown")));
+  g_assert_true (focus_in (window, "list_view") == FALSE);
+  ui_key (GTK_WIDGET (window), XK_Tab, 0);
+  g_assert_true (focus_in (window, "list_view"));
+  focus = focus_of (window);
+  row = ui_find_by_type (focus, MAT_TYPE_MATERIAL_ROW);
+  g_assert_nonnull (row);
+  here = mat_library_index_of (library, mat_material_row_get_material (MAT_MATERIAL_ROW (row)));
+
+  /* the arrows move inside it, and select */
+  ui_key (GTK_WIDGET (window), XK_Down, 0);
+  g_assert_true (focus_in (window, "list_view"));
+  row = ui_find_by_type (focus_of (window), MAT_TYPE_MATERIAL_ROW);
+  g_assert_true (mat_material_row_get_material (MAT_MATERIAL_ROW (row)) ==
+                 mat_library_get_material (library, (guint) here + 1));
+  g_assert_true (mat_window_get_selected_material (window) ==
+                 mat_library_get_material (library, (guint) here + 1));
+
+  /* the next Tab leaves it: the + button under it */
+  ui_key (GTK_WIDGET (window), XK_Tab, 0);
+  g_assert_false (focus_in (window, "list_view"));
+  g_assert_true (focus_of (window) == add_button);
+
+  /* and on into the material's pages */
+  ui_key (GTK_WIDGET (window), XK_Tab, 0);
+  g_assert_false (gtk_widget_is_ancestor (focus_of (window), sidebar));
+
+  /* Shift+Tab back: one stop in the list, then the sort order */
+  gtk_widget_grab_focus (add_button);
+  ui_key (GTK_WIDGET (window), XK_Tab, GDK_SHIFT_MASK);
+  g_assert_true (focus_in (window, "list_view"));
+  ui_key (GTK_WIDGET (window), XK_Tab, GDK_SHIFT_MASK);
+  g_assert_true (focus_in (window, "sort_dropdown"));
+
+  /* the problems panel's list too */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
+  ui_spin_ms (300);
+  gtk_widget_grab_focus (GTK_WIDGET (template_child (window, "lint_list")));
+  g_assert_true (focus_in (window, "lint_list"));
+  ui_key (GTK_WIDGET (window), XK_Tab, 0);
+  g_assert_false (focus_in (window, "lint_list"));
+  ui_key (GTK_WIDGET (window), XK_Tab, GDK_SHIFT_MASK);
+  g_assert_true (focus_in (window, "lint_list"));
+  ui_key (GTK_WIDGET (window), XK_Tab, GDK_SHIFT_MASK);
+  g_assert_false (focus_in (window, "lint_list"));
+
+  close_window (window);
+}
+
+/* Whether @row lies wholly inside the visible part of the list. */
+static gboolean
+row_in_view (MatWindow *window,
+             GtkWidget *row)
+{
+  GtkWidget *list = GTK_WIDGET (template_child (window, "list_view"));
+  GtkWidget *scroller = gtk_widget_get_ancestor (list, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+
+  /* a row the list has just made has no size yet */
+  if (row == NULL || gtk_widget_get_height (row) < 16 ||
+      !gtk_widget_compute_bounds (row, scroller, &bounds))
+    return FALSE;
+  return bounds.origin.y >= 0 &&
+         bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scroller) + 0.5;
+}
+
+typedef struct {
+  MatWindow   *window;
+  MatMaterial *material;
+} RowWait;
+
+static gboolean
+material_row_in_view (gpointer data)
+{
+  RowWait *wait = data;
+
+  return row_in_view (wait->window, row_of (wait->window, wait->material));
+}
+
+static gboolean
+name_dialog_gone (gpointer data)
+{
+  return ui_find_toplevel (MAT_TYPE_NAME_DIALOG) == NULL;
+}
+
+/* The demo library with @n_more materials added at its end, as long as
+ * a retail library. Returns: (transfer full). */
+static GBytes *
+big_library (guint n_more)
+{
+  g_autoptr(GBytes) demo = ui_demo_bytes ();
+  g_autoptr(MatLibrary) library = ui_library_new (demo);
+
+  for (guint i = 0; i < n_more; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *name = g_strdup_printf ("FILLER_%03u", i);
+
+      g_assert_nonnull (mat_library_add_material (library, name, &error));
+      g_assert_no_error (error);
+    }
+  return ui_library_save (library);
+}
+
+/* A new material (added at the end of a list longer than the window) is
+ * selected and scrolled into view; so is a duplicate. */
+static void
+test_new_material_in_view (void)
+{
+  g_autoptr(GBytes) original = big_library (900);
+  g_autoptr(GFile) file = temp_file ("new-in-view.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  GtkWidget *list = GTK_WIDGET (template_child (window, "list_view"));
+  GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list));
+  MatMaterial *first = mat_library_get_material (library, 0);
+  MatNameDialog *dialog;
+  RowWait wait = { window, NULL };
+
+  /* at the top, and the end out of sight */
+  select_by_name (window, mat_material_get_name (first));
+  ui_spin_ms (100);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), ==, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadjustment), >,
+                     gtk_adjustment_get_page_size (vadjustment) * 1.2);
+  g_assert_true (row_in_view (window, row_of (window, first)));
+
+  /* as a user does it: a click on the first row, Shift+Ctrl+N, the
+   * name typed, Enter */
+  click (row_of (window, first));
+  g_assert_true (focus_in (window, "list_view"));
+  ui_key (GTK_WIDGET (window), XK_n, GDK_SHIFT_MASK | GDK_CONTROL_MASK);
+  g_assert_true (ui_wait_for (name_dialog_shown, NULL, WAIT_SECONDS));
+  dialog = ui_find_toplevel (MAT_TYPE_NAME_DIALOG);
+  ui_spin_ms (100);
+  gtk_editable_set_text (name_entry (dialog), "");
+  for (const char *c = "ZZEND"; *c != '\0'; c++)
+    ui_key (GTK_WIDGET (dialog), XK_A + (guint) (*c - 'A'), GDK_SHIFT_MASK);
+  g_assert_cmpstr (gtk_editable_get_text (name_entry (dialog)), ==, "ZZEND");
+  ui_key (GTK_WIDGET (dialog), XK_Return, 0);
+  g_assert_true (ui_wait_for (name_dialog_gone, NULL, WAIT_SECONDS));
+  ui_spin_ms (300);
+  wait.material = mat_library_find (library, "ZZEND");
+  g_assert_nonnull (wait.material);
+  g_assert_cmpint (mat_library_index_of (library, wait.material), ==,
+                   (int) g_list_model_get_n_items (G_LIST_MODEL (library)) - 1);
+  g_assert_true (mat_window_get_selected_material (window) == wait.material);
+  g_assert_true (ui_wait_for (material_row_in_view, &wait, WAIT_SECONDS));
+  g_assert_false (row_in_view (window, row_of (window, first)));
+
+  /* while a search hides it: the search is cleared, the list scrolled */
+  gtk_editable_set_text (GTK_EDITABLE (template_child (window, "search_entry")), "FILLER_00");
+  g_signal_emit_by_name (template_child (window, "search_entry"), "search-changed");
+  ui_spin_ms (200);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (mat_window_get_selection (window))), ==, 10);
+  dialog = open_name_dialog (window, "win.new-material");
+  gtk_editable_set_text (name_entry (dialog), "ZZ_HIDDEN");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.accept", NULL);
+  wait.material = mat_library_find (library, "ZZ_HIDDEN");
+  g_assert_nonnull (wait.material);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (template_child (window, "search_entry"))), ==, "");
+  g_assert_true (mat_window_get_selected_material (window) == wait.material);
+  g_assert_true (ui_wait_for (material_row_in_view, &wait, WAIT_SECONDS));
+
+  /* sorted by name: it lands where the name puts it */
+  gtk_drop_down_set_selected (template_child (window, "sort_dropdown"), 1);
+  select_by_name (window, "DEFAULT");
+  ui_spin_ms (200);
+  dialog = open_name_dialog (window, "win.new-material");
+  gtk_editable_set_text (name_entry (dialog), "FILLER_450A");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.accept", NULL);
+  wait.material = mat_library_find (library, "FILLER_450A");
+  g_assert_true (mat_window_get_selected_material (window) == wait.material);
+  g_assert_true (ui_wait_for (material_row_in_view, &wait, WAIT_SECONDS));
+  gtk_drop_down_set_selected (template_child (window, "sort_dropdown"), 0);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+
+  /* back to the top, then a duplicate of the first material: it lands
+   * right under it, in view */
+  select_by_name (window, mat_material_get_name (first));
+  mat_window_select_material (window, first);
+  wait.material = first;
+  g_assert_true (ui_wait_for (material_row_in_view, &wait, WAIT_SECONDS));
+  dialog = open_name_dialog (window, "win.duplicate");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.accept", NULL);
+  wait.material = mat_window_get_selected_material (window);
+  g_assert_true (wait.material != first);
+  g_assert_cmpint (mat_library_index_of (library, wait.material), ==, 1);
+  g_assert_true (ui_wait_for (material_row_in_view, &wait, WAIT_SECONDS));
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  g_assert_false (mat_library_get_dirty (library));
+  close_window (window);
+}
+
+/* The row of the problems panel showing @message, once it is on screen. */
+static gboolean
+has_tooltip_text (GtkWidget     *widget,
+                  gconstpointer  data)
+{
+  return g_strcmp0 (gtk_widget_get_tooltip_text (widget), data) == 0 &&
+         gtk_widget_get_mapped (widget);
+}
+
+typedef struct {
+  GtkWidget  *list;
+  const char *message;
+} LintWait;
+
+static gboolean
+lint_row_in_view (gpointer data)
+{
+  LintWait *wait = data;
+  GtkWidget *row = ui_find_widget (wait->list, has_tooltip_text, wait->message);
+  GtkWidget *scroller = gtk_widget_get_ancestor (wait->list, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+
+  if (row == NULL || gtk_widget_get_height (row) < 8 ||
+      !gtk_widget_compute_bounds (row, scroller, &bounds))
+    return FALSE;
+  return bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scroller);
+}
+
+/* Clicks the problem @check of @material in the panel, a real click. */
+static void
+click_problem (MatWindow   *window,
+               MatMaterial *material,
+               Mat0Check    check)
+{
+  GPtrArray *diags = mat_library_get_diagnostics (mat_window_get_library (window));
+  LintWait wait = { GTK_WIDGET (template_child (window, "lint_list")), NULL };
+  guint position = G_MAXUINT;
+
+  for (guint i = 0; i < diags->len; i++)
+    {
+      Mat0Diagnostic *diag = g_ptr_array_index (diags, i);
+
+      if (diag->check == check && g_strcmp0 (diag->entry_name, mat_material_get_name (material)) == 0)
+        {
+          wait.message = diag->message;
+          position = i;
+          break;
+        }
+    }
+  g_assert_nonnull (wait.message);
+  gtk_widget_activate_action (wait.list, "list.scroll-to-item", "u", position);
+  g_assert_true (ui_wait_for (lint_row_in_view, &wait, WAIT_SECONDS));
+  click (ui_find_widget (wait.list, has_tooltip_text, wait.message));
+}
+
+/* A problem chosen in the panel shows where it is: a key of a block on
+ * the Animation page, a phase on the Phases page. */
+static void
+test_problem_goes_there (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("problems.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  MatMaterial *lints = ui_find_material (library, "LINT_EXAMPLE");
+  GtkStack *pages = template_child (window, "material_stack");
+  MatBlockEditor *editor = template_child (window, "block_editor");
+  MatTimeline *timeline = mat_block_editor_get_timeline (editor);
+  MatPhaseTable *table = template_child (window, "phase_table");
+  g_autoptr(GBytes) after = NULL;
+
+  select_by_name (window, "DEFAULT");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
+  ui_spin_ms (400);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (pages), ==, "phases");
+
+  /* key 1 of block 1 names a phase the material does not have */
+  click_problem (window, lints, MAT0_LINT_KEY_PHASE_RANGE);
+  g_assert_true (mat_window_get_selected_material (window) == lints);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (pages), ==, "animation");
+  g_assert_cmpint (mat_block_editor_get_selected_block (editor), ==, 1);
+  g_assert_cmpint (mat_timeline_get_selected_key (timeline), ==, 1);
+  ui_screenshot (GTK_WIDGET (window), "problem-key.png");
+
+  /* key 2 of the same block: the key follows */
+  click_problem (window, lints, MAT0_LINT_KEY_TIME_ORDER);
+  g_assert_cmpint (mat_block_editor_get_selected_block (editor), ==, 1);
+  g_assert_cmpint (mat_timeline_get_selected_key (timeline), ==, 2);
+
+  /* block 0's period (its last key, key 1) */
+  click_problem (window, lints, MAT0_LINT_ZERO_PERIOD);
+  g_assert_cmpint (mat_block_editor_get_selected_block (editor), ==, 0);
+  g_assert_cmpint (mat_timeline_get_selected_key (timeline), ==, 1);
+
+  /* a phase's palette index: back on the Phases page, that phase */
+  click_problem (window, lints, MAT0_LINT_PALETTE_INDEX);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (pages), ==, "phases");
+  g_assert_cmpuint (mat_phase_table_get_selected (table), ==, 1);
+  click_problem (window, lints, MAT0_LINT_TEXTURE_NO_DOT);
+  g_assert_cmpuint (mat_phase_table_get_selected (table), ==, 0);
+
+  /* looking changed nothing */
+  after = ui_library_save (library);
+  g_assert_true (g_bytes_equal (after, original));
+  close_window (window);
+}
+
+static gboolean
+has_tooltip_prefix (GtkWidget     *widget,
+                    gconstpointer  data)
+{
+  return GTK_IS_MENU_BUTTON (widget) &&
+         g_strcmp0 (gtk_widget_get_tooltip_text (widget), data) == 0;
+}
+
+/* The label of the item of @model (and its sections) activating
+ * @action. Returns: (transfer full) (nullable) */
+static char *
+menu_label_of (GMenuModel *model,
+               const char *action)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autofree char *item_action = NULL;
+      g_autoptr(GMenuModel) section = NULL;
+
+      if (g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_ACTION, "s", &item_action) &&
+          g_strcmp0 (item_action, action) == 0)
+        {
+          char *label = NULL;
+
+          g_menu_model_get_item_attribute (model, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+          return label;
+        }
+      section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
+      if (section != NULL)
+        {
+          char *label = menu_label_of (section, action);
+
+          if (label != NULL)
+            return label;
+        }
+    }
+  return NULL;
+}
+
+static guint
+n_phases_of (MatMaterial *material)
+{
+  return mat_material_get_n_phases (material);
+}
+
+/* Two Duplicates that copy different things say so: the phase table's
+ * button and Shift+Ctrl+D copy the phase, the material menu and Ctrl+D
+ * the material, whatever has the focus. */
+static void
+test_duplicate_names (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("duplicates.lib", original);
+  MatWindow *window = open_window (file);
+  MatLibrary *library = mat_window_get_library (window);
+  guint total = g_list_model_get_n_items (G_LIST_MODEL (library));
+  MatMaterial *material = select_by_name (window, "LAVA_FLOW");
+  guint n_phases = n_phases_of (material);
+  MatPhaseTable *table = template_child (window, "phase_table");
+  GtkWidget *button = ui_find_widget (GTK_WIDGET (table), has_action_name, "phase.duplicate");
+  GtkWidget *menu_button = ui_find_widget (GTK_WIDGET (window), has_tooltip_prefix, "Material Menu");
+  g_autofree char *menu_label = NULL;
+  GtkLabel *label;
+  MatNameDialog *dialog;
+  g_autoptr(GBytes) after = NULL;
+
+  /* the names */
+  g_assert_nonnull (button);
+  label = GTK_LABEL (ui_find_by_type (button, GTK_TYPE_LABEL));
+  g_assert_cmpstr (gtk_label_get_label (label), ==, "Duplicate Phase");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (button), ==,
+                   "Duplicate the selected phase (Shift+Ctrl+D)");
+  g_assert_nonnull (menu_button);
+  menu_label = menu_label_of (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (menu_button)),
+                              "win.duplicate");
+  g_assert_cmpstr (menu_label, ==, "D_uplicate Material…");
+
+  /* Shift+Ctrl+D in the phase table: the selected phase, as the button */
+  mat_phase_table_set_selected (table, 0);
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (table), GTK_DIR_TAB_FORWARD));
+  ui_key (GTK_WIDGET (window), XK_d, GDK_SHIFT_MASK | GDK_CONTROL_MASK);
+  g_assert_cmpuint (n_phases_of (material), ==, n_phases + 1);
+  g_assert_cmpuint (mat_phase_table_get_selected (table), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, total);
+  click (button);
+  g_assert_cmpuint (n_phases_of (material), ==, n_phases + 2);
+
+  /* Ctrl+D from the same place: the material */
+  g_assert_true (gtk_widget_is_ancestor (focus_of (window), GTK_WIDGET (table)) ||
+                 focus_of (window) == button);
+  ui_key (GTK_WIDGET (window), XK_d, GDK_CONTROL_MASK);
+  g_assert_true (ui_wait_for (name_dialog_shown, NULL, WAIT_SECONDS));
+  dialog = ui_find_toplevel (MAT_TYPE_NAME_DIALOG);
+  g_assert_cmpstr (gtk_editable_get_text (name_entry (dialog)), ==, "LAVA_FLOW_COPY");
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.cancel", NULL);
+  g_assert_true (ui_wait_for (name_dialog_gone, NULL, WAIT_SECONDS));
+  g_assert_cmpuint (n_phases_of (material), ==, n_phases + 2);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  after = ui_library_save (library);
+  g_assert_true (g_bytes_equal (after, original));
+  close_window (window);
+}
+
+/* Save As and Open ask through the file choosers of the dialogs shim:
+ * what they offer, and what the answer does. */
+static void
+test_file_choosers (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("choosers.lib", original);
+  g_autofree char *copy_path = g_build_filename (tmp_dir, "chosen-copy.lib", NULL);
+  g_autoptr(GFile) copy = g_file_new_for_path (copy_path);
+  g_autoptr(GFile) folder = g_file_new_for_path (tmp_dir);
+  g_autoptr(GFile) other = temp_file ("opened-by-chooser.lib", original);
+  g_autoptr(GListStore) answer = g_list_store_new (G_TYPE_FILE);
+  MatWindow *window = open_window (file);
+  const MatDialogRequest *request;
+  g_autoptr(GBytes) written = NULL;
+  FileWait wait = { other };
+
+  /* Save As: the file's own name and folder offered; cancelled, nothing */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save-as", NULL);
+  request = wait_dialog (MAT_DIALOG_SAVE);
+  g_assert_cmpstr (request->heading, ==, "Save Material Library As");
+  g_assert_cmpstr (request->initial_name, ==, "choosers.lib");
+  g_assert_true (g_file_equal (request->initial_folder, folder));
+  g_assert_true (request->parent == GTK_WINDOW (window));
+  _mat_dialogs_answer_files (NULL);
+  ui_pump ();
+  g_assert_false (mat_window_get_busy (window));
+  g_assert_false (g_file_query_exists (copy, NULL));
+
+  /* answered: the library is written there and is that file from now on */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save-as", NULL);
+  wait_dialog (MAT_DIALOG_SAVE);
+  g_list_store_append (answer, copy);
+  _mat_dialogs_answer_files (G_LIST_MODEL (answer));
+  ui_pump ();
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
+  written = file_bytes (copy);
+  g_assert_true (g_bytes_equal (written, original));
+  g_assert_true (g_file_equal (mat_window_get_file (window), copy));
+  g_assert_cmpstr (gtk_label_get_label (template_child (window, "title_label")), ==, "chosen-copy.lib");
+
+  /* Open: several libraries at once, the library filter first */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open", NULL);
+  request = wait_dialog (MAT_DIALOG_OPEN);
+  g_assert_cmpstr (request->heading, ==, "Open Material Library");
+  g_assert_true (request->multiple);
+  g_assert_true (request->parent == GTK_WINDOW (window));
+  g_list_store_remove_all (answer);
+  g_list_store_append (answer, other);
+  _mat_dialogs_answer_files (G_LIST_MODEL (answer));
+  ui_pump ();
+  g_assert_true (ui_wait_for (file_window_loaded, &wait, WAIT_SECONDS));
+  g_assert_true (window_for (other) != window);
+
+  close_window (window_for (other));
+  close_window (window);
+  g_unlink (copy_path);
 }
 
 static void
@@ -1280,19 +2024,328 @@ test_about_and_shortcuts (void)
   g_assert_true (ui_wait_for (about_shown, NULL, WAIT_SECONDS));
   about = ui_find_toplevel (GTK_TYPE_ABOUT_DIALOG);
   g_assert_cmpstr (gtk_about_dialog_get_version (GTK_ABOUT_DIALOG (about)), ==, PACKAGE_VERSION);
+
+  /* its logo is the application's icon, from the resources (nothing is
+   * installed here), not GTK's "missing image" */
+  g_assert_cmpstr (gtk_about_dialog_get_logo_icon_name (GTK_ABOUT_DIALOG (about)), ==, APPLICATION_ID);
+  {
+    GtkIconTheme *theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (about)));
+    g_autoptr(GtkIconPaintable) icon = NULL;
+    g_autoptr(GtkIconPaintable) symbolic = NULL;
+    g_autoptr(GFile) icon_file = NULL;
+    g_autofree char *uri = NULL;
+    GtkWidget *image = ui_find_by_type (GTK_WIDGET (about), GTK_TYPE_IMAGE);
+
+    g_assert_true (gtk_icon_theme_has_icon (theme, APPLICATION_ID));
+    g_assert_true (gtk_icon_theme_has_icon (theme, APPLICATION_ID "-symbolic"));
+    icon = gtk_icon_theme_lookup_icon (theme, APPLICATION_ID, NULL, 128, 1, GTK_TEXT_DIR_NONE, 0);
+    g_assert_cmpstr (gtk_icon_paintable_get_icon_name (icon), ==, APPLICATION_ID);
+    icon_file = gtk_icon_paintable_get_file (icon);
+    uri = g_file_get_uri (icon_file);
+    g_assert_cmpstr (uri, ==, "resource:///io/github/parkan/MatEdit/icons/scalable/apps/" APPLICATION_ID ".svg");
+    symbolic = gtk_icon_theme_lookup_icon (theme, APPLICATION_ID "-symbolic", NULL, 16, 1, GTK_TEXT_DIR_NONE, 0);
+    g_assert_cmpstr (gtk_icon_paintable_get_icon_name (symbolic), ==, APPLICATION_ID "-symbolic");
+    g_assert_nonnull (image);
+    g_assert_cmpint (gtk_image_get_storage_type (GTK_IMAGE (image)), ==, GTK_IMAGE_ICON_NAME);
+    g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (image)), ==, APPLICATION_ID);
+  }
+  ui_screenshot (GTK_WIDGET (about), "about.png");
   gtk_window_destroy (about);
 
   gtk_window_present (GTK_WINDOW (window));
   ui_spin_ms (50);
   g_action_group_activate_action (G_ACTION_GROUP (app), "shortcuts", NULL);
   g_assert_true (ui_wait_for (shortcuts_shown, NULL, WAIT_SECONDS));
-  gtk_widget_set_visible (GTK_WIDGET (ui_find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW)), FALSE);
+  {
+    GtkWindow *overlay = ui_find_toplevel (GTK_TYPE_SHORTCUTS_WINDOW);
+
+    ui_screenshot (GTK_WIDGET (overlay), "shortcuts.png");
+    g_object_set (overlay, "section-name", "phases", NULL);
+    ui_screenshot (GTK_WIDGET (overlay), "shortcuts-phases.png");
+    g_object_set (overlay, "section-name", "timeline", NULL);
+    ui_screenshot (GTK_WIDGET (overlay), "shortcuts-timeline.png");
+    g_object_set (overlay, "section-name", "shortcuts", NULL);
+    gtk_widget_set_visible (GTK_WIDGET (overlay), FALSE);
+  }
 
   /* Find puts the focus in the search field. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL);
   g_assert_nonnull (gtk_root_get_focus (GTK_ROOT (window)));
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)),
                                          GTK_WIDGET (template_child (window, "search_entry"))));
+
+  close_window (window);
+}
+
+/* Every accelerator the editor has, and what the shortcuts window shows */
+
+/* The name of an accelerator; the keypad's copy of a key counts as the
+ * key (the shortcuts window shows them alike). Returns: (transfer full) */
+static char *
+accelerator_name (guint           keyval,
+                  GdkModifierType mods)
+{
+  static const guint keypad[][2] = {
+    { GDK_KEY_KP_Delete, GDK_KEY_Delete }, { GDK_KEY_KP_Enter, GDK_KEY_Return },
+    { GDK_KEY_KP_Insert, GDK_KEY_Insert }, { GDK_KEY_KP_Home, GDK_KEY_Home },
+    { GDK_KEY_KP_End, GDK_KEY_End }, { GDK_KEY_KP_Add, GDK_KEY_plus },
+    { GDK_KEY_KP_Subtract, GDK_KEY_minus }, { GDK_KEY_KP_0, GDK_KEY_0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keypad); i++)
+    if (keyval == keypad[i][0])
+      keyval = keypad[i][1];
+  return gtk_accelerator_name (keyval, mods);
+}
+
+/* Adds the accelerators of @trigger to @set (name -> what it does). */
+static void
+add_trigger (GHashTable         *set,
+             GtkShortcutTrigger *trigger,
+             const char         *what)
+{
+  if (GTK_IS_KEYVAL_TRIGGER (trigger))
+    {
+      GtkKeyvalTrigger *key = GTK_KEYVAL_TRIGGER (trigger);
+
+      g_hash_table_insert (set,
+                           accelerator_name (gtk_keyval_trigger_get_keyval (key),
+                                             gtk_keyval_trigger_get_modifiers (key)),
+                           g_strdup (what));
+    }
+  else if (GTK_IS_ALTERNATIVE_TRIGGER (trigger))
+    {
+      add_trigger (set, gtk_alternative_trigger_get_first (GTK_ALTERNATIVE_TRIGGER (trigger)), what);
+      add_trigger (set, gtk_alternative_trigger_get_second (GTK_ALTERNATIVE_TRIGGER (trigger)), what);
+    }
+}
+
+static char *
+describe_shortcut (GtkWidget   *widget,
+                   GtkShortcut *shortcut)
+{
+  GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+  g_autofree char *text = gtk_shortcut_action_to_string (action);
+
+  return g_strdup_printf ("%s: %s", G_OBJECT_TYPE_NAME (widget), text);
+}
+
+/* The shortcuts of @widget's shortcut controllers that are not those of
+ * @plain (an instance of GTK's class it derives from) into @set. */
+static void
+collect_shortcuts (GtkWidget  *widget,
+                   GtkWidget  *plain,
+                   GHashTable *set)
+{
+  g_autoptr(GHashTable) inherited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  if (plain != NULL)
+    collect_shortcuts (plain, NULL, inherited);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          g_autoptr(GHashTable) mine = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+          g_autofree char *what = describe_shortcut (widget, shortcut);
+          GHashTableIter iter;
+          gpointer key;
+
+          add_trigger (mine, gtk_shortcut_get_trigger (shortcut), what);
+          g_hash_table_iter_init (&iter, mine);
+          while (g_hash_table_iter_next (&iter, &key, NULL))
+            if (!g_hash_table_contains (inherited, key))
+              g_hash_table_insert (set, g_strdup (key), g_strdup (what));
+        }
+    }
+}
+
+/* The nearest of @type's ancestors that is not the editor's own. */
+static GType
+gtk_ancestor (GType type)
+{
+  while (g_str_has_prefix (g_type_name (type), "Mat"))
+    type = g_type_parent (type);
+  return type;
+}
+
+/* An instance of @type, a widget of GTK's (%NULL for an abstract one,
+ * which has no shortcuts of its own: GtkWidget). */
+static GtkWidget *
+plain_widget (GType type)
+{
+  if (G_TYPE_IS_ABSTRACT (type))
+    return NULL;
+  if (g_type_is_a (type, GTK_TYPE_WINDOW))
+    return g_object_new (type, NULL);
+  return g_object_ref_sink (g_object_new (type, NULL));
+}
+
+static void
+drop_widget (GtkWidget *widget)
+{
+  if (widget == NULL)
+    return;
+  if (GTK_IS_WINDOW (widget))
+    gtk_window_destroy (GTK_WINDOW (widget));
+  else
+    g_object_unref (widget);
+}
+
+/* Every widget of the editor's own under @root, and the shortcut
+ * controllers the editor's templates add to GTK's widgets (named mat-*). */
+static void
+collect_tree (GtkWidget  *root,
+              GHashTable *set)
+{
+  if (g_str_has_prefix (G_OBJECT_TYPE_NAME (root), "Mat"))
+    {
+      GtkWidget *plain = plain_widget (gtk_ancestor (G_OBJECT_TYPE (root)));
+
+      collect_shortcuts (root, plain, set);
+      drop_widget (plain);
+    }
+  else
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (root);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+          if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+              gtk_event_controller_get_name (controller) == NULL ||
+              !g_str_has_prefix (gtk_event_controller_get_name (controller), "mat-"))
+            continue;
+          for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+            {
+              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+              g_autofree char *what = describe_shortcut (root, shortcut);
+
+              add_trigger (set, gtk_shortcut_get_trigger (shortcut), what);
+            }
+        }
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_tree (child, set);
+}
+
+/* The accelerators the shortcuts window lists, as it shows them. */
+static void
+collect_listed (GtkWidget  *overlay,
+                GHashTable *listed)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  ui_collect_by_type (overlay, GTK_TYPE_SHORTCUTS_SHORTCUT, rows);
+  g_assert_cmpuint (rows->len, >, 10);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autofree char *accelerator = NULL;
+      g_autofree char *action = NULL;
+      g_autofree char *title = NULL;
+
+      g_object_get (g_ptr_array_index (rows, i), "accelerator", &accelerator,
+                    "action-name", &action, "title", &title, NULL);
+      if (action != NULL)
+        {
+          g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), action);
+
+          /* a row naming an action without a key would show nothing */
+          g_assert_nonnull (accels[0]);
+          for (guint k = 0; accels[k] != NULL; k++)
+            {
+              guint keyval;
+              GdkModifierType mods;
+
+              g_assert_true (gtk_accelerator_parse (accels[k], &keyval, &mods));
+              g_hash_table_insert (listed, accelerator_name (keyval, mods), g_strdup (title));
+            }
+        }
+      if (accelerator != NULL)
+        {
+          g_auto(GStrv) accels = g_strsplit (accelerator, " ", -1);
+
+          for (guint k = 0; accels[k] != NULL; k++)
+            {
+              guint keyval;
+              GdkModifierType mods;
+
+              g_assert_true (gtk_accelerator_parse (accels[k], &keyval, &mods));
+              g_hash_table_insert (listed, accelerator_name (keyval, mods), g_strdup (title));
+            }
+        }
+    }
+}
+
+static void
+test_shortcuts_complete (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("shortcuts.lib", original);
+  MatWindow *window = open_window (file);
+  g_autoptr(GHashTable) registered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GHashTable) listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_auto(GStrv) actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+  GtkWidget *overlay;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint missing = 0;
+  /* the windows and dialogs of the editor, as each is made */
+  GType dialogs[] = { MAT_TYPE_NAME_DIALOG, MAT_TYPE_UNSAVED_DIALOG, MAT_TYPE_TEXTURE_PICKER,
+                      MAT_TYPE_COMPARE_VIEW };
+
+  /* the application's accelerators */
+  for (guint i = 0; actions[i] != NULL; i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), actions[i]);
+
+      for (guint k = 0; accels[k] != NULL; k++)
+        {
+          guint keyval;
+          GdkModifierType mods;
+
+          g_assert_true (gtk_accelerator_parse (accels[k], &keyval, &mods));
+          g_hash_table_insert (registered, accelerator_name (keyval, mods), g_strdup (actions[i]));
+        }
+    }
+  g_assert_cmpuint (g_hash_table_size (registered), >=, 15);
+
+  /* the widgets' own: the window with a material on its pages */
+  select_by_name (window, "COLOR_CYCLE");
+  collect_tree (GTK_WIDGET (window), registered);
+  for (guint i = 0; i < G_N_ELEMENTS (dialogs); i++)
+    {
+      GtkWidget *widget = plain_widget (dialogs[i]);
+
+      collect_tree (widget, registered);
+      drop_widget (widget);
+    }
+
+  g_hash_table_iter_init (&iter, registered);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_test_message ("accelerator %s: %s", (char *) key, (char *) value);
+
+  /* the shortcuts window lists every one */
+  overlay = GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  g_assert_nonnull (overlay);
+  collect_listed (overlay, listed);
+  g_hash_table_iter_init (&iter, registered);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (!g_hash_table_contains (listed, key))
+      {
+        g_printerr ("not in the shortcuts window: %s (%s)\n", (char *) key, (char *) value);
+        missing++;
+      }
+  g_assert_cmpuint (missing, ==, 0);
 
   close_window (window);
 }
@@ -1420,7 +2473,6 @@ count_windows (void)
   return n;
 }
 
-#if !GTK_CHECK_VERSION (4, 10, 0)
 /* Every write of a save fails as on a full disk. */
 static ssize_t
 full_disk_write (int fd, const void *buf, size_t count)
@@ -1456,20 +2508,19 @@ no_temporary_files (void)
   return TRUE;
 }
 
-/* The message dialog shown: its texts, then closed. */
+/* The message shown: its texts, then closed. */
 static void
 take_message (char **text,
               char **secondary)
 {
-  GtkWidget *dialog;
+  const MatDialogRequest *request = wait_dialog (MAT_DIALOG_MESSAGE);
 
-  g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
-  dialog = ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
-  g_object_get (dialog, "text", text, "secondary-text", secondary, NULL);
+  *text = g_strdup (request->heading);
+  *secondary = g_strdup (request->body);
   g_test_message ("message: %s / %s", *text, *secondary);
-  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
+  answer_dialog (0);
   ui_spin_ms (50);
-  g_assert_null (ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
+  g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, 0);
 }
 
 /* Asks to close, checks the unsaved-changes prompt comes, cancels it. */
@@ -1552,7 +2603,6 @@ test_overwrite_fails (void)
   g_autofree char *text = NULL;
   g_autofree char *secondary = NULL;
   GByteArray *array;
-  GtkDialog *dialog;
 
   array = g_byte_array_new ();
   g_byte_array_append (array, g_bytes_get_data (original, NULL), g_bytes_get_size (original));
@@ -1565,10 +2615,9 @@ test_overwrite_fails (void)
   ours = ui_library_save (library);
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-  g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
-  dialog = ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+  wait_dialog (MAT_DIALOG_CHOICE);
   fill_the_disk (TRUE);
-  gtk_dialog_response (dialog, 2);   /* Overwrite */
+  answer_dialog (2);   /* Overwrite */
   g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
   fill_the_disk (FALSE);
   take_message (&text, &secondary);
@@ -1585,8 +2634,8 @@ test_overwrite_fails (void)
 
   /* Overwrite again, with room: one save, ours on disk, clean */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-  g_assert_true (ui_wait_for (message_dialog_shown, NULL, WAIT_SECONDS));
-  gtk_dialog_response (ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG), 2);
+  wait_dialog (MAT_DIALOG_CHOICE);
+  answer_dialog (2);
   g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
   ui_spin_ms (50);
   g_clear_pointer (&on_disk, g_bytes_unref);
@@ -1632,11 +2681,10 @@ test_save_hard_link_note (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
   g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
   ui_spin_ms (100);
-  g_assert_null (ui_find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
+  g_assert_cmpuint (_mat_dialogs_get_n_shown (), ==, 0);
   g_unlink (other);
   close_window (window);
 }
-#endif
 
 /* A file that does not open from a window that shows a library: no empty
  * window is left, the message says in plain words what is wrong; the
@@ -1663,7 +2711,6 @@ test_open_fails (void)
   before = count_windows ();
   mat_application_open_file (app, bad, NULL);
   ui_spin_ms (50);
-#if !GTK_CHECK_VERSION (4, 10, 0)
   {
     g_autofree char *text = NULL;
     g_autofree char *secondary = NULL;
@@ -1674,9 +2721,6 @@ test_open_fails (void)
     g_assert_cmpuint (size, <, 1000000);
     g_assert_cmpstr (secondary, ==, message);
   }
-#else
-  ui_spin_ms (1000);
-#endif
   g_assert_cmpuint (count_windows (), ==, before);
   g_assert_null (window_for (bad));
   g_assert_true (mat_library_get_dirty (mat_window_get_library (window)));
@@ -1688,7 +2732,6 @@ test_open_fails (void)
   g_assert_true (mat_window_get_replaceable (demo_window));
   mat_window_open (demo_window, bad, FALSE);
   g_assert_true (ui_wait_for (not_busy, demo_window, WAIT_SECONDS));
-#if !GTK_CHECK_VERSION (4, 10, 0)
   {
     g_autofree char *text = NULL;
     g_autofree char *secondary = NULL;
@@ -1696,7 +2739,6 @@ test_open_fails (void)
     take_message (&text, &secondary);
     g_assert_true (g_str_has_prefix (secondary, summary));
   }
-#endif
   g_assert_nonnull (mat_window_get_library (demo_window));
   g_assert_true (g_file_equal (mat_window_get_file (demo_window), demo));
   g_assert_true (mat_window_get_replaceable (demo_window));
@@ -1827,6 +2869,7 @@ main (int   argc,
   g_test_add_func ("/ui/app/accels", test_accels);
   g_test_add_func ("/ui/app/settings", test_settings);
   g_test_add_func ("/ui/app/about-and-shortcuts", test_about_and_shortcuts);
+  g_test_add_func ("/ui/app/shortcuts-complete", test_shortcuts_complete);
   g_test_add_func ("/ui/app/quit", test_quit);
   g_test_add_func ("/ui/app/demo", test_demo);
   g_test_add_func ("/ui/window/open", test_open);
@@ -1835,11 +2878,9 @@ main (int   argc,
   g_test_add_func ("/ui/window/save", test_save);
   g_test_add_func ("/ui/window/changed-on-disk", test_changed_on_disk);
   g_test_add_func ("/ui/window/close-prompt", test_close_prompt);
-#if !GTK_CHECK_VERSION (4, 10, 0)
   g_test_add_func ("/ui/window/save-fails", test_save_fails);
   g_test_add_func ("/ui/window/overwrite-fails", test_overwrite_fails);
   g_test_add_func ("/ui/window/save-hard-link-note", test_save_hard_link_note);
-#endif
   g_test_add_func ("/ui/window/save-backup", test_save_backup);
   g_test_add_func ("/ui/window/open-fails", test_open_fails);
   g_test_add_func ("/ui/window/open-fifo", test_open_fifo);
@@ -1852,6 +2893,12 @@ main (int   argc,
   g_test_add_func ("/ui/window/lint-panel", test_lint_panel);
   g_test_add_func ("/ui/window/material-management", test_material_management);
   g_test_add_func ("/ui/window/screenshot", test_screenshot);
+  g_test_add_func ("/ui/window/delete-key", test_delete_key);
+  g_test_add_func ("/ui/window/tab-stops", test_tab_stops);
+  g_test_add_func ("/ui/window/new-material-in-view", test_new_material_in_view);
+  g_test_add_func ("/ui/window/problem-goes-there", test_problem_goes_there);
+  g_test_add_func ("/ui/window/duplicate-names", test_duplicate_names);
+  g_test_add_func ("/ui/window/file-choosers", test_file_choosers);
 
   status = g_test_run ();
 

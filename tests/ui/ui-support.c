@@ -6,6 +6,7 @@
 
 #include <gdk/x11/gdkx.h>
 #include <X11/extensions/XTest.h>
+#include <X11/keysym.h>
 
 #include "test-support.h"
 #include "ui-support.h"
@@ -420,7 +421,7 @@ ui_pointer_move (GtkWidget *widget,
                          (int) (point.x + surface_x + 0.5), (int) (point.y + surface_y + 0.5),
                          &root_x, &root_y, &child);
   XTestFakeMotionEvent (xdisplay, -1, root_x, root_y, CurrentTime);
-  XFlush (xdisplay);
+  XSync (xdisplay, False);   /* the events are back before the loop runs */
   ui_spin_ms (30);
 }
 
@@ -432,7 +433,7 @@ ui_pointer_button (GtkWidget *widget,
   Display *xdisplay = x_display_of (widget);
 
   XTestFakeButtonEvent (xdisplay, button, press, CurrentTime);
-  XFlush (xdisplay);
+  XSync (xdisplay, False);
   ui_spin_ms (30);
 }
 
@@ -450,4 +451,63 @@ ui_pointer_drag (GtkWidget *widget,
   for (guint i = 1; i <= steps; i++)
     ui_pointer_move (widget, x + dx * i / steps, y + dy * i / steps);
   ui_pointer_button (widget, 1, FALSE);
+}
+
+/* Real key input */
+
+static gboolean
+window_is_active (gpointer window)
+{
+  return gtk_window_is_active (GTK_WINDOW (window));
+}
+
+void
+ui_key (GtkWidget       *widget,
+        guint            keysym,
+        GdkModifierType  mods)
+{
+  static const struct {
+    GdkModifierType mask;
+    guint           keysym;
+  } modifiers[] = {
+    { GDK_SHIFT_MASK, XK_Shift_L },
+    { GDK_CONTROL_MASK, XK_Control_L },
+    { GDK_ALT_MASK, XK_Alt_L },
+  };
+  GtkNative *native = gtk_widget_get_native (widget);
+  Display *xdisplay = x_display_of (widget);
+  KeyCode code = XKeysymToKeycode (xdisplay, keysym);
+
+  g_assert_nonnull (native);
+  g_assert_cmpuint (code, !=, 0);
+
+  /* No window manager under Xvfb: the keyboard goes where it is put
+   * (a window shown with an old timestamp may not have it). */
+  {
+    Window xid = gdk_x11_surface_get_xid (gtk_native_get_surface (native));
+    Window focus = None;
+    int revert;
+
+    XGetInputFocus (xdisplay, &focus, &revert);
+    if (focus != xid)
+      {
+        XSetInputFocus (xdisplay, xid, RevertToParent, CurrentTime);
+        XSync (xdisplay, False);
+        ui_spin_ms (50);
+      }
+    if (GTK_IS_WINDOW (native))
+      g_assert_true (ui_wait_for (window_is_active, native, SHOW_SECONDS));
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (modifiers); i++)
+    if (mods & modifiers[i].mask)
+      XTestFakeKeyEvent (xdisplay, XKeysymToKeycode (xdisplay, modifiers[i].keysym), True, CurrentTime);
+  XTestFakeKeyEvent (xdisplay, code, True, CurrentTime);
+  XTestFakeKeyEvent (xdisplay, code, False, CurrentTime);
+  for (guint i = G_N_ELEMENTS (modifiers); i > 0; i--)
+    if (mods & modifiers[i - 1].mask)
+      XTestFakeKeyEvent (xdisplay, XKeysymToKeycode (xdisplay, modifiers[i - 1].keysym), False,
+                         CurrentTime);
+  XSync (xdisplay, False);
+  ui_spin_ms (40);
 }

@@ -113,4 +113,12 @@ void         ui_pointer_drag           (GtkWidget     *widget,
                                         double         dx,
                                         double         dy);
 
+/* Real key presses through the X server: @keysym (an X keysym, the same
+ * numbers as GDK_KEY_*) pressed and released with @mods (Shift, Control,
+ * Alt) held, into the window of @widget, which gets the keyboard focus
+ * first. Each call lets the events arrive. */
+void         ui_key                    (GtkWidget     *widget,
+                                        guint          keysym,
+                                        GdkModifierType mods);
+
 G_END_DECLS

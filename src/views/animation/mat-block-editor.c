@@ -17,7 +17,7 @@
 #include "mat0-fields.h"
 #include "mat-library.h"
 #include "mat-model-error.h"
-#include "mat-block-editor.h"
+#include "mat-block-editor-private.h"
 #include "mat-style.h"
 
 #define N_INTERP_BITS MAT0_N_INTERP_BITS

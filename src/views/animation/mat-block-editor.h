@@ -28,12 +28,4 @@ void         mat_block_editor_set_selected_block (MatBlockEditor *self,
 /* Returns: (transfer none): the timeline of the selected block. */
 MatTimeline *mat_block_editor_get_timeline       (MatBlockEditor *self);
 
-/* For tests: the widget named @name, or %NULL. Names: "blocks" and
- * "mode" (GtkDropDown), "interp-0" .. "interp-4" (GtkToggleButton for the
- * bits 0x01 .. 0x10), "limit-label", "unknown-bits", "header-raw",
- * "period", "details" (GtkLabel), "block-stack" (GtkStack).
- * Returns: (transfer none) (nullable). */
-GtkWidget   *mat_block_editor_get_test_widget    (MatBlockEditor *self,
-                                                  const char     *name);
-
 G_END_DECLS

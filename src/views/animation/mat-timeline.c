@@ -35,7 +35,7 @@
 #include "mat0-validate.h"
 #include "phase-eval.h"
 #include "mat-library.h"
-#include "mat-timeline.h"
+#include "mat-timeline-private.h"
 #include "mat-style.h"
 
 #define PAD_X          22.0

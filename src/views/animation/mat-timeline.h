@@ -79,35 +79,6 @@ double        mat_timeline_x_to_time          (MatTimeline  *self,
 double        mat_timeline_get_track_y        (MatTimeline  *self);
 double        mat_timeline_get_ruler_y        (MatTimeline  *self);
 
-/* For tests and the benchmark: run the code paths of the widget's own
- * gestures. A drag from (@x, @y) by (@dx, @dy) with @state held (begin,
- * one update per call of _update, end); a click (@n_press, @button). The
- * key handling goes through the actions and their shortcuts. */
-void          mat_timeline_test_drag_begin    (MatTimeline    *self,
-                                               double          x,
-                                               double          y,
-                                               GdkModifierType state);
-void          mat_timeline_test_drag_update   (MatTimeline    *self,
-                                               double          dx,
-                                               double          dy);
-void          mat_timeline_test_drag_end      (MatTimeline    *self,
-                                               double          dx,
-                                               double          dy);
-void          mat_timeline_test_drag          (MatTimeline    *self,
-                                               double          x,
-                                               double          y,
-                                               double          dx,
-                                               double          dy,
-                                               GdkModifierType state);
-void          mat_timeline_test_click         (MatTimeline    *self,
-                                               double          x,
-                                               double          y,
-                                               guint           n_press,
-                                               guint           button,
-                                               GdkModifierType state);
-void          mat_timeline_test_scroll        (MatTimeline    *self,
-                                               double          dy,
-                                               GdkModifierType state);
 /* The text the tooltip shows at (@x, @y), %NULL for none.
  * Returns: (transfer full) (nullable). */
 char         *mat_timeline_dup_tooltip_text   (MatTimeline    *self,

@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mat-application.h"
+#include "mat-dialogs.h"
 #include "mat-gsk-renderer.h"
 #include "mat-preferences.h"
 #include "mat-style.h"
@@ -231,15 +232,13 @@ all_files_filter (void)
   return filter;
 }
 
-#if GTK_CHECK_VERSION (4, 10, 0)
 static void
-open_dialog_cb (GObject      *object,
+open_chosen_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
   g_autoptr(MatApplication) self = user_data;
-  g_autoptr(GListModel) files = gtk_file_dialog_open_multiple_finish (GTK_FILE_DIALOG (object),
-                                                                      result, NULL);
+  g_autoptr(GListModel) files = mat_dialogs_open_files_finish (result);
 
   if (files != NULL)
     open_files (self, files, gtk_application_get_active_window (GTK_APPLICATION (self)));
@@ -252,61 +251,15 @@ open_activated (GSimpleAction *action,
 {
   MatApplication *self = MAT_APPLICATION (user_data);
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
   g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) libs = library_filter ();
   g_autoptr(GtkFileFilter) all = all_files_filter ();
 
   g_list_store_append (filters, libs);
   g_list_store_append (filters, all);
-  gtk_file_dialog_set_title (dialog, _("Open Material Library"));
-  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
-  gtk_file_dialog_set_default_filter (dialog, libs);
-  gtk_file_dialog_open_multiple (dialog, parent, NULL, open_dialog_cb, g_object_ref (self));
+  mat_dialogs_open_files (parent, _("Open Material Library"), G_LIST_MODEL (filters), TRUE,
+                          NULL, open_chosen_cb, g_object_ref (self));
 }
-#else
-static void
-open_response_cb (GtkNativeDialog *dialog,
-                  int              response,
-                  gpointer         user_data)
-{
-  MatApplication *self = MAT_APPLICATION (user_data);
-  GtkWindow *parent = gtk_native_dialog_get_transient_for (dialog);
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
-
-      open_files (self, files, parent);
-    }
-
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
-  g_object_unref (self);
-}
-
-static void
-open_activated (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
-{
-  MatApplication *self = MAT_APPLICATION (user_data);
-  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  GtkFileChooserNative *dialog;
-  g_autoptr(GtkFileFilter) libs = library_filter ();
-  g_autoptr(GtkFileFilter) all = all_files_filter ();
-
-  dialog = gtk_file_chooser_native_new (_("Open Material Library"), parent,
-                                        GTK_FILE_CHOOSER_ACTION_OPEN,
-                                        _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), libs);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
-  g_signal_connect (dialog, "response", G_CALLBACK (open_response_cb), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-#endif
 
 static void
 open_recent_activated (GSimpleAction *action,

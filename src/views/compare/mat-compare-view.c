@@ -31,7 +31,7 @@
 #include "mat0.h"
 #include "mat0-fields.h"
 #include "nres.h"
-#include "mat-compare-view.h"
+#include "mat-compare-view-private.h"
 #include "mat-material-copy.h"
 #include "mat-material-diff.h"
 #include "mat-playback.h"

@@ -148,12 +148,5 @@ const char  *mat_compare_view_get_cell_text  (MatCompareView *self,
                                               MatCompareSlot  slot,
                                               guint           row,
                                               const char     *column);
-/* For tests: "library-a", "material-a", "source-a", "offset-a" (and
- * -b), "play-button", "time-scale", "time-label", "swap-button",
- * "summary-label", "table", "details-switcher", "phase-copy-a" (-b):
- * the whole-phase copy buttons; "row-N" the field label of row N.
- * Returns: (transfer none) (nullable). */
-GtkWidget   *mat_compare_view_get_test_widget (MatCompareView *self,
-                                               const char     *name);
 
 G_END_DECLS

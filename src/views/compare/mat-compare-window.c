@@ -11,7 +11,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "mat-compare-window.h"
+#include "mat-compare-window-private.h"
 #include "mat-style.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"

@@ -43,9 +43,4 @@ MatLibraryDiff   *mat_compare_window_get_library_diff (MatCompareWindow *self);
 /* "materials" or "libraries". */
 const char       *mat_compare_window_get_page       (MatCompareWindow *self);
 
-/* For tests: "undo-button", "redo-button", "switcher". Returns:
- * (transfer none) (nullable). */
-GtkWidget        *mat_compare_window_get_test_widget (MatCompareWindow *self,
-                                                      const char       *name);
-
 G_END_DECLS

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include "mat-library-diff.h"
+#include "mat-library-diff-private.h"
 #include "mat-material-copy.h"
 #include "mat-style.h"
 

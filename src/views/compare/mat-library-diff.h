@@ -77,9 +77,4 @@ guint        mat_library_diff_get_n_status   (MatLibraryDiff *self,
 int          mat_library_diff_find_row       (MatLibraryDiff *self,
                                               const char     *name);
 
-/* For tests: "open-button", "changed-only", "list", "summary-label",
- * "other-label", "error-label". Returns: (transfer none) (nullable). */
-GtkWidget   *mat_library_diff_get_test_widget (MatLibraryDiff *self,
-                                               const char     *name);
-
 G_END_DECLS

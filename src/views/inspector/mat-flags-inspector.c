@@ -20,7 +20,7 @@
 #include "mat0-fields.h"
 #include "mat0-flags.h"
 #include "mat-model-error.h"
-#include "mat-flags-inspector.h"
+#include "mat-flags-inspector-private.h"
 #include "mat-style.h"
 
 struct _MatFlagsInspector

@@ -30,17 +30,4 @@ gboolean     mat_flags_inspector_convert_version (MatFlagsInspector *self,
 char        *mat_flags_inspector_dup_bit_tooltip (MatFlagsInspector *self,
                                                   guint              bit);
 
-/* For tests: the widget named @name, or %NULL. Names: "ext-texture-load",
- * "hw-profile", "behaviour" (GtkCheckButton), "blend" (GtkDropDown of
- * GtkStringObjects: the blend indices 0..4, then a stored unknown one),
- * "bit-0" .. "bit-31" (grid cells, GtkButton), "attr1", "unknown-bits",
- * "blend-raw", "blend-caption", "ext-title", "ext-caption", "hw-title",
- * "behaviour-title", "unknown-title", "attr2", "attr3", "error"
- * (GtkLabel), "convert-button";
- * while the conversion dialog is open: "convert-dialog" (GtkWindow),
- * "convert-spin", "convert-summary", "convert-apply".
- * Returns: (transfer none) (nullable). */
-GtkWidget   *mat_flags_inspector_get_test_widget (MatFlagsInspector *self,
-                                                  const char        *name);
-
 G_END_DECLS

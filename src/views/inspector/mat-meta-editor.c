@@ -19,7 +19,7 @@
 #include "mat0.h"
 #include "mat0-fields.h"
 #include "mat-model-error.h"
-#include "mat-meta-editor.h"
+#include "mat-meta-editor-private.h"
 #include "mat-style.h"
 #include "mat-wheel.h"
 

@@ -25,14 +25,4 @@ gboolean     mat_meta_editor_get_unlocked (MatMetaEditor *self);
 void         mat_meta_editor_set_unlocked (MatMetaEditor *self,
                                            gboolean       unlocked);
 
-/* For tests: the widget named @name, or %NULL. Names: "unlock"
- * (GtkToggleButton), "meta-a", "meta-b", "meta-d" (GtkSpinButton),
- * "meta-c-float", "meta-c-raw" (GtkEntry), "status-a" .. "status-d"
- * (GtkLabel: the reading, or "default … (not in file)"), "name-a" ..
- * "name-d", "caption-a" .. "caption-d" (GtkLabel: the field's name and
- * meaning), "lock-note", "error".
- * Returns: (transfer none) (nullable). */
-GtkWidget   *mat_meta_editor_get_test_widget (MatMetaEditor *self,
-                                              const char    *name);
-
 G_END_DECLS

@@ -29,7 +29,7 @@
 #include "mat0.h"
 #include "mat0-fields.h"
 #include "mat-library.h"
-#include "mat-phase-table.h"
+#include "mat-phase-table-private.h"
 #include "mat-style.h"
 #include "mat-texture-picker.h"
 #include "mat-wheel.h"
@@ -2247,6 +2247,9 @@ mat_phase_table_class_init (MatPhaseTableClass *klass)
   gtk_widget_class_install_property_action (widget_class, "phase.show-raw-bytes", "show-raw-bytes");
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Insert, GDK_ALT_MASK, "phase.add", NULL);
+  /* Ctrl+D duplicates the material (win.duplicate): the phase has its own */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "phase.duplicate", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, GDK_ALT_MASK, "phase.remove", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK, "phase.move-up", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "phase.move-down", NULL);

@@ -11,7 +11,8 @@
 
 #include <glib/gi18n.h>
 
-#include "mat-texture-picker.h"
+#include "mat-dialogs.h"
+#include "mat-texture-picker-private.h"
 #include "mat-window.h"
 
 /* Tile thumbnails are THUMB_SIZE logical pixels; the mip level shown is
@@ -39,9 +40,7 @@ struct _MatTexturePicker
   char               *current;
   GHashTable         *thumbnails;   /* MatTexture -> GdkTexture (nullable) */
   GCancellable       *cancellable;
-#if !GTK_CHECK_VERSION (4, 10, 0)
-  GtkFileChooserNative *chooser;
-#endif
+  GCancellable       *choosing;     /* the file chooser open */
   gboolean            finished;
 };
 
@@ -607,21 +606,21 @@ lib_filter_new (void)
   return filter;
 }
 
-#if GTK_CHECK_VERSION (4, 10, 0)
-/* GDK_VERSION_MAX_ALLOWED pins 4.8: this branch is only compiled with a
- * newer GTK, where GtkFileDialog replaces GtkFileChooserNative. */
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
 static void
-file_dialog_done (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+textures_chosen_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
 {
   g_autoptr(MatTexturePicker) self = user_data;
-  g_autoptr(GFile) file = NULL;
+  g_autoptr(GListModel) files = mat_dialogs_open_files_finish (result);
 
-  file = gtk_file_dialog_open_finish (GTK_FILE_DIALOG (source), result, NULL);
-  if (file != NULL && !self->finished)
-    mat_texture_picker_open_file (self, file);
+  g_clear_object (&self->choosing);
+  if (files != NULL && !self->finished)
+    {
+      g_autoptr(GFile) file = g_list_model_get_item (files, 0);
+
+      mat_texture_picker_open_file (self, file);
+    }
 }
 
 static void
@@ -630,54 +629,16 @@ picker_open_textures (GtkWidget  *widget,
                       GVariant   *parameter)
 {
   MatTexturePicker *self = MAT_TEXTURE_PICKER (widget);
-  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
   g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
   g_autoptr(GtkFileFilter) filter = lib_filter_new ();
 
-  g_list_store_append (filters, filter);
-  gtk_file_dialog_set_title (dialog, _("Choose a Textures.lib"));
-  gtk_file_dialog_set_modal (dialog, TRUE);
-  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
-  gtk_file_dialog_set_default_filter (dialog, filter);
-  gtk_file_dialog_open (dialog, GTK_WINDOW (self), NULL, file_dialog_done,
-                        g_object_ref (self));
-}
-G_GNUC_END_IGNORE_DEPRECATIONS
-#else
-static void
-chooser_response (GtkNativeDialog  *chooser,
-                  int               response,
-                  MatTexturePicker *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-      if (file != NULL)
-        mat_texture_picker_open_file (self, file);
-    }
-  gtk_native_dialog_destroy (chooser);
-  g_clear_object (&self->chooser);
-}
-
-static void
-picker_open_textures (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  MatTexturePicker *self = MAT_TEXTURE_PICKER (widget);
-  g_autoptr(GtkFileFilter) filter = lib_filter_new ();
-
-  if (self->chooser != NULL)
+  if (self->choosing != NULL)
     return;
-  self->chooser = gtk_file_chooser_native_new (_("Choose a Textures.lib"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response), self, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  self->choosing = g_cancellable_new ();
+  g_list_store_append (filters, filter);
+  mat_dialogs_open_files (GTK_WINDOW (self), _("Choose a Textures.lib"), G_LIST_MODEL (filters),
+                          FALSE, self->choosing, textures_chosen_cb, g_object_ref (self));
 }
-#endif
 
 /* ------------------------------------------------------------------ */
 /* GObject                                                              */
@@ -689,11 +650,9 @@ mat_texture_picker_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-#if !GTK_CHECK_VERSION (4, 10, 0)
-  if (self->chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-  g_clear_object (&self->chooser);
-#endif
+  if (self->choosing != NULL)
+    g_cancellable_cancel (self->choosing);
+  g_clear_object (&self->choosing);
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_TEXTURE_PICKER);
   g_clear_object (&self->textures);
   g_clear_object (&self->document);

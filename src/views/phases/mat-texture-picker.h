@@ -49,12 +49,6 @@ void               mat_texture_picker_set_document (MatTexturePicker  *self,
 void               mat_texture_picker_open_file    (MatTexturePicker  *self,
                                                     GFile             *file);
 
-/* Test hook: selects @name in the grid and activates "picker.choose"
- * ("" activates "picker.untextured"), as a user would. Returns: %FALSE
- * when @name is not shown (filtered out or not in the library). */
-gboolean           mat_texture_picker_choose_for_test (MatTexturePicker *self,
-                                                       const char       *name);
-
 /* "palette (0)", "565", ... for a Texm format. Returns: (transfer full) */
 char              *mat_texture_format_name         (guint              format);
 

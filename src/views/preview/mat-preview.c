@@ -29,7 +29,8 @@
 #include "mat0.h"
 #include "mat0-fields.h"
 #include "mat-application.h"
-#include "mat-preview.h"
+#include "mat-dialogs.h"
+#include "mat-preview-private.h"
 #include "mat-style.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
@@ -1334,24 +1335,12 @@ mat_preview_class_init (MatPreviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatPreview, texture_label);
 }
 
-/* The scene colour's button: GtkColorDialogButton from GTK 4.10,
- * GtkColorButton before. Both have an "rgba" property. */
+/* The scene colour's button (its "rgba" property is the colour). */
 static GtkWidget *
 scene_button_new (void)
 {
-  GtkWidget *button;
+  GtkWidget *button = mat_dialogs_colour_button_new (_("Scene Colour"), FALSE);
 
-#if GTK_CHECK_VERSION (4, 10, 0)
-  GtkColorDialog *dialog = gtk_color_dialog_new ();
-
-  gtk_color_dialog_set_title (dialog, _("Scene Colour"));
-  gtk_color_dialog_set_with_alpha (dialog, FALSE);
-  button = gtk_color_dialog_button_new (dialog);
-#else
-  button = gtk_color_button_new ();
-  gtk_color_button_set_title (GTK_COLOR_BUTTON (button), _("Scene Colour"));
-  gtk_color_chooser_set_use_alpha (GTK_COLOR_CHOOSER (button), FALSE);
-#endif
   gtk_widget_set_tooltip_text (button, _("Scene colour: the mission’s sky colour, added to "
                                          "every material’s self-light (Mission 01: grey 40)"));
   return button;
