@@ -488,6 +488,55 @@ test_import_to_preview (void)
       g_assert_cmpint (ABS ((int) pixel[c] - (int) expected[c]), <=, 1);
   }
 
+  /* replaced by another colour, then given cells: the preview and the
+   * phase table follow at once, without being handed the library again;
+   * undone, both are back */
+  {
+    static const guint8 green[4] = { 0x10, 0xE0, 0x30, 0xFF };
+    static const TexmRect halves[2] = { { 0, 16, 0, 16 }, { 16, 16, 0, 16 } };
+    g_autofree guint8 *flat = g_malloc (32 * 16 * 4);
+    TexmEncodeOptions options;
+    MatPhaseTable *table = window_child (window, MAT_TYPE_WINDOW, "phase_table");
+    GtkDropDown *chooser;
+    guint8 pixel[4];
+
+    for (guint i = 0; i < 32 * 16; i++)
+      memcpy (flat + 4 * i, green, 4);
+    texm_encode_options_init (&options, 8888);
+    g_assert_nonnull (mat_texture_library_import (textures, "FLAT.0", flat, 32, 16, 32 * 4,
+                                                  &options, NULL, &error));
+    g_assert_no_error (error);
+    ui_spin_ms (100);
+    g_assert_true (mat_preview_read_pixel_for_test (preview, gtk_widget_get_width (area) / 2,
+                                                    gtk_widget_get_height (area) / 2, pixel));
+    for (guint c = 0; c < 3; c++)
+      g_assert_cmpint (ABS ((int) pixel[c] - (int) green[c]), <=, 1);
+
+    gtk_stack_set_visible_child_name (window_child (window, MAT_TYPE_WINDOW, "material_stack"), "phases");
+    ui_spin_ms (100);
+    chooser = mat_phase_table_get_cell_chooser_for_test (table, 0);
+    g_assert_nonnull (chooser);
+    g_assert_true (mat_texture_library_set_page_rects (textures, mat_texture_library_lookup (textures, "FLAT.0"),
+                                                       halves, G_N_ELEMENTS (halves), &error));
+    g_assert_no_error (error);
+    ui_spin_ms (100);
+    chooser = mat_phase_table_get_cell_chooser_for_test (table, 0);
+    /* "−1 whole texture" and the two halves */
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (chooser)), ==, 3);
+
+    g_assert_true (mat_history_undo (mat_texture_library_get_history (textures)));
+    g_assert_true (mat_history_undo (mat_texture_library_get_history (textures)));
+    ui_spin_ms (100);
+    chooser = mat_phase_table_get_cell_chooser_for_test (table, 0);
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (chooser)), ==, 1);
+    gtk_stack_set_visible_child_name (window_child (window, MAT_TYPE_WINDOW, "material_stack"), "animation");
+    ui_spin_ms (100);
+    g_assert_true (mat_preview_read_pixel_for_test (preview, gtk_widget_get_width (area) / 2,
+                                                    gtk_widget_get_height (area) / 2, pixel));
+    for (guint c = 0; c < 3; c++)
+      g_assert_cmpint (ABS ((int) pixel[c] - (int) colour[c]), <=, 1);
+  }
+
   /* saved: the new entry holds exactly the core's encoding of the
    * picture; every other entry keeps its bytes */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (textures_window), "win.save", NULL));

@@ -2393,6 +2393,14 @@ refresh_texture_cells (MatPhaseTable *self,
     refresh_texture_cells (self, child);
 }
 
+/* A texture imported, replaced or given other cells: the texture cells
+ * and the cell choosers follow at once. */
+static void
+textures_changed_cb (MatPhaseTable *self)
+{
+  refresh_texture_cells (self, GTK_WIDGET (self->column_view));
+}
+
 void
 mat_phase_table_set_textures (MatPhaseTable     *self,
                               MatTextureLibrary *textures)
@@ -2400,8 +2408,18 @@ mat_phase_table_set_textures (MatPhaseTable     *self,
   g_return_if_fail (MAT_IS_PHASE_TABLE (self));
   g_return_if_fail (textures == NULL || MAT_IS_TEXTURE_LIBRARY (textures));
 
-  if (!g_set_object (&self->textures, textures))
+  if (self->textures == textures)
     return;
+  if (self->textures != NULL)
+    g_signal_handlers_disconnect_by_data (self->textures, self);
+  g_set_object (&self->textures, textures);
+  if (textures != NULL)
+    {
+      g_signal_connect_object (textures, "changed", G_CALLBACK (textures_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (textures, "items-changed", G_CALLBACK (textures_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+    }
 
   refresh_texture_cells (self, GTK_WIDGET (self->column_view));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXTURES]);

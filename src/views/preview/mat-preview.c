@@ -1835,6 +1835,28 @@ mat_preview_get_textures (MatPreview *self)
   return self->textures;
 }
 
+/* The GL textures are made from the library's pixels once per name: a
+ * texture replaced or given other cells drops them, and the next frame
+ * uploads what the library holds now. */
+static void
+drop_gl_textures (MatPreview *self)
+{
+  if (self->gl_ready)
+    {
+      gtk_gl_area_make_current (self->gl_area);
+      if (gtk_gl_area_get_error (self->gl_area) == NULL)
+        mat_preview_renderer_clear_textures (self->renderer);
+    }
+}
+
+static void
+textures_changed_cb (MatPreview *self)
+{
+  drop_gl_textures (self);
+  sync_texture_status (self);
+  queue_render (self);
+}
+
 void
 mat_preview_set_textures (MatPreview        *self,
                           MatTextureLibrary *textures)
@@ -1842,8 +1864,18 @@ mat_preview_set_textures (MatPreview        *self,
   g_return_if_fail (MAT_IS_PREVIEW (self));
   g_return_if_fail (textures == NULL || MAT_IS_TEXTURE_LIBRARY (textures));
 
-  if (!g_set_object (&self->textures, textures))
+  if (self->textures == textures)
     return;
+  if (self->textures != NULL)
+    g_signal_handlers_disconnect_by_data (self->textures, self);
+  g_set_object (&self->textures, textures);
+  if (textures != NULL)
+    {
+      g_signal_connect_object (textures, "changed", G_CALLBACK (textures_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (textures, "items-changed", G_CALLBACK (textures_changed_cb),
+                               self, G_CONNECT_SWAPPED);
+    }
   if (self->gl_ready)
     {
       gtk_gl_area_make_current (self->gl_area);
