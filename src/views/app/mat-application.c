@@ -408,6 +408,7 @@ static const struct {
   { "win.compare", { "<Control>k", NULL } },
   { "win.close", { "<Control>w", NULL } },
   { "win.show-lints", { "<Control>l", NULL } },
+  { "win.toggle-preview", { "F9", NULL } },
   /* win.delete is bound to Delete on the list only (mat-window.ui), so
    * that Delete keeps working in text fields. */
 };

@@ -69,6 +69,9 @@ struct _MatWindow
   GtkStack             *material_stack;
   MatPhaseTable        *phase_table;
   MatBlockEditor       *block_editor;
+  GtkPaned             *preview_paned;
+  GtkWidget            *preview_pane;
+  GtkToggleButton      *preview_toggle;
   MatPreview           *preview;
   MatFlagsInspector    *flags_inspector;
   MatMetaEditor        *meta_editor;
@@ -77,6 +80,10 @@ struct _MatWindow
   GtkStack             *lint_stack;
   GtkListView          *lint_list;
   GMenu                *file_section;
+
+  /* the preview pane: the phase table's focus shows its phase there */
+  GtkEventController   *phase_focus;
+  gboolean              preview_visible;
 
   /* the list */
   gboolean              filtering;      /* inside mat_search_model_set_text () */
@@ -121,7 +128,16 @@ struct _MatWindow
 
 G_DEFINE_FINAL_TYPE (MatWindow, mat_window, GTK_TYPE_APPLICATION_WINDOW)
 
+enum {
+  PROP_0,
+  PROP_PREVIEW_VISIBLE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static void update_actions (MatWindow *self);
+static void update_preview_source (MatWindow *self);
 
 /* Utilities */
 
@@ -421,6 +437,7 @@ set_pages_material (MatWindow   *self,
   mat_phase_table_set_material (self->phase_table, material);
   mat_block_editor_set_material (self->block_editor, material);
   mat_preview_set_material (self->preview, material);
+  update_preview_source (self);
   mat_flags_inspector_set_material (self->flags_inspector, material);
   mat_meta_editor_set_material (self->meta_editor, material);
 }
@@ -1906,7 +1923,12 @@ row_setup_cb (GtkSignalListItemFactory *factory,
   if (self->spare_rows->len > 0)
     spare->row = g_ptr_array_steal_index_fast (self->spare_rows, self->spare_rows->len - 1);
   else
-    spare->row = g_object_ref_sink (mat_material_row_new ());
+    {
+      spare->row = g_object_ref_sink (mat_material_row_new ());
+      /* the swatch shows phase 0's texture's average colour */
+      g_object_bind_property (self->phase_table, "textures", spare->row, "textures",
+                              G_BINDING_SYNC_CREATE);
+    }
   spare->pool = g_ptr_array_ref (self->spare_rows);
   gtk_list_item_set_child (item, spare->row);
   g_object_set_data_full (G_OBJECT (item), "mat-spare-row", spare, spare_row_release);
@@ -1960,6 +1982,116 @@ application_set_cb (MatWindow *self)
       for (guint i = 0; i < G_N_ELEMENTS (sort_keys); i++)
         if (g_strcmp0 (sort, sort_keys[i]) == 0)
           gtk_drop_down_set_selected (self->sort_dropdown, i);
+      g_settings_bind (settings, "preview-visible", self, "preview-visible",
+                       G_SETTINGS_BIND_DEFAULT);
+    }
+}
+
+/* The preview pane
+ *
+ * One MatPreview beside every page (win.toggle-preview shows and hides
+ * it; the setting preview-visible keeps the choice). While the phase
+ * table has the keyboard focus, the pane shows the phase selected in
+ * it, unanimated; otherwise the block chosen in the block editor plays. */
+
+static void
+update_preview_source (MatWindow *self)
+{
+  if (self->phase_focus != NULL
+      && gtk_event_controller_focus_contains_focus (GTK_EVENT_CONTROLLER_FOCUS (self->phase_focus)))
+    {
+      guint selected = mat_phase_table_get_selected (self->phase_table);
+
+      mat_preview_set_block (self->preview, -1);
+      mat_preview_set_phase (self->preview, selected != GTK_INVALID_LIST_POSITION ? selected : 0);
+    }
+  else
+    mat_preview_set_block (self->preview, mat_block_editor_get_selected_block (self->block_editor));
+}
+
+gboolean
+mat_window_get_preview_visible (MatWindow *self)
+{
+  g_return_val_if_fail (MAT_IS_WINDOW (self), FALSE);
+
+  return self->preview_visible;
+}
+
+void
+mat_window_set_preview_visible (MatWindow *self,
+                                gboolean   visible)
+{
+  g_return_if_fail (MAT_IS_WINDOW (self));
+
+  visible = !!visible;
+  if (self->preview_visible == visible)
+    return;
+  self->preview_visible = visible;
+  if (self->preview_pane != NULL)
+    gtk_widget_set_visible (self->preview_pane, visible);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->preview_toggle),
+                               visible ? _("Hide the Preview (F9)") : _("Show the Preview (F9)"));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PREVIEW_VISIBLE]);
+}
+
+static void
+preview_pane_init (MatWindow *self)
+{
+  /* the block chosen in the editor plays in the preview, the timeline's
+   * playhead follows it, and scrubbing the timeline moves the preview
+   * (and pauses it) */
+  g_object_bind_property (self->phase_table, "textures",
+                          self->preview, "textures", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (self->block_editor, "notify::selected-block",
+                           G_CALLBACK (update_preview_source), self, G_CONNECT_SWAPPED);
+  g_object_bind_property (self->preview, "time",
+                          mat_block_editor_get_timeline (self->block_editor), "position",
+                          G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (mat_block_editor_get_timeline (self->block_editor), "scrubbed",
+                           G_CALLBACK (timeline_scrubbed_cb), self, G_CONNECT_SWAPPED);
+
+  self->phase_focus = gtk_event_controller_focus_new ();
+  g_signal_connect_object (self->phase_focus, "notify::contains-focus",
+                           G_CALLBACK (update_preview_source), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->phase_table), self->phase_focus);
+  g_signal_connect_object (self->phase_table, "notify::selected",
+                           G_CALLBACK (update_preview_source), self, G_CONNECT_SWAPPED);
+  update_preview_source (self);
+}
+
+static void
+mat_window_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  MatWindow *self = MAT_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PREVIEW_VISIBLE:
+      g_value_set_boolean (value, mat_window_get_preview_visible (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mat_window_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  MatWindow *self = MAT_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PREVIEW_VISIBLE:
+      mat_window_set_preview_visible (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -2027,6 +2159,8 @@ mat_window_class_init (MatWindowClass *klass)
 
   object_class->dispose = mat_window_dispose;
   object_class->finalize = mat_window_finalize;
+  object_class->get_property = mat_window_get_property;
+  object_class->set_property = mat_window_set_property;
   window_class->close_request = mat_window_close_request;
 
   g_type_ensure (MAT_TYPE_PHASE_TABLE);
@@ -2069,6 +2203,9 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatWindow, material_stack);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, phase_table);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, block_editor);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, preview_paned);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, preview_pane);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, preview_toggle);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, preview);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, flags_inspector);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, meta_editor);
@@ -2097,6 +2234,12 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.reload", NULL, reload_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-banner", NULL, dismiss_banner_action);
   gtk_widget_class_install_action (widget_class, "win.show-lints", NULL, show_lints_action);
+
+  properties[PROP_PREVIEW_VISIBLE] =
+    g_param_spec_boolean ("preview-visible", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  gtk_widget_class_install_property_action (widget_class, "win.toggle-preview", "preview-visible");
 }
 
 static void
@@ -2106,20 +2249,11 @@ mat_window_init (MatWindow *self)
   GtkDropTarget *drop;
   GtkSingleSelection *lint_selection;
 
+  /* asked for by the action while the template is built */
+  self->preview_visible = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  /* The animation page: the block chosen in the editor plays in the
-   * preview, the timeline's playhead follows it, and scrubbing the
-   * timeline moves the preview (and pauses it). */
-  g_object_bind_property (self->phase_table, "textures",
-                          self->preview, "textures", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->block_editor, "selected-block",
-                          self->preview, "block", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->preview, "time",
-                          mat_block_editor_get_timeline (self->block_editor), "position",
-                          G_BINDING_SYNC_CREATE);
-  g_signal_connect_object (mat_block_editor_get_timeline (self->block_editor), "scrubbed",
-                           G_CALLBACK (timeline_scrubbed_cb), self, G_CONNECT_SWAPPED);
+  preview_pane_init (self);
 
   /* library -> filter -> sort -> selection */
   self->filter_model = mat_search_model_new (NULL);
