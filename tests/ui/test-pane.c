@@ -27,6 +27,8 @@
 
 #include "mat-application.h"
 #include "mat-block-editor.h"
+#include "mat-flags-inspector.h"
+#include "mat-meta-editor.h"
 #include "mat-material-row.h"
 #include "mat-phase-table.h"
 #include "mat-preview.h"
@@ -150,7 +152,13 @@ switcher_button (MatWindow *window,
 
 static const char *const page_names[] = { "phases", "animation", "flags" };
 
-/* Shows page @index by clicking its tab. */
+static gboolean
+transition_done (gpointer data)
+{
+  return !gtk_stack_get_transition_running (GTK_STACK (data));
+}
+
+/* Shows page @index by clicking its tab, and waits for the crossfade. */
 static void
 show_page (MatWindow *window,
            guint      index)
@@ -159,6 +167,7 @@ show_page (MatWindow *window,
 
   click (switcher_button (window, index));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, page_names[index]);
+  g_assert_true (ui_wait_for (transition_done, stack, WAIT_SECONDS));
   ui_spin_ms (50);
 }
 
@@ -299,6 +308,11 @@ test_pane_on_every_page (void)
   g_assert_true (gtk_paned_get_start_child (paned) == template_child (window, "material_stack"));
 
   select_by_name (window, "COLOR_CYCLE");
+  /* the Animation and Flags pages are made when first shown: a window
+   * opens without them */
+  g_assert_null (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_BLOCK_EDITOR));
+  g_assert_null (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_FLAGS_INSPECTOR));
+  g_assert_null (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_META_EDITOR));
   graphene_rect_init (&window_bounds, 0, 0, gtk_widget_get_width (GTK_WIDGET (window)),
                       gtk_widget_get_height (GTK_WIDGET (window)));
   for (guint i = 0; i < G_N_ELEMENTS (page_names); i++)
@@ -316,6 +330,28 @@ test_pane_on_every_page (void)
       assert_inside (&pane_bounds, &window_bounds, page_names[i]);
       /* the page to the left of the pane, not under it */
       g_assert_cmpfloat (page_bounds.origin.x + page_bounds.size.width, <=, pane_bounds.origin.x);
+      /* the page's own widgets, for the material shown */
+      if (i == 1)
+        {
+          MatBlockEditor *editor = MAT_BLOCK_EDITOR (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_BLOCK_EDITOR));
+
+          g_assert_nonnull (editor);
+          g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (editor)));
+          g_assert_true (mat_block_editor_get_material (editor) == mat_window_get_selected_material (window));
+        }
+      else if (i == 2)
+        {
+          GtkWidget *inspector = ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_FLAGS_INSPECTOR);
+          GtkWidget *meta = ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_META_EDITOR);
+
+          g_assert_nonnull (inspector);
+          g_assert_nonnull (meta);
+          g_assert_true (gtk_widget_get_mapped (inspector));
+          g_assert_true (mat_flags_inspector_get_material (MAT_FLAGS_INSPECTOR (inspector))
+                         == mat_window_get_selected_material (window));
+          g_assert_true (mat_meta_editor_get_material (MAT_META_EDITOR (meta))
+                         == mat_window_get_selected_material (window));
+        }
       /* it draws (OpenGL starts after the window's first frames) */
       {
         g_autoptr(GdkTexture) frame = mat_preview_read_frame_for_test (preview);
@@ -358,6 +394,7 @@ test_pane_toggle (void)
   show_page (window, 1);
   g_assert_true (mat_window_get_preview_visible (window));
   g_assert_true (gtk_toggle_button_get_active (toggle));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (toggle)), ==, "Hide the Preview (F9)");
   page_width = gtk_widget_get_width (GTK_WIDGET (stack));
 
   /* F9, as the user presses it */
@@ -365,6 +402,7 @@ test_pane_toggle (void)
   g_assert_true (ui_wait_for (pane_hidden, window, WAIT_SECONDS));
   g_assert_false (mat_window_get_preview_visible (window));
   g_assert_false (gtk_toggle_button_get_active (toggle));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (toggle)), ==, "Show the Preview (F9)");
   g_assert_false (g_settings_get_boolean (settings, "preview-visible"));
   ui_spin_ms (100);
   /* the pages take the room */
@@ -418,13 +456,16 @@ test_pane_source (void)
   MatWindow *window = open_demo (1280, 800);
   MatPreview *preview = window_preview (window);
   MatPhaseTable *table = template_child (window, "phase_table");
-  MatBlockEditor *editor = template_child (window, "block_editor");
+  MatBlockEditor *editor;
   MatMaterial *material;
   PhaseEvalResult shown;
   GtkEntry *entry;
 
   /* COLOR_CYCLE: four phases, one block of four keys (3200 ms) */
   material = select_by_name (window, "COLOR_CYCLE");
+  show_page (window, 1);
+  editor = MAT_BLOCK_EDITOR (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_BLOCK_EDITOR));
+  g_assert_nonnull (editor);
   show_page (window, 0);
   g_assert_cmpint (mat_block_editor_get_selected_block (editor), ==, 0);
   g_assert_cmpint (mat_preview_get_block (preview), ==, 0);

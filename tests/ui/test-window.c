@@ -222,8 +222,10 @@ test_select (void)
   GtkLabel *name = template_child (window, "material_name_label");
 
   g_assert_true (mat_phase_table_get_material (template_child (window, "phase_table")) == material);
-  g_assert_true (mat_flags_inspector_get_material (template_child (window, "flags_inspector")) == material);
-  g_assert_true (mat_meta_editor_get_material (template_child (window, "meta_editor")) == material);
+  /* the Flags page is made when first shown */
+  gtk_stack_set_visible_child_name (template_child (window, "material_stack"), "flags");
+  g_assert_true (mat_flags_inspector_get_material (MAT_FLAGS_INSPECTOR (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_FLAGS_INSPECTOR))) == material);
+  g_assert_true (mat_meta_editor_get_material (MAT_META_EDITOR (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_META_EDITOR))) == material);
   g_assert_cmpstr (gtk_label_get_label (name), ==, "GLOW_PULSE");
   g_assert_cmpstr (gtk_stack_get_visible_child_name (template_child (window, "main_stack")), ==,
                    "material");
@@ -1152,15 +1154,17 @@ test_animation_page (void)
   window = open_window (file);
 
   table = template_child (window, "phase_table");
-  editor = template_child (window, "block_editor");
   preview = template_child (window, "preview");
-  timeline = mat_block_editor_get_timeline (editor);
   g_assert_true (ui_wait_for (textures_loaded, table, WAIT_SECONDS));
   g_assert_nonnull (mat_texture_library_lookup (mat_phase_table_get_textures (table), "lava.a"));
   g_assert_true (mat_preview_get_textures (preview) == mat_phase_table_get_textures (table));
 
   material = select_by_name (window, "COLOR_CYCLE");
   gtk_stack_set_visible_child_name (template_child (window, "material_stack"), "animation");
+  /* the Animation page is made when first shown */
+  editor = MAT_BLOCK_EDITOR (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_BLOCK_EDITOR));
+  g_assert_nonnull (editor);
+  timeline = mat_block_editor_get_timeline (editor);
   g_assert_true (mat_block_editor_get_material (editor) == material);
   g_assert_true (mat_preview_get_material (preview) == material);
   g_assert_cmpint (mat_block_editor_get_selected_block (editor), ==, 0);

@@ -68,22 +68,28 @@ struct _MatWindow
   GtkLabel             *material_info_label;
   GtkStack             *material_stack;
   MatPhaseTable        *phase_table;
-  MatBlockEditor       *block_editor;
+  GtkWidget            *animation_page;
+  GtkWidget            *flags_page;
   GtkPaned             *preview_paned;
   GtkWidget            *preview_pane;
   GtkToggleButton      *preview_toggle;
   MatPreview           *preview;
-  MatFlagsInspector    *flags_inspector;
-  MatMetaEditor        *meta_editor;
   GtkRevealer          *lint_revealer;
   GtkLabel             *lint_summary_label;
   GtkStack             *lint_stack;
   GtkListView          *lint_list;
   GMenu                *file_section;
 
+  /* the pages made the first time they are shown (%NULL until then) */
+  MatBlockEditor       *block_editor;
+  MatFlagsInspector    *flags_inspector;
+  MatMetaEditor        *meta_editor;
+
   /* the preview pane: the phase table's focus shows its phase there */
   GtkEventController   *phase_focus;
   gboolean              preview_visible;
+  gboolean              showing_phase;   /* the phase table's phase */
+  int                   track_block;     /* the block to play otherwise */
 
   /* the list */
   gboolean              filtering;      /* inside mat_search_model_set_text () */
@@ -137,7 +143,7 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void update_actions (MatWindow *self);
-static void update_preview_source (MatWindow *self);
+static void pages_set_material (MatWindow *self, MatMaterial *material);
 
 /* Utilities */
 
@@ -435,11 +441,7 @@ set_pages_material (MatWindow   *self,
                     MatMaterial *material)
 {
   mat_phase_table_set_material (self->phase_table, material);
-  mat_block_editor_set_material (self->block_editor, material);
-  mat_preview_set_material (self->preview, material);
-  update_preview_source (self);
-  mat_flags_inspector_set_material (self->flags_inspector, material);
-  mat_meta_editor_set_material (self->meta_editor, material);
+  pages_set_material (self, material);
 }
 
 static void
@@ -2002,11 +2004,93 @@ update_preview_source (MatWindow *self)
     {
       guint selected = mat_phase_table_get_selected (self->phase_table);
 
+      if (!self->showing_phase)
+        self->track_block = mat_preview_get_block (self->preview);
+      self->showing_phase = TRUE;
       mat_preview_set_block (self->preview, -1);
       mat_preview_set_phase (self->preview, selected != GTK_INVALID_LIST_POSITION ? selected : 0);
+      return;
     }
-  else
-    mat_preview_set_block (self->preview, mat_block_editor_get_selected_block (self->block_editor));
+  self->showing_phase = FALSE;
+  if (self->block_editor != NULL)
+    self->track_block = mat_block_editor_get_selected_block (self->block_editor);
+  mat_preview_set_block (self->preview, self->track_block);
+}
+
+/* The Animation and Flags pages are made the first time they are shown,
+ * so that a window opens without them. */
+
+static void
+build_animation_page (MatWindow *self)
+{
+  MatTimeline *timeline;
+
+  if (self->block_editor != NULL)
+    return;
+  self->block_editor = MAT_BLOCK_EDITOR (mat_block_editor_new ());
+  gtk_widget_set_hexpand (GTK_WIDGET (self->block_editor), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->block_editor), TRUE);
+  mat_block_editor_set_material (self->block_editor, mat_phase_table_get_material (self->phase_table));
+  /* the block playing so far stays selected */
+  if (!self->showing_phase && self->track_block >= 0)
+    mat_block_editor_set_selected_block (self->block_editor, self->track_block);
+  gtk_box_append (GTK_BOX (self->animation_page), GTK_WIDGET (self->block_editor));
+
+  /* the block chosen in the editor plays in the preview, the timeline's
+   * playhead follows it, and scrubbing the timeline moves the preview
+   * (and pauses it) */
+  timeline = mat_block_editor_get_timeline (self->block_editor);
+  g_signal_connect_object (self->block_editor, "notify::selected-block",
+                           G_CALLBACK (update_preview_source), self, G_CONNECT_SWAPPED);
+  g_object_bind_property (self->preview, "time", timeline, "position", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (timeline, "scrubbed", G_CALLBACK (timeline_scrubbed_cb), self,
+                           G_CONNECT_SWAPPED);
+  update_preview_source (self);
+}
+
+static void
+build_flags_page (MatWindow *self)
+{
+  MatMaterial *material = mat_phase_table_get_material (self->phase_table);
+
+  if (self->flags_inspector != NULL)
+    return;
+  self->flags_inspector = MAT_FLAGS_INSPECTOR (mat_flags_inspector_new ());
+  self->meta_editor = MAT_META_EDITOR (mat_meta_editor_new ());
+  mat_flags_inspector_set_material (self->flags_inspector, material);
+  mat_meta_editor_set_material (self->meta_editor, material);
+  gtk_box_append (GTK_BOX (self->flags_page), GTK_WIDGET (self->flags_inspector));
+  gtk_box_append (GTK_BOX (self->flags_page), GTK_WIDGET (self->meta_editor));
+}
+
+static void
+material_page_shown_cb (MatWindow *self)
+{
+  const char *name = gtk_stack_get_visible_child_name (self->material_stack);
+
+  if (g_strcmp0 (name, "animation") == 0)
+    build_animation_page (self);
+  else if (g_strcmp0 (name, "flags") == 0)
+    build_flags_page (self);
+}
+
+/* The pages and the preview show @material (the phase table already
+ * does); the preview starts on the material's first block. */
+static void
+pages_set_material (MatWindow   *self,
+                    MatMaterial *material)
+{
+  if (self->block_editor != NULL)
+    mat_block_editor_set_material (self->block_editor, material);
+  mat_preview_set_material (self->preview, material);
+  self->showing_phase = FALSE;
+  self->track_block = mat_preview_get_block (self->preview);
+  update_preview_source (self);
+  if (self->flags_inspector != NULL)
+    {
+      mat_flags_inspector_set_material (self->flags_inspector, material);
+      mat_meta_editor_set_material (self->meta_editor, material);
+    }
 }
 
 gboolean
@@ -2037,18 +2121,9 @@ mat_window_set_preview_visible (MatWindow *self,
 static void
 preview_pane_init (MatWindow *self)
 {
-  /* the block chosen in the editor plays in the preview, the timeline's
-   * playhead follows it, and scrubbing the timeline moves the preview
-   * (and pauses it) */
   g_object_bind_property (self->phase_table, "textures",
                           self->preview, "textures", G_BINDING_SYNC_CREATE);
-  g_signal_connect_object (self->block_editor, "notify::selected-block",
-                           G_CALLBACK (update_preview_source), self, G_CONNECT_SWAPPED);
-  g_object_bind_property (self->preview, "time",
-                          mat_block_editor_get_timeline (self->block_editor), "position",
-                          G_BINDING_SYNC_CREATE);
-  g_signal_connect_object (mat_block_editor_get_timeline (self->block_editor), "scrubbed",
-                           G_CALLBACK (timeline_scrubbed_cb), self, G_CONNECT_SWAPPED);
+  self->track_block = -1;
 
   self->phase_focus = gtk_event_controller_focus_new ();
   g_signal_connect_object (self->phase_focus, "notify::contains-focus",
@@ -2124,6 +2199,10 @@ mat_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->selection, self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_WINDOW);
+  /* went with their pages */
+  self->block_editor = NULL;
+  self->flags_inspector = NULL;
+  self->meta_editor = NULL;
 
   g_clear_object (&self->selection);
   g_clear_object (&self->sort_model);
@@ -2202,13 +2281,12 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatWindow, material_info_label);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, material_stack);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, phase_table);
-  gtk_widget_class_bind_template_child (widget_class, MatWindow, block_editor);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, animation_page);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, preview_paned);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, preview_pane);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, preview_toggle);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, preview);
-  gtk_widget_class_bind_template_child (widget_class, MatWindow, flags_inspector);
-  gtk_widget_class_bind_template_child (widget_class, MatWindow, meta_editor);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, flags_page);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, lint_revealer);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, lint_summary_label);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, lint_stack);
@@ -2219,6 +2297,7 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
   gtk_widget_class_bind_template_callback (widget_class, sort_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, lint_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, material_page_shown_cb);
 
   gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
