@@ -7,6 +7,7 @@
 #include "cp1251.h"
 #include "mat0-validate.h"
 #include "phase-eval.h"
+#include "phase-light.h"
 
 #include "mat-model-private.h"
 
@@ -36,6 +37,11 @@ struct _MatMaterial
   guint        n_blocks;
   gboolean     animated;
   gboolean     textured;
+
+  /* the list's swatch: phase 0 as the game lights it, until a change */
+  gboolean     swatch_valid;
+  gboolean     has_swatch;
+  guint8       swatch[4];
 };
 
 G_DEFINE_FINAL_TYPE (MatMaterial, mat_material, G_TYPE_OBJECT)
@@ -323,6 +329,7 @@ _mat_material_content_changed (MatMaterial *self)
     }
   g_object_thaw_notify (G_OBJECT (self));
 
+  self->swatch_valid = FALSE;
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
@@ -1174,6 +1181,44 @@ mat_material_get_textured (MatMaterial *self)
 
   ensure_decoded (self);
   return self->textured;
+}
+
+gboolean
+mat_material_get_swatch (MatMaterial *self,
+                         guint8       rgba[4])
+{
+  g_return_val_if_fail (MAT_IS_MATERIAL (self), FALSE);
+  g_return_val_if_fail (rgba != NULL, FALSE);
+
+  ensure_decoded (self);
+  if (!self->swatch_valid)
+    {
+      PhaseRuntime phase0;
+      Mat0Phase record;
+
+      self->swatch_valid = TRUE;
+      self->has_swatch = FALSE;
+      memset (self->swatch, 0, sizeof self->swatch);
+      if (self->error == NULL && store_len (self->phases) > 0)
+        {
+          MatPhase *phase = item_at (self->phases, 0);
+
+          memcpy (record.p, mat_phase_get_params (phase), sizeof record.p);
+          memcpy (record.texture, mat_phase_get_texture_raw (phase), sizeof record.texture);
+          phase_eval_expand (&record, 0, &phase0);
+          self->has_swatch = phase_light_swatch (&phase0, 1, self->swatch);
+        }
+    }
+  memcpy (rgba, self->swatch, sizeof self->swatch);
+  return self->has_swatch;
+}
+
+gboolean
+mat_material_get_swatch_cached (MatMaterial *self)
+{
+  g_return_val_if_fail (MAT_IS_MATERIAL (self), FALSE);
+
+  return self->swatch_valid;
 }
 
 GListModel *

@@ -82,6 +82,17 @@ gboolean      mat_material_get_animated    (MatMaterial  *self);
 /* A phase with a texture name. */
 gboolean      mat_material_get_textured    (MatMaterial  *self);
 
+/* The material list's swatch: phase 0 as the evaluator gives it, lit as
+ * the game lights the point of a sphere that faces the light, over the
+ * default scene colour, without its texture (phase_light_swatch in
+ * phase-light.h); RGBA8, alpha the ambient alpha. Computed once and
+ * kept until the material changes. Returns %FALSE (and transparent
+ * black) for an entry without phases. */
+gboolean      mat_material_get_swatch      (MatMaterial  *self,
+                                            guint8        rgba[4]);
+/* For tests: whether the swatch is kept from an earlier computation. */
+gboolean      mat_material_get_swatch_cached (MatMaterial *self);
+
 /* Returns: (transfer none): GListModel of MatPhase / MatAnimBlock. */
 GListModel   *mat_material_get_phases      (MatMaterial  *self);
 GListModel   *mat_material_get_blocks      (MatMaterial  *self);

@@ -1,6 +1,8 @@
 /* mat-texture.c - one Texm texture of a texture library */
 #include "config.h"
 
+#include <string.h>
+
 #include "mat-texture.h"
 
 struct _MatTexture
@@ -12,6 +14,9 @@ struct _MatTexture
   TexmImage *image;     /* NULL when the payload does not parse */
   char      *error;
   GBytes    *rgba0;     /* level 0, decoded on first use */
+  gboolean   average_known;
+  gboolean   has_average;
+  guint8     average[4];
 };
 
 G_DEFINE_FINAL_TYPE (MatTexture, mat_texture, G_TYPE_OBJECT)
@@ -293,4 +298,37 @@ mat_texture_dup_rgba (MatTexture *self,
     return g_bytes_new_take (pixels, (gsize) w * h * 4);
   self->rgba0 = g_bytes_new_take (pixels, (gsize) w * h * 4);
   return g_bytes_ref (self->rgba0);
+}
+
+gboolean
+mat_texture_get_average (MatTexture *self,
+                         guint8      rgba[4])
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), FALSE);
+  g_return_val_if_fail (rgba != NULL, FALSE);
+
+  if (!self->average_known)
+    {
+      g_autoptr(GBytes) pixels = NULL;
+      guint width = 0, height = 0;
+
+      self->average_known = TRUE;
+      memset (self->average, 0, sizeof self->average);
+      if (self->image != NULL && self->image->header.mip_count > 0)
+        pixels = mat_texture_dup_rgba (self, self->image->header.mip_count - 1, &width, &height);
+      if (pixels != NULL && width > 0 && height > 0)
+        {
+          const guint8 *p = g_bytes_get_data (pixels, NULL);
+          guint64 n = (guint64) width * height, sum[4] = { 0, 0, 0, 0 };
+
+          for (guint64 i = 0; i < n; i++)
+            for (guint c = 0; c < 4; c++)
+              sum[c] += p[i * 4 + c];
+          for (guint c = 0; c < 4; c++)
+            self->average[c] = (guint8) ((sum[c] + n / 2) / n);
+          self->has_average = TRUE;
+        }
+    }
+  memcpy (rgba, self->average, sizeof self->average);
+  return self->has_average;
 }

@@ -44,6 +44,13 @@ GBytes     *mat_texture_dup_rgba       (MatTexture *self,
                                         guint      *width,
                                         guint      *height);
 
+/* The mean of the pixels of the smallest mip level (the one a box
+ * filter made from all the others, when the texture has mips), RGBA8,
+ * computed once: the texture's average colour, cheaply. Returns %FALSE
+ * (and transparent black) when the payload does not decode. */
+gboolean    mat_texture_get_average    (MatTexture *self,
+                                        guint8      rgba[4]);
+
 /* Internal to the model: made by MatTextureLibrary. */
 MatTexture *_mat_texture_new           (const char *name,
                                         GBytes     *payload,

@@ -874,8 +874,11 @@ test_page_wheel (void)
   mat_window_select_material (window, material);
   stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, "material_stack"));
   gtk_stack_set_visible_child_name (stack, "flags");
-  inspector = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, "flags_inspector"));
-  editor = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, "meta_editor"));
+  /* the page is made when first shown */
+  inspector = ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_FLAGS_INSPECTOR);
+  editor = ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_META_EDITOR);
+  g_assert_nonnull (inspector);
+  g_assert_nonnull (editor);
   page = gtk_stack_get_visible_child (stack);
   g_assert_true (GTK_IS_SCROLLED_WINDOW (page));
   g_assert_true (ui_wait_for (ui_widget_is_shown, inspector, 5));
@@ -911,7 +914,10 @@ test_page_wheel (void)
   spin = mat_meta_editor_get_test_widget (MAT_META_EDITOR (editor), "meta-a");
   g_assert_true (GTK_IS_SPIN_BUTTON (spin));
   g_assert_true (gtk_widget_is_sensitive (spin));
-  gtk_adjustment_set_value (v, gtk_adjustment_get_upper (v) - gtk_adjustment_get_page_size (v));
+  /* the field in view, a little below the page's top, with the page
+   * still able to scroll up */
+  g_assert_true (gtk_widget_compute_bounds (spin, page, &bounds));
+  gtk_adjustment_set_value (v, gtk_adjustment_get_value (v) + bounds.origin.y - 40);
   ui_spin_ms (100);
   g_assert_true (gtk_widget_compute_bounds (spin, page, &bounds));
   g_assert_cmpfloat (bounds.origin.y, >=, 0.0);

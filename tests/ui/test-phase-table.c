@@ -1698,8 +1698,14 @@ window_layout (int width,
   g_assert_cmpstr (gtk_widget_get_css_name (header), ==, "header");
   assert_inside (gtk_widget_get_first_child (header), scroller);
   assert_inside (gtk_widget_get_last_child (header), scroller);
+  /* every row in view (the window's height shows some of them; the
+   * rest scroll up and down) has every column inside */
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (mat_phase_table_get_texture_for_test (table, 0))));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (mat_phase_table_get_texture_for_test (table, 1))));
   for (guint row = 0; row < n; row++)
     {
+      if (!gtk_widget_get_mapped (GTK_WIDGET (mat_phase_table_get_texture_for_test (table, row))))
+        continue;
       assert_inside (GTK_WIDGET (mat_phase_table_get_swatch_for_test (table, row, MAT_PHASE_COLOUR_DIFFUSE)), scroller);
       assert_inside (GTK_WIDGET (mat_phase_table_get_texture_for_test (table, row)), scroller);
       assert_inside (GTK_WIDGET (mat_phase_table_get_cell_chooser_for_test (table, row)), scroller);
@@ -1732,8 +1738,10 @@ window_layout (int width,
     }
   gtk_widget_get_preferred_size (column_view, &min, NULL);
   g_assert_cmpint (min.width, <=, gtk_widget_get_width (scroller));
-  /* the table still shows rows above the bytes */
-  g_assert_cmpint (gtk_widget_get_height (scroller), >=, 120);
+  /* the table still shows the selected row above its bytes (more rows
+   * once the window is taller, or the preview under it is hidden) */
+  g_assert_cmpint (gtk_widget_get_height (scroller), >=, 60);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (mat_phase_table_get_texture_for_test (table, 0))));
   assert_nothing_ellipsized (GTK_WIDGET (table));
   raw_name = g_strdup_printf ("phases-raw-%s-%dx%d.png", lang, width, height);
   ui_screenshot (GTK_WIDGET (window), raw_name);

@@ -41,9 +41,6 @@
 #define VIEW_HEIGHT 600
 #define TYPE_MAT0   0x3054414Du
 #define TYPE_TEXM   0x6D786554u
-/* the plane's quarter points (its texture's quadrant centres) are this
- * many pixels from the centre of an 800x600 view */
-#define QUARTER_PX  114
 #define TOLERANCE   2
 
 /* ---- building materials and textures ---------------------------------- */
@@ -239,12 +236,28 @@ demo_textures (void)
   return textures;
 }
 
-/* A window holding @preview at 800x600; destroy it with gtk_window_destroy. */
+/* OpenGL has started (it does once the window has painted its first
+ * frames): the GL area is shown, or the error in its place. */
+static gboolean
+gl_started (gpointer data)
+{
+  MatPreview *p = MAT_PREVIEW (data);
+
+  return ui_widget_is_shown (mat_preview_get_test_widget (p, "gl_area"))
+         || mat_preview_get_error (p) != NULL;
+}
+
+/* A window holding @preview at 800x600, once OpenGL has started; destroy
+ * it with gtk_window_destroy. */
 static GtkWindow *
 show_preview (GtkWidget *preview)
 {
+  GtkWindow *window;
+
   gtk_widget_set_size_request (preview, VIEW_WIDTH, VIEW_HEIGHT);
-  return ui_show (preview, "MatPreview", -1, -1);
+  window = ui_show (preview, "MatPreview", -1, -1);
+  g_assert_true (ui_wait_for (gl_started, preview, 10));
+  return window;
 }
 
 static GtkWidget *
@@ -320,6 +333,46 @@ read_centre (MatPreview *p,
              guint8      rgba[4])
 {
   g_assert_true (mat_preview_read_pixel_for_test (p, VIEW_WIDTH / 2, VIEW_HEIGHT / 2, rgba));
+}
+
+/* ---- the camera, computed here ----------------------------------------- */
+
+/* The plane's distance from the camera (mat-preview-mesh.h): far enough
+ * that its bounding circle (radius √2 × its half side) spans
+ * MAT_PREVIEW_CAMERA_FILL of the half field of view, and never nearer
+ * than MAT_PREVIEW_CAMERA_DISTANCE. */
+static double
+plane_distance (void)
+{
+  double half_fov = MAT_PREVIEW_CAMERA_FOV / 2.0 * G_PI / 180.0;
+  double fit = MAT_PREVIEW_PLANE_HALF * G_SQRT2 / sin (half_fov * MAT_PREVIEW_CAMERA_FILL);
+
+  return MAX (MAT_PREVIEW_CAMERA_DISTANCE, fit);
+}
+
+/* Pixels from the middle of a @width x @height view to where a point of
+ * the unturned plane at @offset (plane units) from its centre along x or
+ * y lands: the field of view spans the shorter side. */
+static double
+plane_px (int    width,
+          int    height,
+          double offset)
+{
+  double f = 1.0 / tan (MAT_PREVIEW_CAMERA_FOV / 2.0 * G_PI / 180.0);
+  double short_side = MIN (width, height);
+
+  /* square pixels: the same along x and y */
+  return offset * f / plane_distance () * short_side / 2.0;
+}
+
+/* The plane's quarter points (its texture's quadrant centres) are this
+ * many pixels from the middle of the 800x600 view. */
+static int
+quarter_px (void)
+{
+  g_assert_cmpfloat_with_epsilon (mat_preview_camera_distance (MAT_PREVIEW_SHAPE_PLANE, 1.0f),
+                                  plane_distance (), 1e-4);
+  return (int) lround (plane_px (VIEW_WIDTH, VIEW_HEIGHT, 0.5));
 }
 
 /* ---- render.md, computed here ----------------------------------------- */
@@ -702,11 +755,12 @@ test_cells (void)
   guint8 rgba[4];
   /* the quadrant centres of the whole texture on the plane, in the
    * order of the cells: upper left, upper right, lower left, lower right */
-  static const int quarter[4][2] = {
-    { VIEW_WIDTH / 2 - QUARTER_PX, VIEW_HEIGHT / 2 - QUARTER_PX },
-    { VIEW_WIDTH / 2 + QUARTER_PX, VIEW_HEIGHT / 2 - QUARTER_PX },
-    { VIEW_WIDTH / 2 - QUARTER_PX, VIEW_HEIGHT / 2 + QUARTER_PX },
-    { VIEW_WIDTH / 2 + QUARTER_PX, VIEW_HEIGHT / 2 + QUARTER_PX },
+  const int q = quarter_px ();
+  const int quarter[4][2] = {
+    { VIEW_WIDTH / 2 - q, VIEW_HEIGHT / 2 - q },
+    { VIEW_WIDTH / 2 + q, VIEW_HEIGHT / 2 - q },
+    { VIEW_WIDTH / 2 - q, VIEW_HEIGHT / 2 + q },
+    { VIEW_WIDTH / 2 + q, VIEW_HEIGHT / 2 + q },
   };
 
   /* the bar is hidden (the GL area is 800x600); its labels still follow */
@@ -810,6 +864,132 @@ test_cells (void)
 
   gtk_window_destroy (window);
   ui_pump ();
+}
+
+/* ---- the plane is never cut by the view's edges ---------------------- */
+
+typedef struct {
+  int      x0, x1, y0, y1;    /* the plane's pixels, inclusive; x0 > x1: none */
+  gboolean border_clear;      /* the outermost rows and columns: background */
+} PlaneExtent;
+
+/* Where @frame (the plane drawn over black) is not black. */
+static PlaneExtent
+plane_extent (GdkTexture *frame)
+{
+  int w = gdk_texture_get_width (frame), h = gdk_texture_get_height (frame);
+  g_autofree guint8 *px = g_malloc ((gsize) w * h * 4);
+  PlaneExtent e = { w, -1, h, -1, TRUE };
+
+  gdk_texture_download (frame, px, (gsize) w * 4);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        const guint8 *p = px + ((gsize) y * w + x) * 4;
+        gboolean lit = p[0] > 8 || p[1] > 8 || p[2] > 8;
+
+        if (!lit)
+          continue;
+        e.x0 = MIN (e.x0, x);
+        e.x1 = MAX (e.x1, x);
+        e.y0 = MIN (e.y0, y);
+        e.y1 = MAX (e.y1, y);
+        if (x == 0 || y == 0 || x == w - 1 || y == h - 1)
+          e.border_clear = FALSE;
+      }
+  return e;
+}
+
+static void
+assert_plane_inside (MatPreview *p,
+                     int         width,
+                     int         height,
+                     const char *what)
+{
+  g_autoptr(GdkTexture) frame = mat_preview_read_frame_for_test (p);
+  PlaneExtent e;
+
+  g_assert_nonnull (frame);
+  g_assert_cmpint (gdk_texture_get_width (frame), ==, width);
+  g_assert_cmpint (gdk_texture_get_height (frame), ==, height);
+  e = plane_extent (frame);
+  g_test_message ("%s, %dx%d: plane at x %d..%d, y %d..%d", what, width, height, e.x0, e.x1,
+                  e.y0, e.y1);
+  g_assert_cmpint (e.x0, <=, e.x1);   /* it is drawn */
+  g_assert_true (e.border_clear);     /* and nowhere touches the edge */
+  g_assert_cmpint (e.x0, >, 0);
+  g_assert_cmpint (e.y0, >, 0);
+  g_assert_cmpint (e.x1, <, width - 1);
+  g_assert_cmpint (e.y1, <, height - 1);
+}
+
+/* Tall like the pane beside the pages, and wide: the unturned plane is a
+ * square of the size the camera gives it, in the middle; turned by the
+ * pointer or spinning while playing, it stays inside. */
+static void
+test_plane_not_clipped (void)
+{
+  static const struct { int width, height; } sizes[] = { { 300, 600 }, { 600, 300 }, { 400, 400 } };
+  g_autoptr(MatLibrary) lib = test_library ();
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      int w = sizes[s].width, h = sizes[s].height;
+      GtkWidget *preview = mat_preview_new ();
+      MatPreview *p = MAT_PREVIEW (preview);
+      g_autoptr(GdkTexture) frame = NULL;
+      double half = plane_px (w, h, MAT_PREVIEW_PLANE_HALF);
+      GtkWindow *window;
+      PlaneExtent e;
+
+      mat_preview_set_show_controls (p, FALSE);
+      mat_preview_set_material (p, ui_find_material (lib, "LIT"));
+      mat_preview_set_shape (p, MAT_PREVIEW_SHAPE_PLANE);
+      mat_preview_set_unlit (p, TRUE);
+      mat_preview_set_background (p, MAT_PREVIEW_BACKGROUND_BLACK);
+      gtk_widget_set_size_request (preview, w, h);
+      window = ui_show (preview, "MatPreview", -1, -1);
+
+      /* unturned: the square where the camera puts it */
+      frame = mat_preview_read_frame_for_test (p);
+      g_assert_nonnull (frame);
+      e = plane_extent (frame);
+      g_test_message ("%dx%d: plane at x %d..%d, y %d..%d, expected ±%.1f px about the middle",
+                      w, h, e.x0, e.x1, e.y0, e.y1, half);
+      g_assert_true (e.border_clear);
+      g_assert_cmpfloat (fabs (e.x0 - (w / 2.0 - half)), <=, 2.0);
+      g_assert_cmpfloat (fabs (e.x1 + 1 - (w / 2.0 + half)), <=, 2.0);
+      g_assert_cmpfloat (fabs (e.y0 - (h / 2.0 - half)), <=, 2.0);
+      g_assert_cmpfloat (fabs (e.y1 + 1 - (h / 2.0 + half)), <=, 2.0);
+      /* its corners reach at most √2 times as far: inside the short side */
+      g_assert_cmpfloat (half * G_SQRT2, <, MIN (w, h) / 2.0);
+
+      /* turned as a drag turns it */
+      mat_preview_set_yaw (p, 60);
+      mat_preview_set_pitch (p, 40);
+      assert_plane_inside (p, w, h, "turned");
+      mat_preview_set_yaw (p, -35);
+      mat_preview_set_pitch (p, -70);
+      assert_plane_inside (p, w, h, "turned back");
+      mat_preview_reset_view (p);
+
+      /* spinning about its normal while playing (a quarter turn takes
+       * 4.5 s): every frame of the first 50 degrees, diagonal included */
+      if (s == 0)
+        {
+          gint64 end = g_get_monotonic_time () + 2600 * 1000;
+
+          mat_preview_set_playing (p, TRUE);
+          while (g_get_monotonic_time () < end)
+            {
+              assert_plane_inside (p, w, h, "spinning");
+              ui_spin_ms (150);
+            }
+          mat_preview_set_playing (p, FALSE);
+        }
+      gtk_window_destroy (window);
+      ui_pump ();
+    }
 }
 
 /* ---- a mode-3 track: the preview, the evaluator and mat0tool ---------- */
@@ -1391,6 +1571,13 @@ test_settings (void)
 
 /* ---- the failure path ------------------------------------------------- */
 
+static gboolean
+error_shown (gpointer data)
+{
+  return mat_preview_get_error (MAT_PREVIEW (data)) != NULL
+         && gtk_widget_get_mapped (mat_preview_get_test_widget (MAT_PREVIEW (data), "error_label"));
+}
+
 static void
 test_gl_failure (void)
 {
@@ -1407,6 +1594,8 @@ test_gl_failure (void)
   p = MAT_PREVIEW (preview);
   mat_preview_set_material (p, ui_find_material (lib, "CYCLE"));
   window = show_preview (preview);
+  /* OpenGL starts once the window has painted its first frames */
+  g_assert_true (ui_wait_for (error_shown, preview, 10));
   g_unsetenv ("MATEDIT_PREVIEW_FAIL_GL");
 
   g_assert_nonnull (mat_preview_get_error (p));
@@ -1460,6 +1649,7 @@ test_controls (void)
   g_assert_true (r.hold);
   g_assert_cmpint (r.phase_a, ==, 2);
   g_assert_cmpfloat (r.value.f[2], ==, 1.0f);   /* blue */
+  g_assert_cmpstr (preview_label (preview, "time_label"), ==, "Phase 2, not animated");
 
   /* the evaluator input follows the model: a changed phase re-expands */
   {
@@ -1501,7 +1691,8 @@ test_controls (void)
    * in the period (the last key's time, 3200 ms) */
   gtk_range_set_value (GTK_RANGE (preview_widget (preview, "time_scale")), 1700);
   g_assert_cmpuint (mat_preview_get_time (p), ==, 1700);
-  g_assert_cmpstr (preview_label (preview, "time_label"), ==, "1700 ms · 1700 / 3200 ms");
+  g_assert_cmpstr (preview_label (preview, "time_label"), ==,
+                   "Time 1.7 s · at 1700 of the 3200 ms cycle");
   /* 1700 ms: key 2 (1600..2400) blends phase 2 into phase 3 */
   g_assert_true (mat_preview_get_evaluation (p, &r));
   g_assert_cmpint (r.segment, ==, 2);
@@ -1509,7 +1700,8 @@ test_controls (void)
   /* a second period: the scale stays in it */
   mat_preview_set_time (p, 3200 + 100);
   g_assert_cmpfloat (gtk_range_get_value (GTK_RANGE (preview_widget (preview, "time_scale"))), ==, 100);
-  g_assert_cmpstr (preview_label (preview, "time_label"), ==, "3300 ms · 100 / 3200 ms");
+  g_assert_cmpstr (preview_label (preview, "time_label"), ==,
+                   "Time 3.3 s · at 100 of the 3200 ms cycle");
   gtk_range_set_value (GTK_RANGE (preview_widget (preview, "time_scale")), 200);
   g_assert_cmpuint (mat_preview_get_time (p), ==, 3200 + 200);
 
@@ -1762,6 +1954,7 @@ main (int   argc,
   g_test_add_func ("/preview/gl/lit-blend-modes", test_lit_blend_modes);
   g_test_add_func ("/preview/gl/backgrounds", test_backgrounds);
   g_test_add_func ("/preview/gl/cells", test_cells);
+  g_test_add_func ("/preview/gl/plane-not-clipped", test_plane_not_clipped);
   g_test_add_func ("/preview/eval/random-track", test_random_track);
   g_test_add_func ("/preview/eval/cli-agreement", test_cli_agreement);
   g_test_add_func ("/preview/eval/reroll-reproducible", test_reroll_reproducible);

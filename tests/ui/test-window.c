@@ -296,8 +296,10 @@ test_select (void)
   GtkLabel *name = template_child (window, "material_name_label");
 
   g_assert_true (mat_phase_table_get_material (template_child (window, "phase_table")) == material);
-  g_assert_true (mat_flags_inspector_get_material (template_child (window, "flags_inspector")) == material);
-  g_assert_true (mat_meta_editor_get_material (template_child (window, "meta_editor")) == material);
+  /* the Flags page is made when first shown */
+  gtk_stack_set_visible_child_name (template_child (window, "material_stack"), "flags");
+  g_assert_true (mat_flags_inspector_get_material (MAT_FLAGS_INSPECTOR (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_FLAGS_INSPECTOR))) == material);
+  g_assert_true (mat_meta_editor_get_material (MAT_META_EDITOR (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_META_EDITOR))) == material);
   g_assert_cmpstr (gtk_label_get_label (name), ==, "GLOW_PULSE");
   g_assert_cmpstr (gtk_stack_get_visible_child_name (template_child (window, "main_stack")), ==,
                    "material");
@@ -1616,8 +1618,8 @@ test_problem_goes_there (void)
   MatLibrary *library = mat_window_get_library (window);
   MatMaterial *lints = ui_find_material (library, "LINT_EXAMPLE");
   GtkStack *pages = template_child (window, "material_stack");
-  MatBlockEditor *editor = template_child (window, "block_editor");
-  MatTimeline *timeline = mat_block_editor_get_timeline (editor);
+  MatBlockEditor *editor;
+  MatTimeline *timeline;
   MatPhaseTable *table = template_child (window, "phase_table");
   g_autoptr(GBytes) after = NULL;
 
@@ -1630,6 +1632,10 @@ test_problem_goes_there (void)
   click_problem (window, lints, MAT0_LINT_KEY_PHASE_RANGE);
   g_assert_true (mat_window_get_selected_material (window) == lints);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (pages), ==, "animation");
+  /* the page is made when first shown */
+  editor = MAT_BLOCK_EDITOR (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_BLOCK_EDITOR));
+  g_assert_nonnull (editor);
+  timeline = mat_block_editor_get_timeline (editor);
   g_assert_cmpint (mat_block_editor_get_selected_block (editor), ==, 1);
   g_assert_cmpint (mat_timeline_get_selected_key (timeline), ==, 1);
   ui_screenshot (GTK_WIDGET (window), "problem-key.png");
@@ -1896,15 +1902,17 @@ test_animation_page (void)
   window = open_window (file);
 
   table = template_child (window, "phase_table");
-  editor = template_child (window, "block_editor");
   preview = template_child (window, "preview");
-  timeline = mat_block_editor_get_timeline (editor);
   g_assert_true (ui_wait_for (textures_loaded, table, WAIT_SECONDS));
   g_assert_nonnull (mat_texture_library_lookup (mat_phase_table_get_textures (table), "lava.a"));
   g_assert_true (mat_preview_get_textures (preview) == mat_phase_table_get_textures (table));
 
   material = select_by_name (window, "COLOR_CYCLE");
   gtk_stack_set_visible_child_name (template_child (window, "material_stack"), "animation");
+  /* the Animation page is made when first shown */
+  editor = MAT_BLOCK_EDITOR (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_BLOCK_EDITOR));
+  g_assert_nonnull (editor);
+  timeline = mat_block_editor_get_timeline (editor);
   g_assert_true (mat_block_editor_get_material (editor) == material);
   g_assert_true (mat_preview_get_material (preview) == material);
   g_assert_cmpint (mat_block_editor_get_selected_block (editor), ==, 0);

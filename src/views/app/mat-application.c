@@ -385,6 +385,7 @@ static const struct {
   { "win.close", { "<Control>w", NULL } },
   { "win.show-lints", { "<Control>l", NULL } },
   { "win.textures", { "<Control>t", NULL } },
+  { "win.toggle-preview", { "F9", NULL } },
   /* win.delete is bound to Delete on the list only (mat-window.ui), so
    * that Delete keeps working in text fields. */
 };

@@ -1,14 +1,24 @@
-/* mat-material-row.c - one row of the material list: name, counts, badges */
+/* mat-material-row.c - one row of the material list: swatch, name, counts,
+ * badges
+ *
+ * The swatch is the material's phase 0 as the game lights it, from the
+ * model's cache (mat_material_get_swatch): drawn by the row itself in
+ * the margin before the name, as one or two coloured rectangles, so it
+ * costs no widget of its own.
+ */
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "mat0-fields.h"
 #include "mat0-validate.h"
 #include "nres.h"
 
 #include "mat-material-row.h"
 
 #define MAX_TOOLTIP_LINES 6
+#define SWATCH_SIZE       16
 
 /* The list keeps up to a few hundred rows and GTK 4.8 rebuilds them all
  * when the filter changes, so a row is built in code (no template), its
@@ -19,6 +29,11 @@ struct _MatMaterialRow
 {
   GtkWidget     parent_instance;
 
+  gboolean      has_swatch;
+  gboolean      swatch_textured; /* times its texture's average colour */
+  gboolean      swatch_opaque;   /* the blend mode ignores alpha */
+  guint8        swatch_rgba[4];
+  MatTextureLibrary *textures;
   GtkInscription *name_label;
   GtkInscription *detail_label;
   GtkWidget    *animated_badge;
@@ -36,6 +51,7 @@ G_DEFINE_FINAL_TYPE (MatMaterialRow, mat_material_row, GTK_TYPE_WIDGET)
 enum {
   PROP_0,
   PROP_MATERIAL,
+  PROP_TEXTURES,
   N_PROPS
 };
 
@@ -154,12 +170,45 @@ query_badge_tooltip (GtkWidget      *badge,
   return TRUE;
 }
 
+/* The model's swatch (untextured), times the average colour of phase
+ * 0's texture when the texture library has it (render.md 2: texture ×
+ * the clamped light). */
+static void
+update_swatch (MatMaterialRow *self)
+{
+  MatMaterial *material = self->material;
+
+  self->has_swatch = material != NULL && mat_material_get_editable (material)
+                     && mat_material_get_swatch (material, self->swatch_rgba);
+  self->swatch_textured = FALSE;
+  self->swatch_opaque = TRUE;
+  if (self->has_swatch)
+    {
+      g_autoptr(MatPhase) phase0 = g_list_model_get_item (mat_material_get_phases (material), 0);
+      MatTexture *texture = NULL;
+      guint8 average[4];
+
+      if (self->textures != NULL && phase0 != NULL && mat_phase_get_textured (phase0))
+        texture = mat_texture_library_lookup (self->textures, mat_phase_get_texture (phase0));
+      if (texture != NULL && mat_texture_get_average (texture, average))
+        {
+          for (guint c = 0; c < 4; c++)
+            self->swatch_rgba[c] = (guint8) ((self->swatch_rgba[c] * average[c] + 127) / 255);
+          self->swatch_textured = TRUE;
+        }
+      self->swatch_opaque = mat0_fields_blend_of_attr1 (mat_material_get_attr1 (material))->mode <= 0;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 update (MatMaterialRow *self)
 {
   MatMaterial *material = self->material;
   gboolean is_mat0, editable;
   const char *error;
+
+  update_swatch (self);
 
   if (material == NULL)
     {
@@ -237,6 +286,95 @@ update (MatMaterialRow *self)
     }
 }
 
+MatTextureLibrary *
+mat_material_row_get_textures (MatMaterialRow *self)
+{
+  g_return_val_if_fail (MAT_IS_MATERIAL_ROW (self), NULL);
+
+  return self->textures;
+}
+
+void
+mat_material_row_set_textures (MatMaterialRow    *self,
+                               MatTextureLibrary *textures)
+{
+  g_return_if_fail (MAT_IS_MATERIAL_ROW (self));
+  g_return_if_fail (textures == NULL || MAT_IS_TEXTURE_LIBRARY (textures));
+
+  if (!g_set_object (&self->textures, textures))
+    return;
+  update_swatch (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXTURES]);
+}
+
+char *
+mat_material_row_dup_swatch_tooltip (MatMaterialRow *self)
+{
+  int opacity;
+
+  g_return_val_if_fail (MAT_IS_MATERIAL_ROW (self), NULL);
+
+  if (!self->has_swatch)
+    return NULL;
+  opacity = (self->swatch_rgba[3] * 100 + 127) / 255;
+  if (self->swatch_textured)
+    /* Translators: the swatch in the material list; %02X%02X%02X is
+     * the colour, %d the opacity in per cent */
+    return g_strdup_printf (_("Phase 0 as the game lights it, times its texture’s average "
+                              "colour: #%02X%02X%02X, opacity %d %%"),
+                            self->swatch_rgba[0], self->swatch_rgba[1], self->swatch_rgba[2],
+                            opacity);
+  /* Translators: the swatch in the material list; %02X%02X%02X is the
+   * colour, %d the opacity in per cent */
+  return g_strdup_printf (_("Phase 0 as the game lights it, untextured: "
+                            "#%02X%02X%02X, opacity %d %%"),
+                          self->swatch_rgba[0], self->swatch_rgba[1], self->swatch_rgba[2],
+                          opacity);
+}
+
+/* The swatch's place: the start margin of the text, vertically centred. */
+static void
+swatch_bounds (MatMaterialRow  *self,
+               graphene_rect_t *bounds)
+{
+  graphene_rect_init (bounds, 0, (gtk_widget_get_height (GTK_WIDGET (self)) - SWATCH_SIZE) / 2.0f,
+                      SWATCH_SIZE, SWATCH_SIZE);
+}
+
+static gboolean
+query_swatch_tooltip (GtkWidget  *widget,
+                      int         x,
+                      int         y,
+                      gboolean    keyboard_mode,
+                      GtkTooltip *tooltip)
+{
+  MatMaterialRow *self = MAT_MATERIAL_ROW (widget);
+  g_autofree char *text = NULL;
+  graphene_rect_t bounds;
+
+  swatch_bounds (self, &bounds);
+  if (keyboard_mode || !graphene_rect_contains_point (&bounds, &GRAPHENE_POINT_INIT (x, y)))
+    return FALSE;
+  text = mat_material_row_dup_swatch_tooltip (self);
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { (int) bounds.origin.x, (int) bounds.origin.y,
+                                                        SWATCH_SIZE, SWATCH_SIZE });
+  return TRUE;
+}
+
+gboolean
+mat_material_row_get_swatch (MatMaterialRow *self,
+                             guint8          rgba[4])
+{
+  g_return_val_if_fail (MAT_IS_MATERIAL_ROW (self), FALSE);
+  g_return_val_if_fail (rgba != NULL, FALSE);
+
+  memcpy (rgba, self->swatch_rgba, 4);
+  return self->has_swatch;
+}
+
 MatMaterial *
 mat_material_row_get_material (MatMaterialRow *self)
 {
@@ -276,6 +414,7 @@ mat_material_row_dispose (GObject *object)
     g_signal_group_set_target (self->signals, NULL);
   g_clear_object (&self->signals);
   g_clear_object (&self->material);
+  g_clear_object (&self->textures);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
 
@@ -295,6 +434,9 @@ mat_material_row_get_property (GObject    *object,
     case PROP_MATERIAL:
       g_value_set_object (value, self->material);
       break;
+    case PROP_TEXTURES:
+      g_value_set_object (value, self->textures);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -313,9 +455,50 @@ mat_material_row_set_property (GObject      *object,
     case PROP_MATERIAL:
       mat_material_row_set_material (self, g_value_get_object (value));
       break;
+    case PROP_TEXTURES:
+      mat_material_row_set_textures (self, g_value_get_object (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+/* The swatch: the lit colour; a translucent one (ambient alpha below 1)
+ * over a dark and a light half, so that its opacity shows. */
+static void
+mat_material_row_snapshot (GtkWidget   *widget,
+                           GtkSnapshot *snapshot)
+{
+  MatMaterialRow *self = MAT_MATERIAL_ROW (widget);
+  graphene_rect_t bounds, half;
+  GdkRGBA colour, dark = { 0.28f, 0.28f, 0.28f, 1 }, light = { 0.75f, 0.75f, 0.75f, 1 };
+  GskRoundedRect outline;
+  GdkRGBA border = { 0, 0, 0, 0.35f };
+  float widths[4] = { 1, 1, 1, 1 };
+  GdkRGBA borders[4];
+
+  GTK_WIDGET_CLASS (mat_material_row_parent_class)->snapshot (widget, snapshot);
+
+  if (!self->has_swatch)
+    return;
+  swatch_bounds (self, &bounds);
+  colour.red = self->swatch_rgba[0] / 255.0f;
+  colour.green = self->swatch_rgba[1] / 255.0f;
+  colour.blue = self->swatch_rgba[2] / 255.0f;
+  colour.alpha = self->swatch_opaque ? 1.0f : self->swatch_rgba[3] / 255.0f;
+  if (colour.alpha < 1.0f)
+    {
+      graphene_rect_init (&half, bounds.origin.x, bounds.origin.y,
+                          bounds.size.width / 2, bounds.size.height);
+      gtk_snapshot_append_color (snapshot, &dark, &half);
+      half.origin.x += bounds.size.width / 2;
+      gtk_snapshot_append_color (snapshot, &light, &half);
+    }
+  gtk_snapshot_append_color (snapshot, &colour, &bounds);
+  for (guint i = 0; i < 4; i++)
+    borders[i] = border;
+  gsk_rounded_rect_init_from_rect (&outline, &bounds, 0);
+  gtk_snapshot_append_border (snapshot, &outline, widths, borders);
 }
 
 static void
@@ -327,9 +510,13 @@ mat_material_row_class_init (MatMaterialRowClass *klass)
   object_class->dispose = mat_material_row_dispose;
   object_class->get_property = mat_material_row_get_property;
   object_class->set_property = mat_material_row_set_property;
+  widget_class->snapshot = mat_material_row_snapshot;
 
   properties[PROP_MATERIAL] =
     g_param_spec_object ("material", NULL, NULL, MAT_TYPE_MATERIAL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TEXTURES] =
+    g_param_spec_object ("textures", NULL, NULL, MAT_TYPE_TEXTURE_LIBRARY,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -375,8 +562,13 @@ mat_material_row_init (MatMaterialRow *self)
 
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self))), 6);
 
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_swatch_tooltip), NULL);
+
   gtk_widget_set_hexpand (text, TRUE);
   gtk_widget_set_valign (text, GTK_ALIGN_CENTER);
+  /* room for the swatch */
+  gtk_widget_set_margin_start (text, SWATCH_SIZE + 6);
   gtk_widget_set_parent (text, GTK_WIDGET (self));
   self->name_label = GTK_INSCRIPTION (add_text (text, "material-name", NULL));
   self->detail_label = GTK_INSCRIPTION (add_text (text, "dim-label", "caption"));

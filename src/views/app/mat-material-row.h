@@ -1,9 +1,11 @@
-/* mat-material-row.h - one row of the material list: name, counts, badges */
+/* mat-material-row.h - one row of the material list: swatch, name,
+ * counts, badges */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "mat-material.h"
+#include "mat-texture-library.h"
 
 G_BEGIN_DECLS
 
@@ -16,6 +18,25 @@ MatMaterial *mat_material_row_get_material (MatMaterialRow *self);
 /* Shows @material (or nothing for %NULL) and follows its changes. */
 void         mat_material_row_set_material (MatMaterialRow *self,
                                             MatMaterial    *material);
+
+/* Where phase 0's texture is found ("textures" property): the swatch is
+ * then multiplied by the texture's average colour. Returns: (transfer
+ * none) (nullable). */
+MatTextureLibrary *mat_material_row_get_textures (MatMaterialRow    *self);
+void         mat_material_row_set_textures (MatMaterialRow    *self,
+                                            MatTextureLibrary *textures);
+
+/* The swatch the row draws: mat_material_get_swatch of its material,
+ * each channel times the texture's average (mat_texture_get_average of
+ * phase 0's texture) / 255, rounded, when "textures" has that texture.
+ * RGBA8 in @rgba. Returns %FALSE when it draws none (no material, or an
+ * entry that is not an editable material). */
+gboolean     mat_material_row_get_swatch   (MatMaterialRow *self,
+                                            guint8          rgba[4]);
+/* Returns: (transfer full) (nullable): the swatch's tooltip (its colour
+ * and opacity, and whether its texture's average is in it); %NULL
+ * without a swatch. */
+char        *mat_material_row_dup_swatch_tooltip (MatMaterialRow *self);
 
 /* Returns: (transfer full): the entry's type as four characters
  * ("MAT0", "Texm"), non-printable bytes as '?'. */

@@ -4,7 +4,9 @@
  * the state, opening and saving), mat-window-actions.c (the win.*
  * actions and when they are enabled), mat-window-sidebar.c (search, sort,
  * the material list), mat-window-problems.c (the problems panel) and
- * mat-window-dnd.c (files dropped on the window). Only those files and
+ * mat-window-dnd.c (files dropped on the window), mat-window-pages.c
+ * (the Animation and Flags pages, made when first shown, and the preview
+ * pane beside every page). Only those files and
  * the tests include this header.
  */
 #pragma once
@@ -59,15 +61,31 @@ struct _MatWindow
   GtkLabel             *material_info_label;
   GtkStack             *material_stack;
   MatPhaseTable        *phase_table;
-  MatBlockEditor       *block_editor;
+  GtkWidget            *animation_page;
+  GtkWidget            *flags_page;
+  GtkPaned             *preview_paned;
+  GtkWidget            *preview_pane;
+  GtkToggleButton      *preview_toggle;
   MatPreview           *preview;
-  MatFlagsInspector    *flags_inspector;
-  MatMetaEditor        *meta_editor;
   GtkRevealer          *lint_revealer;
   GtkLabel             *lint_summary_label;
   GtkStack             *lint_stack;
   GtkListView          *lint_list;
   GMenu                *file_section;
+
+  /* the pages made the first time they are shown, %NULL until then
+   * (mat-window-pages.c) */
+  MatBlockEditor       *block_editor;
+  MatFlagsInspector    *flags_inspector;
+  MatMetaEditor        *meta_editor;
+
+  /* the preview pane: the phase table's focus shows its phase there */
+  GtkEventController   *phase_focus;
+  gboolean              preview_visible;
+  gboolean              showing_phase;  /* the phase table's phase */
+  int                   track_block;    /* the block to play otherwise */
+  gboolean              pane_beside;    /* room for the pane beside the pages */
+  guint                 fit_source;     /* idle: lay the pane out for it */
 
   /* the list (mat-window-sidebar.c) */
   gboolean              filtering;      /* inside mat_search_model_set_text () */
@@ -185,6 +203,23 @@ void         _mat_window_problems_refresh        (MatWindow   *self);
 void         _mat_window_problems_schedule       (MatWindow   *self);
 /* "4 lints", "1 error, 4 lints". Returns: (transfer full). */
 char        *_mat_window_problems_dup_summary    (MatWindow   *self);
+
+/* mat-window-pages.c */
+
+void         _mat_window_class_pages_init        (MatWindowClass *klass);
+void         _mat_window_pages_init              (MatWindow   *self);
+/* The pages made so far and the preview show @material (nullable). */
+void         _mat_window_pages_set_material      (MatWindow   *self,
+                                                  MatMaterial *material);
+/* Makes the Animation page now if it is not made yet.
+ * Returns: (transfer none): its block editor. */
+MatBlockEditor *_mat_window_ensure_animation_page (MatWindow  *self);
+/* Lays the preview out for a window @width wide: beside the pages when
+ * the phase table's columns fit beside it, under them otherwise. */
+void         _mat_window_pages_fit               (MatWindow   *self,
+                                                  int          width);
+/* The widgets of the pages went with the template. */
+void         _mat_window_pages_dispose           (MatWindow   *self);
 
 /* mat-window-dnd.c */
 

@@ -192,10 +192,13 @@ lint_activate_cb (MatWindow *self,
    * Animation page, a phase on the Phases page. */
   if (diag->block >= 0 && (guint) diag->block < mat_material_get_n_blocks (material))
     {
+      MatBlockEditor *editor;
+
       gtk_stack_set_visible_child_name (self->material_stack, "animation");
-      mat_block_editor_set_selected_block (self->block_editor, diag->block);
+      editor = _mat_window_ensure_animation_page (self);
+      mat_block_editor_set_selected_block (editor, diag->block);
       if (diag->key >= 0)
-        mat_timeline_select_key (mat_block_editor_get_timeline (self->block_editor), diag->key, FALSE);
+        mat_timeline_select_key (mat_block_editor_get_timeline (editor), diag->key, FALSE);
     }
   else if (diag->phase >= 0 && (guint) diag->phase < mat_material_get_n_phases (material))
     {

@@ -436,7 +436,12 @@ row_setup_cb (GtkSignalListItemFactory *factory,
   if (self->spare_rows->len > 0)
     spare->row = g_ptr_array_steal_index_fast (self->spare_rows, self->spare_rows->len - 1);
   else
-    spare->row = g_object_ref_sink (mat_material_row_new ());
+    {
+      spare->row = g_object_ref_sink (mat_material_row_new ());
+      /* the swatch shows phase 0's texture's average colour */
+      g_object_bind_property (self->phase_table, "textures", spare->row, "textures",
+                              G_BINDING_SYNC_CREATE);
+    }
   spare->pool = g_ptr_array_ref (self->spare_rows);
   gtk_list_item_set_child (item, spare->row);
   g_object_set_data_full (G_OBJECT (item), "mat-spare-row", spare, spare_row_release);

@@ -146,17 +146,6 @@ update_material_header (MatWindow *self)
   gtk_label_set_label (self->material_info_label, info);
 }
 
-static void
-set_pages_material (MatWindow   *self,
-                    MatMaterial *material)
-{
-  mat_phase_table_set_material (self->phase_table, material);
-  mat_block_editor_set_material (self->block_editor, material);
-  mat_preview_set_material (self->preview, material);
-  mat_flags_inspector_set_material (self->flags_inspector, material);
-  mat_meta_editor_set_material (self->meta_editor, material);
-}
-
 void
 _mat_window_show_material (MatWindow   *self,
                            MatMaterial *material)
@@ -166,7 +155,7 @@ _mat_window_show_material (MatWindow   *self,
 
   if (self->library == NULL)
     {
-      set_pages_material (self, NULL);
+      _mat_window_pages_set_material (self, NULL);
       return;
     }
 
@@ -174,7 +163,7 @@ _mat_window_show_material (MatWindow   *self,
     {
       guint total = g_list_model_get_n_items (G_LIST_MODEL (self->library));
 
-      set_pages_material (self, NULL);
+      _mat_window_pages_set_material (self, NULL);
       if (total == 0)
         {
           gtk_label_set_label (self->empty_title, _("No Materials"));
@@ -193,7 +182,7 @@ _mat_window_show_material (MatWindow   *self,
       g_autofree char *title = NULL;
       g_autofree char *body = NULL;
 
-      set_pages_material (self, NULL);
+      _mat_window_pages_set_material (self, NULL);
       /* Translators: the title for an entry that is not a material; %s is its name */
       title = g_strdup_printf (_("“%s” Is Not a Material"), mat_material_get_name (material));
       /* Translators: %s is a four-letter entry type such as Texm */
@@ -207,7 +196,7 @@ _mat_window_show_material (MatWindow   *self,
     {
       g_autofree char *title = NULL;
 
-      set_pages_material (self, NULL);
+      _mat_window_pages_set_material (self, NULL);
       /* Translators: %s is a material name */
       title = g_strdup_printf (_("“%s” Does Not Decode"), mat_material_get_name (material));
       gtk_label_set_label (self->entry_error_title, title);
@@ -216,7 +205,7 @@ _mat_window_show_material (MatWindow   *self,
     }
   else
     {
-      set_pages_material (self, material);
+      _mat_window_pages_set_material (self, material);
       update_material_header (self);
       gtk_stack_set_visible_child_name (self->main_stack, "material");
     }
@@ -301,14 +290,6 @@ document_file_changed_cb (MatWindow *self)
     return;
   g_set_object (&self->file, file);
   update_title (self);
-}
-
-static void
-timeline_scrubbed_cb (MatWindow *self,
-                      guint      position)
-{
-  mat_preview_set_playing (self->preview, FALSE);
-  mat_preview_set_time (self->preview, position);
 }
 
 /* Textures: the Textures.lib the document found beside the library; the
@@ -873,6 +854,8 @@ application_set_cb (MatWindow *self)
       if (g_settings_get_boolean (settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (self));
       _mat_window_sidebar_apply_settings (self, settings);
+      g_settings_bind (settings, "preview-visible", self, "preview-visible",
+                       G_SETTINGS_BIND_DEFAULT);
     }
 }
 
@@ -907,6 +890,7 @@ mat_window_dispose (GObject *object)
   _mat_window_sidebar_dispose (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_WINDOW);
+  _mat_window_pages_dispose (self);
 
   g_clear_object (&self->shown);
   g_clear_object (&self->library);
@@ -928,6 +912,19 @@ mat_window_finalize (GObject *object)
 }
 
 static void
+mat_window_size_allocate (GtkWidget *widget,
+                          int        width,
+                          int        height,
+                          int        baseline)
+{
+  /* before the children are given their sizes, so that a window that
+   * grows or shrinks past the point is laid out once */
+  _mat_window_pages_fit (MAT_WINDOW (widget), width);
+
+  GTK_WIDGET_CLASS (mat_window_parent_class)->size_allocate (widget, width, height, baseline);
+}
+
+static void
 mat_window_class_init (MatWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -936,13 +933,11 @@ mat_window_class_init (MatWindowClass *klass)
 
   object_class->dispose = mat_window_dispose;
   object_class->finalize = mat_window_finalize;
+  widget_class->size_allocate = mat_window_size_allocate;
   window_class->close_request = mat_window_close_request;
 
   g_type_ensure (MAT_TYPE_PHASE_TABLE);
-  g_type_ensure (MAT_TYPE_BLOCK_EDITOR);
   g_type_ensure (MAT_TYPE_PREVIEW);
-  g_type_ensure (MAT_TYPE_FLAGS_INSPECTOR);
-  g_type_ensure (MAT_TYPE_META_EDITOR);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/parkan/MatEdit/mat-window.ui");
@@ -979,10 +974,12 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatWindow, material_info_label);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, material_stack);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, phase_table);
-  gtk_widget_class_bind_template_child (widget_class, MatWindow, block_editor);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, animation_page);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, flags_page);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, preview_paned);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, preview_pane);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, preview_toggle);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, preview);
-  gtk_widget_class_bind_template_child (widget_class, MatWindow, flags_inspector);
-  gtk_widget_class_bind_template_child (widget_class, MatWindow, meta_editor);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, lint_revealer);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, lint_summary_label);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, lint_stack);
@@ -993,28 +990,20 @@ mat_window_class_init (MatWindowClass *klass)
   _mat_window_class_actions_init (klass);
   _mat_window_class_sidebar_init (klass);
   _mat_window_class_problems_init (klass);
+  _mat_window_class_pages_init (klass);
   mat_window_clipboard_class_init (widget_class);
 }
 
 static void
 mat_window_init (MatWindow *self)
 {
+  /* asked for by the action while the template is built */
+  self->preview_visible = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->dialogs = g_cancellable_new ();
 
-  /* The animation page: the block chosen in the editor plays in the
-   * preview, the timeline's playhead follows it, and scrubbing the
-   * timeline moves the preview (and pauses it). */
-  g_object_bind_property (self->phase_table, "textures",
-                          self->preview, "textures", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->block_editor, "selected-block",
-                          self->preview, "block", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->preview, "time",
-                          mat_block_editor_get_timeline (self->block_editor), "position",
-                          G_BINDING_SYNC_CREATE);
-  g_signal_connect_object (mat_block_editor_get_timeline (self->block_editor), "scrubbed",
-                           G_CALLBACK (timeline_scrubbed_cb), self, G_CONNECT_SWAPPED);
+  _mat_window_pages_init (self);
 
   _mat_window_sidebar_init (self);
   _mat_window_problems_init (self);

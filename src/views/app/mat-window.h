@@ -47,6 +47,12 @@ gboolean     mat_window_get_replaceable       (MatWindow      *self);
 GtkSingleSelection *mat_window_get_selection  (MatWindow      *self);
 /* Returns: (transfer none) (nullable): the selected material. */
 MatMaterial *mat_window_get_selected_material (MatWindow      *self);
+/* The preview pane beside the material pages ("preview-visible",
+ * toggled by the action win.toggle-preview; kept in the setting
+ * preview-visible). */
+gboolean     mat_window_get_preview_visible   (MatWindow      *self);
+void         mat_window_set_preview_visible   (MatWindow      *self,
+                                               gboolean        visible);
 /* Selects @material, clearing the search when it hides it. */
 void         mat_window_select_material       (MatWindow      *self,
                                                MatMaterial    *material);

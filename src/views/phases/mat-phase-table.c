@@ -2425,6 +2425,21 @@ mat_phase_table_set_textures (MatPhaseTable     *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXTURES]);
 }
 
+int
+mat_phase_table_get_columns_width (MatPhaseTable *self)
+{
+  int columns, frame = 2;
+
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), 0);
+
+  gtk_widget_measure (GTK_WIDGET (self->column_view), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &columns, NULL, NULL, NULL);
+  /* the scroller's frame around the columns, once it is laid out */
+  if (gtk_widget_get_width (self->scroller) > 0)
+    frame = gtk_widget_get_width (self->scroller) - gtk_widget_get_width (GTK_WIDGET (self->column_view));
+  return columns + MAX (frame, 0);
+}
+
 gboolean
 mat_phase_table_get_show_raw_bytes (MatPhaseTable *self)
 {

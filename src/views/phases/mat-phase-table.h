@@ -57,6 +57,10 @@ gboolean     mat_phase_table_get_show_raw_bytes (MatPhaseTable *self);
 void         mat_phase_table_set_show_raw_bytes (MatPhaseTable *self,
                                                  gboolean       show);
 
+/* The width the table needs to show all its columns without scrolling
+ * sideways (its frame included, its margins not). */
+int          mat_phase_table_get_columns_width (MatPhaseTable *self);
+
 /* The selected row ("selected" property), GTK_INVALID_LIST_POSITION for
  * none. */
 guint        mat_phase_table_get_selected (MatPhaseTable *self);

@@ -30,12 +30,7 @@
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
 
-#define SPHERE_SLICES   48
-#define SPHERE_STACKS   32
-#define CUBE_HALF       0.72f
-#define PLANE_HALF      1.0f
-#define QUAD_STEPS      8
-#define N_SHAPES        3
+#define N_SHAPES        MAT_PREVIEW_N_SHAPES
 
 typedef enum {
   ATTR_POSITION,
@@ -78,8 +73,9 @@ static const char *const uniform_names[N_UNIFORMS] = {
 #define N_PROGRAMS         9
 
 typedef struct {
-  GLuint id;
-  GLint  uniforms[N_UNIFORMS];   /* -1 where the variant lacks one */
+  GLuint   id;
+  GLint    uniforms[N_UNIFORMS];   /* -1 where the variant lacks one */
+  gboolean failed;                 /* did not compile: not tried again */
 } Program;
 
 struct _MatPreviewRenderer
@@ -102,6 +98,9 @@ struct _MatPreviewRenderer
   MatPreviewRenderState state;       /* owns texture_key and texture_rgba */
   MatPreviewDrawInfo    draw_info;
 };
+
+static const Program *get_program (MatPreviewRenderer *self,
+                                   guint               index);
 
 /* ---- pure helpers ----------------------------------------------------- */
 
@@ -159,11 +158,7 @@ mat_preview_cell_uv_rect (const TexmImage *image,
 float
 mat_preview_specular_exponent (float power)
 {
-  /* the runtime keeps p16 as a float; the engine converts it back to an
-   * int and shifts: 1 << (n & 31) on a 32-bit int */
-  guint32 n = isfinite (power) && power >= 0 && power < 4294967296.0f ? (guint32) power : 0;
-
-  return (float) (gint32) (1u << (n & 31u));
+  return phase_light_specular_exponent (power);
 }
 
 /* ---- matrices --------------------------------------------------------- */
@@ -224,17 +219,19 @@ mat4_translation (float x,
   return r;
 }
 
+/* The field of view spans the shorter side (mat_preview_camera_scale). */
 static Mat4
-mat4_perspective (float fovy_degrees,
-                  float aspect,
+mat4_perspective (int   width,
+                  int   height,
                   float near,
                   float far)
 {
   Mat4 r = { { 0 } };
-  float f = 1.0f / tanf (fovy_degrees * (float) G_PI / 360.0f);
+  float scale_x, scale_y;
 
-  r.m[0] = f / aspect;
-  r.m[5] = f;
+  mat_preview_camera_scale (width, height, &scale_x, &scale_y);
+  r.m[0] = scale_x;
+  r.m[5] = scale_y;
   r.m[10] = (far + near) / (near - far);
   r.m[11] = -1.0f;
   r.m[14] = 2.0f * far * near / (near - far);
@@ -242,146 +239,6 @@ mat4_perspective (float fovy_degrees,
 }
 
 /* ---- meshes ----------------------------------------------------------- */
-
-typedef struct {
-  GArray *vertices;   /* float: x y z, nx ny nz, u v */
-  GArray *indices;    /* guint32 */
-} MeshData;
-
-static void
-mesh_data_vertex (MeshData *d,
-                  float x, float y, float z,
-                  float nx, float ny, float nz,
-                  float u, float v)
-{
-  float vertex[8] = { x, y, z, nx, ny, nz, u, v };
-
-  g_array_append_vals (d->vertices, vertex, 8);
-}
-
-static guint32
-mesh_data_n_vertices (MeshData *d)
-{
-  return d->vertices->len / 8;
-}
-
-static void
-mesh_data_triangle (MeshData *d,
-                    guint32   a,
-                    guint32   b,
-                    guint32   c)
-{
-  guint32 tri[3] = { a, b, c };
-
-  g_array_append_vals (d->indices, tri, 3);
-}
-
-/* UV sphere of radius 1: v = 0 at the north pole, the seam at the back. */
-static void
-build_sphere (MeshData *d)
-{
-  for (guint i = 0; i <= SPHERE_STACKS; i++)
-    {
-      float theta = (float) G_PI * (float) i / SPHERE_STACKS;
-
-      for (guint j = 0; j <= SPHERE_SLICES; j++)
-        {
-          float phi = 2.0f * (float) G_PI * (float) j / SPHERE_SLICES;
-          /* u = 0 and 1 meet at the back (-z), away from the camera */
-          float x = -sinf (theta) * sinf (phi);
-          float y = cosf (theta);
-          float z = -sinf (theta) * cosf (phi);
-
-          mesh_data_vertex (d, x, y, z, x, y, z,
-                            (float) j / SPHERE_SLICES, (float) i / SPHERE_STACKS);
-        }
-    }
-  for (guint i = 0; i < SPHERE_STACKS; i++)
-    for (guint j = 0; j < SPHERE_SLICES; j++)
-      {
-        guint32 a = i * (SPHERE_SLICES + 1) + j;
-        guint32 b = a + SPHERE_SLICES + 1;
-
-        mesh_data_triangle (d, a, b, b + 1);
-        mesh_data_triangle (d, a, b + 1, a + 1);
-      }
-}
-
-/* One quad centred at @c with axes @u and @v (u x v = the normal @n),
- * counter-clockwise seen from the front, as a grid of @steps x @steps
- * cells (lighting is per vertex, as in Direct3D 7). */
-static void
-build_quad (MeshData    *d,
-            const float  c[3],
-            const float  u[3],
-            const float  v[3],
-            const float  n[3],
-            guint        steps)
-{
-  guint32 base = mesh_data_n_vertices (d);
-
-  for (guint j = 0; j <= steps; j++)
-    for (guint i = 0; i <= steps; i++)
-      {
-        float a = -1.0f + 2.0f * (float) i / (float) steps;
-        float b = -1.0f + 2.0f * (float) j / (float) steps;
-
-        mesh_data_vertex (d,
-                          c[0] + a * u[0] + b * v[0],
-                          c[1] + a * u[1] + b * v[1],
-                          c[2] + a * u[2] + b * v[2],
-                          n[0], n[1], n[2],
-                          (a + 1) / 2, (1 - b) / 2);
-      }
-  for (guint j = 0; j < steps; j++)
-    for (guint i = 0; i < steps; i++)
-      {
-        guint32 k = base + j * (steps + 1) + i;
-        guint32 above = k + steps + 1;
-
-        mesh_data_triangle (d, k, k + 1, above + 1);
-        mesh_data_triangle (d, k, above + 1, above);
-      }
-}
-
-static void
-build_cube (MeshData *d)
-{
-  const float h = CUBE_HALF;
-  /* normal, u axis, v axis per face */
-  static const float faces[6][3][3] = {
-    { { 0, 0, 1 }, { 1, 0, 0 }, { 0, 1, 0 } },
-    { { 0, 0, -1 }, { -1, 0, 0 }, { 0, 1, 0 } },
-    { { 1, 0, 0 }, { 0, 0, -1 }, { 0, 1, 0 } },
-    { { -1, 0, 0 }, { 0, 0, 1 }, { 0, 1, 0 } },
-    { { 0, 1, 0 }, { 1, 0, 0 }, { 0, 0, -1 } },
-    { { 0, -1, 0 }, { 1, 0, 0 }, { 0, 0, 1 } },
-  };
-
-  for (guint f = 0; f < 6; f++)
-    {
-      float c[3], u[3], v[3];
-
-      for (guint k = 0; k < 3; k++)
-        {
-          c[k] = faces[f][0][k] * h;
-          u[k] = faces[f][1][k] * h;
-          v[k] = faces[f][2][k] * h;
-        }
-      build_quad (d, c, u, v, faces[f][0], QUAD_STEPS);
-    }
-}
-
-static void
-build_plane (MeshData *d)
-{
-  static const float c[3] = { 0, 0, 0 };
-  static const float u[3] = { PLANE_HALF, 0, 0 };
-  static const float v[3] = { 0, PLANE_HALF, 0 };
-  static const float n[3] = { 0, 0, 1 };
-
-  build_quad (d, c, u, v, n, QUAD_STEPS * 2);
-}
 
 static void
 mesh_upload (Mesh          *mesh,
@@ -412,40 +269,25 @@ mesh_upload (Mesh          *mesh,
   glBindBuffer (GL_ARRAY_BUFFER, 0);
 }
 
+/* Uploads @data and clears it. */
 static void
-mesh_data_upload (MeshData *d,
-                  Mesh     *mesh)
+mesh_data_upload (MatPreviewMesh *data,
+                  Mesh           *mesh)
 {
-  mesh_upload (mesh, (const float *) (void *) d->vertices->data, d->vertices->len,
-               (const guint32 *) (void *) d->indices->data, d->indices->len);
-  g_array_unref (d->vertices);
-  g_array_unref (d->indices);
-}
-
-static MeshData
-mesh_data_new (void)
-{
-  MeshData d = {
-    g_array_new (FALSE, FALSE, sizeof (float)),
-    g_array_new (FALSE, FALSE, sizeof (guint32)),
-  };
-
-  return d;
+  mesh_upload (mesh, (const float *) (void *) data->vertices->data, data->vertices->len,
+               (const guint32 *) (void *) data->indices->data, data->indices->len);
+  mat_preview_mesh_clear (data);
 }
 
 static void
 mesh_build (Mesh            *mesh,
             MatPreviewShape  shape)
 {
-  MeshData d = mesh_data_new ();
+  MatPreviewMesh data;
 
-  switch (shape)
-    {
-    case MAT_PREVIEW_SHAPE_SPHERE: build_sphere (&d); break;
-    case MAT_PREVIEW_SHAPE_CUBE: build_cube (&d); break;
-    case MAT_PREVIEW_SHAPE_PLANE: default: build_plane (&d); break;
-    }
-  mesh_data_upload (&d, mesh);
+  mat_preview_mesh_init (&data);
+  mat_preview_mesh_build (&data, shape);
+  mesh_data_upload (&data, mesh);
 }
 
 static void
@@ -462,33 +304,18 @@ mesh_clear (Mesh *mesh)
 
 /* ---- the checkerboard ------------------------------------------------- */
 
-/* The light squares of a checkerboard of @cell pixels over @width x
- * @height, in framebuffer pixels from the bottom left; the dark ones are
- * the clear colour. */
 static void
 background_build (Mesh *mesh,
                   int   width,
                   int   height,
                   int   cell)
 {
-  MeshData d = mesh_data_new ();
+  MatPreviewMesh data;
 
   mesh_clear (mesh);
-  for (int y = 0; y * cell < height; y++)
-    for (int x = (y + 1) % 2; x * cell < width; x += 2)
-      {
-        float x0 = (float) (x * cell), y0 = (float) (y * cell);
-        float x1 = x0 + (float) cell, y1 = y0 + (float) cell;
-        guint32 base = mesh_data_n_vertices (&d);
-
-        mesh_data_vertex (&d, x0, y0, 0, 0, 0, 1, 0, 0);
-        mesh_data_vertex (&d, x1, y0, 0, 0, 0, 1, 0, 0);
-        mesh_data_vertex (&d, x1, y1, 0, 0, 0, 1, 0, 0);
-        mesh_data_vertex (&d, x0, y1, 0, 0, 0, 1, 0, 0);
-        mesh_data_triangle (&d, base, base + 1, base + 2);
-        mesh_data_triangle (&d, base, base + 2, base + 3);
-      }
-  mesh_data_upload (&d, mesh);
+  mat_preview_mesh_init (&data);
+  mat_preview_mesh_checkerboard (&data, width, height, cell);
+  mesh_data_upload (&data, mesh);
 }
 
 static void
@@ -514,8 +341,11 @@ background_draw (MatPreviewRenderer *self,
                  int                 height,
                  int                 cell)
 {
-  const Program *program = &self->programs[PROGRAM_BACKGROUND];
+  const Program *program = get_program (self, PROGRAM_BACKGROUND);
   GLint alpha_bits = 8;
+
+  if (program == NULL)
+    return;
 
   if (target != 0)
     glGetFramebufferAttachmentParameteriv (GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
@@ -671,7 +501,62 @@ delete_programs (MatPreviewRenderer *self)
       if (self->programs[p].id != 0)
         glDeleteProgram (self->programs[p].id);
       self->programs[p].id = 0;
+      self->programs[p].failed = FALSE;
     }
+}
+
+/* Compiles program @index when it is first needed. Returns %FALSE with
+ * @error when it does not compile (and %FALSE again, without an error,
+ * every later time). */
+static gboolean
+ensure_program (MatPreviewRenderer  *self,
+                guint                index,
+                GError             **error)
+{
+  Program *program = &self->programs[index];
+  g_autofree char *defines = NULL;
+
+  if (program->id != 0)
+    return TRUE;
+  if (program->failed)
+    return FALSE;
+  defines = program_defines (index);
+  program->id = link_program (self->es, defines, error);
+  if (program->id == 0)
+    {
+      program->failed = TRUE;
+      return FALSE;
+    }
+  for (guint i = 0; i < N_UNIFORMS; i++)
+    program->uniforms[i] = glGetUniformLocation (program->id, uniform_names[i]);
+  return TRUE;
+}
+
+/* The program @index, compiled if need be; %NULL (after a warning, once)
+ * when it does not compile. */
+static const Program *
+get_program (MatPreviewRenderer *self,
+             guint               index)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (ensure_program (self, index, &error))
+    return &self->programs[index];
+  if (error != NULL)
+    g_warning ("Preview: %s", error->message);
+  return NULL;
+}
+
+/* The mesh of @shape, built when first drawn. */
+static const Mesh *
+get_mesh (MatPreviewRenderer *self,
+          MatPreviewShape     shape)
+{
+  Mesh *mesh = &self->meshes[shape];
+
+  if (mesh->vao == 0)
+    mesh_build (mesh, shape);
+  return mesh;
 }
 
 /* ---- textures --------------------------------------------------------- */
@@ -731,6 +616,7 @@ mat_preview_renderer_new (void)
   MatPreviewRenderer *self = g_new0 (MatPreviewRenderer, 1);
 
   self->state.shape = MAT_PREVIEW_SHAPE_SPHERE;
+  self->state.zoom = 1.0f;
   self->state.scene[0] = self->state.scene[1] = self->state.scene[2] = MAT_PREVIEW_DEFAULT_SCENE;
   self->state.uv_rect[2] = self->state.uv_rect[3] = 1;
   return self;
@@ -758,22 +644,16 @@ mat_preview_renderer_init_gl (MatPreviewRenderer  *self,
   g_return_val_if_fail (!self->ready, TRUE);
 
   self->es = es;
-  for (guint p = 0; p < N_PROGRAMS; p++)
+  /* The background and the plain lit variant now, so that a shader that
+   * does not compile is reported at once; the other variants and the
+   * meshes when a frame first needs them (each costs a compilation under
+   * a software rasteriser). */
+  if (!ensure_program (self, PROGRAM_BACKGROUND, error)
+      || !ensure_program (self, PROGRAM_SHAPE, error))
     {
-      Program *program = &self->programs[p];
-      g_autofree char *defines = program_defines (p);
-
-      program->id = link_program (es, defines, error);
-      if (program->id == 0)
-        {
-          delete_programs (self);
-          return FALSE;
-        }
-      for (guint i = 0; i < N_UNIFORMS; i++)
-        program->uniforms[i] = glGetUniformLocation (program->id, uniform_names[i]);
+      delete_programs (self);
+      return FALSE;
     }
-  for (guint s = 0; s < N_SHAPES; s++)
-    mesh_build (&self->meshes[s], (MatPreviewShape) s);
   self->background_width = self->background_height = 0;
   self->textures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->ready = TRUE;
@@ -835,26 +715,37 @@ mat_preview_renderer_clear_textures (MatPreviewRenderer *self)
   g_hash_table_remove_all (self->textures);
 }
 
+/* The shape's own pose (turning slowly while playing), then the user's
+ * turn: yaw about the view's vertical axis, then pitch about its
+ * horizontal one. */
 static Mat4
 model_matrix (const MatPreviewRenderState *s)
 {
-  Mat4 tilt, spin;
+  Mat4 tilt, spin, pose, yaw, pitch, turn;
 
   switch (s->shape)
     {
     case MAT_PREVIEW_SHAPE_PLANE:
-      return mat4_rotation (-s->rotation, 2);
+      pose = mat4_rotation (-s->rotation, 2);
+      break;
     case MAT_PREVIEW_SHAPE_CUBE:
       tilt = mat4_rotation (25.0f, 0);
       spin = mat4_rotation (35.0f + s->rotation, 1);
+      pose = mat4_mul (&tilt, &spin);
       break;
     case MAT_PREVIEW_SHAPE_SPHERE:
     default:
       tilt = mat4_rotation (18.0f, 0);
       spin = mat4_rotation (-30.0f + s->rotation, 1);
+      pose = mat4_mul (&tilt, &spin);
       break;
     }
-  return mat4_mul (&tilt, &spin);
+  if (s->yaw == 0.0f && s->pitch == 0.0f)
+    return pose;
+  yaw = mat4_rotation (s->yaw, 1);
+  pitch = mat4_rotation (s->pitch, 0);
+  turn = mat4_mul (&pitch, &yaw);
+  return mat4_mul (&turn, &pose);
 }
 
 static void
@@ -864,7 +755,7 @@ draw_material (MatPreviewRenderer *self,
 {
   const MatPreviewRenderState *s = &self->state;
   const PhaseRuntime *v = &s->phase;
-  const Mesh *mesh = &self->meshes[s->shape];
+  const Mesh *mesh = get_mesh (self, s->shape);
   const Program *program;
   GLuint texture = texture_for_state (self);
   GLenum src, dst;
@@ -874,9 +765,8 @@ draw_material (MatPreviewRenderer *self,
   GLboolean mask = GL_TRUE;
   Mat4 projection, view, model, model_view, mvp;
 
-  projection = mat4_perspective (MAT_PREVIEW_CAMERA_FOVY, (float) width / (float) height,
-                                 0.1f, 20.0f);
-  view = mat4_translation (0, 0, -MAT_PREVIEW_CAMERA_DISTANCE);
+  projection = mat4_perspective (width, height, 0.1f, 20.0f);
+  view = mat4_translation (0, 0, -mat_preview_camera_distance (s->shape, s->zoom));
   model = model_matrix (s);
   model_view = mat4_mul (&view, &model);
   mvp = mat4_mul (&projection, &model_view);
@@ -893,8 +783,10 @@ draw_material (MatPreviewRenderer *self,
   light[1] = MAT_PREVIEW_LIGHT_Y / length;
   light[2] = MAT_PREVIEW_LIGHT_Z / length;
 
-  program = &self->programs[PROGRAM_SHAPE + (s->raw ? 1 : 0) + (texture != 0 ? 2 : 0)
-                            + (alpha_test ? 4 : 0)];
+  program = get_program (self, PROGRAM_SHAPE + (s->raw ? 1 : 0) + (texture != 0 ? 2 : 0)
+                                + (alpha_test ? 4 : 0));
+  if (program == NULL)
+    return;
   glUseProgram (program->id);
   glUniformMatrix4fv (program->uniforms[U_MVP], 1, GL_FALSE, mvp.m);
   glUniformMatrix4fv (program->uniforms[U_MODEL_VIEW], 1, GL_FALSE, model_view.m);

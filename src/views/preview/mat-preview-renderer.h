@@ -19,16 +19,14 @@
 #include <epoxy/gl.h>
 #include <glib.h>
 
+#include "mat-preview-mesh.h"
 #include "phase-eval.h"
+#include "phase-light.h"
 #include "texm.h"
 
 G_BEGIN_DECLS
 
-typedef enum {
-  MAT_PREVIEW_SHAPE_SPHERE,
-  MAT_PREVIEW_SHAPE_CUBE,
-  MAT_PREVIEW_SHAPE_PLANE,
-} MatPreviewShape;
+/* MatPreviewShape and the camera: mat-preview-mesh.h */
 
 typedef enum {
   MAT_PREVIEW_BACKGROUND_CHECKERBOARD,
@@ -37,20 +35,18 @@ typedef enum {
 } MatPreviewBackground;
 
 /* The scene colour of Mission 01 (the sky's property 16): grey 40/255. */
-#define MAT_PREVIEW_DEFAULT_SCENE (40.0f / 255.0f)
+#define MAT_PREVIEW_DEFAULT_SCENE PHASE_LIGHT_DEFAULT_SCENE
 
 /* The geometry, for tests that compute a pixel: the camera sits at the
- * origin looking down -z; the shape's centre is MAT_PREVIEW_CAMERA_DISTANCE
- * in front of it; the plane (shape PLANE, rotation 0) is the square
- * -1..1 in x and y at the centre, facing the camera (normal +z), its
- * texture's top row at y = 1. The light is white and directional,
- * towards MAT_PREVIEW_LIGHT_X/Y/Z in eye space (normalized when used):
- * from the upper left, in front. */
-#define MAT_PREVIEW_CAMERA_DISTANCE 3.6f
-#define MAT_PREVIEW_CAMERA_FOVY     40.0f
-#define MAT_PREVIEW_LIGHT_X         (-0.45f)
-#define MAT_PREVIEW_LIGHT_Y         0.55f
-#define MAT_PREVIEW_LIGHT_Z         0.70f
+ * origin looking down -z; the shape's centre is mat_preview_camera_distance ()
+ * in front of it (mat-preview-mesh.h); the plane (shape PLANE, rotation
+ * 0) is the square -1..1 in x and y at the centre, facing the camera
+ * (normal +z), its texture's top row at y = 1. The light is white and
+ * directional, towards MAT_PREVIEW_LIGHT_X/Y/Z in eye space (normalized
+ * when used): from the upper left, in front (phase-light.h). */
+#define MAT_PREVIEW_LIGHT_X         PHASE_LIGHT_DIR_X
+#define MAT_PREVIEW_LIGHT_Y         PHASE_LIGHT_DIR_Y
+#define MAT_PREVIEW_LIGHT_Z         PHASE_LIGHT_DIR_Z
 
 /* The checkerboard: dark squares and light squares of 16 pixels (times
  * the scale factor), the bottom left one dark. */
@@ -70,6 +66,12 @@ typedef struct {
   gboolean             raw;
   MatPreviewShape      shape;
   float                rotation;       /* degrees, while playing */
+  /* the user's turn of the shape (degrees: yaw about the view's vertical
+   * axis, then pitch about its horizontal one, applied after the
+   * shape's own pose) and zoom (mat_preview_camera_distance) */
+  float                yaw;
+  float                pitch;
+  float                zoom;
   MatPreviewBackground background;
   float                scene[3];       /* the scene colour, 0..1 */
   /* the phase's texture: @texture_key NULL draws untextured (white,

@@ -41,6 +41,12 @@
 #define CAPTURE_TIMEOUT_US (5 * G_USEC_PER_SEC)
 /* While playing, the time readout changes at most this often (µs). */
 #define READOUT_INTERVAL_US (G_USEC_PER_SEC / 10)
+/* Dragging turns the shape this many degrees per pixel; each step of the
+ * wheel zooms by this factor. */
+#define DRAG_DEGREES_PER_PX 0.5
+#define ZOOM_STEP           1.1
+/* OpenGL starts once the window has painted this many frames. */
+#define START_AFTER_FRAMES  2
 
 struct _MatPreview
 {
@@ -61,6 +67,13 @@ struct _MatPreview
   MatPreviewBackground background;
   GdkRGBA            scene;
   gboolean           show_controls;
+
+  /* the user's view: turned by dragging, zoomed by scrolling */
+  double             yaw;             /* degrees */
+  double             pitch;           /* degrees, -90..90 */
+  double             zoom;
+  double             drag_yaw;        /* at the start of the drag */
+  double             drag_pitch;
 
   /* the clock */
   MatPlayback       *playback;
@@ -86,6 +99,11 @@ struct _MatPreview
 
   /* GL, valid between realize and unrealize */
   MatPreviewRenderer *renderer;
+  gboolean           gl_started;      /* the GL area is shown (it realizes) */
+  GdkFrameClock     *start_clock;     /* a ref while waiting to start GL */
+  gulong             start_handler;
+  guint              start_paints;
+  guint              start_source;
   gboolean           gl_ready;
   char              *error;
   guint64            n_renders;
@@ -97,6 +115,7 @@ struct _MatPreview
   int                capture_height;
 
   gboolean           syncing;
+  GtkOrientation     orientation;     /* the view above / beside the controls */
 
   /* template */
   GtkWidget         *root_box;
@@ -110,11 +129,9 @@ struct _MatPreview
   GtkAdjustment     *time_adjustment;
   GtkLabel          *time_label;
   GtkDropDown       *block_dropdown;
-  GtkWidget         *phase_title;
   GtkSpinButton     *phase_spin;
   GtkAdjustment     *phase_adjustment;
   GtkButton         *reroll_button;
-  GtkLabel          *reroll_label;
   GtkDropDown       *shape_dropdown;
   GtkToggleButton   *unlit_button;
   GtkSpinButton     *speed_spin;
@@ -126,7 +143,11 @@ struct _MatPreview
   GtkLabel          *texture_label;
 };
 
-G_DEFINE_FINAL_TYPE (MatPreview, mat_preview, GTK_TYPE_WIDGET)
+/* The controls' width when they stand beside the view. */
+#define CONTROLS_WIDTH 300
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (MatPreview, mat_preview, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_ORIENTABLE, NULL))
 
 enum {
   PROP_0,
@@ -146,7 +167,12 @@ enum {
   PROP_SCENE_COLOUR,
   PROP_TEXTURES,
   PROP_SHOW_CONTROLS,
-  N_PROPS
+  PROP_YAW,
+  PROP_PITCH,
+  PROP_ZOOM,
+  N_PROPS,
+  /* GtkOrientable's, not in properties[] */
+  PROP_ORIENTATION = N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -435,6 +461,9 @@ fill_render_state (MatPreview            *self,
   memset (state, 0, sizeof *state);
   state->shape = self->shape;
   state->rotation = (float) self->rotation;
+  state->yaw = (float) self->yaw;
+  state->pitch = (float) self->pitch;
+  state->zoom = (float) self->zoom;
   state->background = self->background;
   state->scene[0] = (float) self->scene.red;
   state->scene[1] = (float) self->scene.green;
@@ -511,6 +540,160 @@ queue_render (MatPreview *self)
     gtk_gl_area_queue_render (self->gl_area);
 }
 
+/* ---- starting GL after the window's first frames ---------------------
+ *
+ * Creating a GL context and compiling shaders takes tens of ms under a
+ * software rasteriser: the view starts on a plain placeholder, and the
+ * GL area is shown (and so realized) once the window has painted its
+ * first frames, so that the window itself appears at once. */
+
+static void
+cancel_gl_start (MatPreview *self)
+{
+  g_clear_handle_id (&self->start_source, g_source_remove);
+  if (self->start_clock == NULL)
+    return;
+  /* a clock whose surface went has dropped its handlers already */
+  if (g_signal_handler_is_connected (self->start_clock, self->start_handler))
+    g_signal_handler_disconnect (self->start_clock, self->start_handler);
+  self->start_handler = 0;
+  g_clear_object (&self->start_clock);
+}
+
+static void
+start_gl (MatPreview *self)
+{
+  cancel_gl_start (self);
+  if (self->gl_started)
+    return;
+  self->gl_started = TRUE;
+  gtk_stack_set_visible_child_name (self->view_stack, self->error != NULL ? "error" : "gl");
+}
+
+static gboolean
+start_gl_idle (gpointer data)
+{
+  MatPreview *self = data;
+
+  self->start_source = 0;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    start_gl (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+start_gl_after_paint (GdkFrameClock *clock,
+                      MatPreview    *self)
+{
+  if (++self->start_paints < START_AFTER_FRAMES)
+    {
+      /* ask for the next frame: nothing else may */
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+  if (self->start_source == 0)
+    self->start_source = g_idle_add (start_gl_idle, self);
+}
+
+static void
+schedule_gl_start (MatPreview *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  if (self->gl_started || self->start_clock != NULL || self->start_source != 0)
+    return;
+  if (clock == NULL)
+    {
+      start_gl (self);
+      return;
+    }
+  self->start_clock = g_object_ref (clock);
+  self->start_handler = g_signal_connect (clock, "after-paint",
+                                          G_CALLBACK (start_gl_after_paint), self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static gboolean
+keep_awake (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the main loop until GL has started and realized (or failed), at
+ * most until @deadline (monotonic µs). */
+static void
+wait_for_gl (MatPreview *self,
+             gint64      deadline)
+{
+  guint awake;
+
+  if (self->gl_ready || self->error != NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  awake = g_timeout_add (10, keep_awake, NULL);
+  while (!self->gl_ready && self->error == NULL && g_get_monotonic_time () < deadline
+         && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (awake);
+}
+
+/* ---- the view: drag to turn, scroll to zoom, double-click to reset ---- */
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               MatPreview     *self)
+{
+  self->drag_yaw = self->yaw;
+  self->drag_pitch = self->pitch;
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self->gl_area), "grabbing");
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                MatPreview     *self)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  mat_preview_set_yaw (self, self->drag_yaw + dx * DRAG_DEGREES_PER_PX);
+  mat_preview_set_pitch (self, self->drag_pitch + dy * DRAG_DEGREES_PER_PX);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             MatPreview     *self)
+{
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self->gl_area), "grab");
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           MatPreview               *self)
+{
+  if (dy == 0)
+    return FALSE;
+  /* up (negative) zooms in */
+  mat_preview_set_zoom (self, self->zoom * pow (ZOOM_STEP, -dy));
+  return TRUE;
+}
+
+static void
+on_view_pressed (GtkGestureClick *gesture,
+                 int              n_press,
+                 double           x,
+                 double           y,
+                 MatPreview      *self)
+{
+  if (n_press == 2)
+    mat_preview_reset_view (self);
+}
+
 /* ---- controls --------------------------------------------------------- */
 
 /* The mode's name from the table of meanings, %NULL for 4..7. */
@@ -541,16 +724,22 @@ sync_readout (MatPreview *self)
 {
   const PhaseEvalResult *eval = ensure_evaluation (self);
   guint32 time = preview_time (self);
+  g_autofree char *seconds = g_strdup_printf ("%.1f", time / 1000.0);
   g_autofree char *text = NULL;
 
   if (eval == NULL)
-    text = g_strdup_printf (_("%u ms"), time);
+    /* Translators: the preview's time since the instance started, in
+     * seconds ("7.6") */
+    text = g_strdup_printf (_("Time %s s"), seconds);
   else if (eval->period == 0)
-    /* Translators: time in ms, then the phase shown */
-    text = g_strdup_printf (_("%u ms · phase %d"), time, eval->phase_a);
+    /* Translators: the phase shown when nothing is animated */
+    text = g_strdup_printf (_("Phase %d, not animated"), eval->phase_a);
   else
-    /* Translators: time in ms, the position in the cycle and the cycle length */
-    text = g_strdup_printf (_("%u ms · %u / %u ms"), time, eval->r, eval->period);
+    /* Translators: the time since the instance started in seconds
+     * ("7.6"), then where that falls in the track's cycle and the
+     * cycle's length, in ms: "Time 7.6 s · at 1316 of the 2100 ms cycle" */
+    text = g_strdup_printf (_("Time %s s · at %u of the %u ms cycle"), seconds, eval->r,
+                            eval->period);
   if (g_strcmp0 (gtk_label_get_text (self->time_label), text) != 0)
     gtk_label_set_text (self->time_label, text);
 
@@ -711,7 +900,6 @@ sync_phase_control (MatPreview *self)
   gtk_adjustment_configure (self->phase_adjustment, MIN (self->phase, n > 0 ? n - 1 : 0),
                             0, n > 0 ? n - 1 : 0, 1, 1, 0);
   gtk_widget_set_sensitive (GTK_WIDGET (self->phase_spin), static_shown && n > 1);
-  gtk_widget_set_sensitive (self->phase_title, static_shown && n > 1);
   self->syncing = FALSE;
 }
 
@@ -719,12 +907,14 @@ static void
 sync_reroll (MatPreview *self)
 {
   gboolean random = block_is_random (current_block (self));
-  g_autofree char *text = NULL;
+  const char *about = _("Draw a new random offset R (mode 3 “random”: each instance starts at a random point of the cycle)");
+  g_autofree char *tip = NULL;
 
   if (random)
-    /* Translators: the random offset R of mode 3, in ms */
-    text = g_strdup_printf (_("R = %u ms"), self->random_offset);
-  gtk_label_set_text (self->reroll_label, text != NULL ? text : _("Re-roll"));
+    /* Translators: the random offset R of mode 3, in ms, then what the
+     * button does */
+    tip = g_strdup_printf (_("R = %u ms\n%s"), self->random_offset, about);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->reroll_button), tip != NULL ? tip : about);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "preview.reroll", random);
 }
 
@@ -1118,6 +1308,14 @@ mat_preview_map (GtkWidget *widget)
 {
   GTK_WIDGET_CLASS (mat_preview_parent_class)->map (widget);
   bind_settings (MAT_PREVIEW (widget));
+  schedule_gl_start (MAT_PREVIEW (widget));
+}
+
+static void
+mat_preview_unmap (GtkWidget *widget)
+{
+  cancel_gl_start (MAT_PREVIEW (widget));
+  GTK_WIDGET_CLASS (mat_preview_parent_class)->unmap (widget);
 }
 
 static void
@@ -1134,6 +1332,7 @@ mat_preview_dispose (GObject *object)
 
   /* the controls may notify as they go: ignore them from here on */
   self->syncing = TRUE;
+  cancel_gl_start (self);
   unbind_settings (self);
   if (self->playback_signals != NULL)
     g_signal_group_set_target (self->playback_signals, NULL);
@@ -1202,8 +1401,30 @@ mat_preview_get_property (GObject    *object,
     case PROP_SCENE_COLOUR: g_value_set_boxed (value, &self->scene); break;
     case PROP_TEXTURES: g_value_set_object (value, self->textures); break;
     case PROP_SHOW_CONTROLS: g_value_set_boolean (value, self->show_controls); break;
+    case PROP_YAW: g_value_set_double (value, self->yaw); break;
+    case PROP_PITCH: g_value_set_double (value, self->pitch); break;
+    case PROP_ZOOM: g_value_set_double (value, self->zoom); break;
+    case PROP_ORIENTATION: g_value_set_enum (value, self->orientation); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+/* Vertical: the view above its controls (a narrow pane beside the
+ * pages). Horizontal: the controls in a column beside the view (a strip
+ * under the pages). */
+static void
+set_orientation (MatPreview     *self,
+                 GtkOrientation  orientation)
+{
+  gboolean beside = orientation == GTK_ORIENTATION_HORIZONTAL;
+
+  if (self->orientation == orientation)
+    return;
+  self->orientation = orientation;
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->root_box), orientation);
+  gtk_widget_set_size_request (self->controls, beside ? CONTROLS_WIDTH : -1, -1);
+  gtk_widget_set_hexpand (self->controls, !beside);
+  g_object_notify (G_OBJECT (self), "orientation");
 }
 
 static void
@@ -1232,6 +1453,10 @@ mat_preview_set_property (GObject      *object,
     case PROP_SCENE_COLOUR: mat_preview_set_scene_colour (self, g_value_get_boxed (value)); break;
     case PROP_TEXTURES: mat_preview_set_textures (self, g_value_get_object (value)); break;
     case PROP_SHOW_CONTROLS: mat_preview_set_show_controls (self, g_value_get_boolean (value)); break;
+    case PROP_YAW: mat_preview_set_yaw (self, g_value_get_double (value)); break;
+    case PROP_PITCH: mat_preview_set_pitch (self, g_value_get_double (value)); break;
+    case PROP_ZOOM: mat_preview_set_zoom (self, g_value_get_double (value)); break;
+    case PROP_ORIENTATION: set_orientation (self, g_value_get_enum (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -1247,6 +1472,7 @@ mat_preview_class_init (MatPreviewClass *klass)
   object_class->get_property = mat_preview_get_property;
   object_class->set_property = mat_preview_set_property;
   widget_class->map = mat_preview_map;
+  widget_class->unmap = mat_preview_unmap;
   widget_class->unroot = mat_preview_unroot;
 
   properties[PROP_MATERIAL] =
@@ -1298,7 +1524,17 @@ mat_preview_class_init (MatPreviewClass *klass)
   properties[PROP_SHOW_CONTROLS] =
     g_param_spec_boolean ("show-controls", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_YAW] =
+    g_param_spec_double ("yaw", NULL, NULL, -180.0, 180.0, 0.0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PITCH] =
+    g_param_spec_double ("pitch", NULL, NULL, -90.0, 90.0, 0.0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ZOOM] =
+    g_param_spec_double ("zoom", NULL, NULL, MAT_PREVIEW_ZOOM_MIN, MAT_PREVIEW_ZOOM_MAX, 1.0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_ORIENTATION, "orientation");
 
   gtk_widget_class_install_property_action (widget_class, "preview.playing", "playing");
   gtk_widget_class_install_property_action (widget_class, "preview.loop", "loop");
@@ -1320,11 +1556,9 @@ mat_preview_class_init (MatPreviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatPreview, time_adjustment);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, time_label);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, block_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, MatPreview, phase_title);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, phase_spin);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, phase_adjustment);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, reroll_button);
-  gtk_widget_class_bind_template_child (widget_class, MatPreview, reroll_label);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, shape_dropdown);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, unlit_button);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, speed_spin);
@@ -1361,11 +1595,13 @@ mat_preview_init (MatPreview *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->block = -1;
+  self->orientation = GTK_ORIENTATION_VERTICAL;
   self->shape = MAT_PREVIEW_SHAPE_SPHERE;
   self->background = MAT_PREVIEW_BACKGROUND_CHECKERBOARD;
   self->scene.red = self->scene.green = self->scene.blue = MAT_PREVIEW_DEFAULT_SCENE;
   self->scene.alpha = 1;
   self->show_controls = TRUE;
+  self->zoom = 1.0;
   self->rand = g_rand_new_with_seed (REROLL_SEED);
   self->renderer = mat_preview_renderer_new ();
 
@@ -1389,6 +1625,24 @@ mat_preview_init (MatPreview *self)
   g_signal_connect (self->gl_area, "realize", G_CALLBACK (on_realize), self);
   g_signal_connect (self->gl_area, "unrealize", G_CALLBACK (on_unrealize), self);
   g_signal_connect (self->gl_area, "render", G_CALLBACK (on_render), self);
+
+  {
+    GtkGesture *drag = gtk_gesture_drag_new ();
+    GtkGesture *click = gtk_gesture_click_new ();
+    GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+
+    gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
+    g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+    g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+    g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->gl_area), GTK_EVENT_CONTROLLER (drag));
+    gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+    g_signal_connect (click, "pressed", G_CALLBACK (on_view_pressed), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->gl_area), GTK_EVENT_CONTROLLER (click));
+    g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->gl_area), scroll);
+    gtk_widget_set_cursor_from_name (GTK_WIDGET (self->gl_area), "grab");
+  }
 
   self->material_signals = g_signal_group_new (MAT_TYPE_MATERIAL);
   g_signal_group_connect_swapped (self->material_signals, "changed",
@@ -1887,6 +2141,98 @@ mat_preview_set_textures (MatPreview        *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXTURES]);
 }
 
+double
+mat_preview_get_yaw (MatPreview *self)
+{
+  g_return_val_if_fail (MAT_IS_PREVIEW (self), 0.0);
+  return self->yaw;
+}
+
+/* Wrapped to -180..180. */
+void
+mat_preview_set_yaw (MatPreview *self,
+                     double      yaw)
+{
+  g_return_if_fail (MAT_IS_PREVIEW (self));
+
+  if (!isfinite (yaw))
+    yaw = 0.0;
+  yaw = fmod (yaw, 360.0);
+  if (yaw > 180.0)
+    yaw -= 360.0;
+  else if (yaw < -180.0)
+    yaw += 360.0;
+  if (self->yaw == yaw)
+    return;
+  self->yaw = yaw;
+  queue_render (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_YAW]);
+}
+
+double
+mat_preview_get_pitch (MatPreview *self)
+{
+  g_return_val_if_fail (MAT_IS_PREVIEW (self), 0.0);
+  return self->pitch;
+}
+
+/* Clamped to -90..90. */
+void
+mat_preview_set_pitch (MatPreview *self,
+                       double      pitch)
+{
+  g_return_if_fail (MAT_IS_PREVIEW (self));
+
+  if (!isfinite (pitch))
+    pitch = 0.0;
+  pitch = CLAMP (pitch, -90.0, 90.0);
+  if (self->pitch == pitch)
+    return;
+  self->pitch = pitch;
+  queue_render (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PITCH]);
+}
+
+double
+mat_preview_get_zoom (MatPreview *self)
+{
+  g_return_val_if_fail (MAT_IS_PREVIEW (self), 1.0);
+  return self->zoom;
+}
+
+void
+mat_preview_set_zoom (MatPreview *self,
+                      double      zoom)
+{
+  g_return_if_fail (MAT_IS_PREVIEW (self));
+
+  if (!isfinite (zoom))
+    zoom = 1.0;
+  zoom = CLAMP (zoom, MAT_PREVIEW_ZOOM_MIN, MAT_PREVIEW_ZOOM_MAX);
+  if (self->zoom == zoom)
+    return;
+  self->zoom = zoom;
+  queue_render (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
+}
+
+void
+mat_preview_reset_view (MatPreview *self)
+{
+  g_return_if_fail (MAT_IS_PREVIEW (self));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  mat_preview_set_yaw (self, 0.0);
+  mat_preview_set_pitch (self, 0.0);
+  mat_preview_set_zoom (self, 1.0);
+  if (self->rotation != 0.0)
+    {
+      self->rotation = 0.0;
+      queue_render (self);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 gboolean
 mat_preview_get_show_controls (MatPreview *self)
 {
@@ -1945,6 +2291,7 @@ capture (MatPreview *self)
   gboolean timed_out = FALSE;
   guint timeout_id;
 
+  wait_for_gl (self, g_get_monotonic_time () + CAPTURE_TIMEOUT_US);
   if (!self->gl_ready || self->error != NULL)
     return FALSE;
   self->capture_pending = TRUE;

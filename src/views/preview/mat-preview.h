@@ -44,12 +44,24 @@ G_DECLARE_FINAL_TYPE (MatPreview, mat_preview, MAT, PREVIEW, GtkWidget)
  *                                      to the self-light; default grey 40)
  *   "textures"      MatTextureLibrary* where phase textures are found
  *   "show-controls" boolean            the control bar under the view
+ *   "yaw", "pitch"  double             the user's turn of the shape, in
+ *                                      degrees (yaw -180..180 about the
+ *                                      view's vertical axis, pitch -90..90
+ *                                      about its horizontal one): dragging
+ *                                      the view turns it
+ *   "zoom"          double             0.5..3 (the camera's distance is
+ *                                      divided by it): the wheel zooms;
+ *                                      a double click resets the view
  * Every redraw evaluates through phase_eval_at_time(); nothing else
  * computes a blended phase. The drawing is MatPreviewRenderer's; the
  * blend mode comes from the material's attr1 (render.md 3). When the
  * application's settings schema is installed, "background" and
  * "scene-colour" follow the settings preview-background and
- * preview-scene-colour. */
+ * preview-scene-colour.
+ *
+ * OpenGL starts once the window holding the preview has painted its
+ * first frames (a plain placeholder is shown until then), so that a
+ * window opens without waiting for a GL context and its shaders. */
 GtkWidget   *mat_preview_new               (void);
 MatMaterial *mat_preview_get_material      (MatPreview  *self);
 void         mat_preview_set_material      (MatPreview  *self,
@@ -125,6 +137,19 @@ MatTextureLibrary *mat_preview_get_textures (MatPreview *self);
 gboolean     mat_preview_get_show_controls (MatPreview  *self);
 void         mat_preview_set_show_controls (MatPreview  *self,
                                             gboolean     show_controls);
+
+/* The view: see "yaw", "pitch" and "zoom" above. */
+double       mat_preview_get_yaw           (MatPreview  *self);
+void         mat_preview_set_yaw           (MatPreview  *self,
+                                            double       yaw);
+double       mat_preview_get_pitch         (MatPreview  *self);
+void         mat_preview_set_pitch         (MatPreview  *self,
+                                            double       pitch);
+double       mat_preview_get_zoom          (MatPreview  *self);
+void         mat_preview_set_zoom          (MatPreview  *self,
+                                            double       zoom);
+/* Yaw, pitch and the playing turn back to 0, zoom to 1. */
+void         mat_preview_reset_view        (MatPreview  *self);
 
 /* Why the view cannot draw (no GL context, a shader that does not
  * compile), shown in its place. Returns: (transfer none) (nullable):
