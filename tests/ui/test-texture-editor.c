@@ -13,6 +13,8 @@
  *   moved, resized, snapped to a grid, deleted with the Delete key; each
  *   one undo step that gives the exact bytes of the Textures.lib back.
  * - Export of a mip level to PNG, compared with texm_decode_rgba.
+ * - The compare window's previews follow texture edits (pixels, and after
+ *   undo) and the main window's Textures.lib when it changes.
  * - No Textures.lib beside the library: the window creates one, which the
  *   phase table (and so the preview) use at once.
  * - Screenshots of the window, the dialog and the cell editor at 1100x720
@@ -33,6 +35,8 @@
 
 #include "mat-application.h"
 #include "mat-cell-editor.h"
+#include "mat-compare-view.h"
+#include "mat-compare-window.h"
 #include "mat-file.h"
 #include "mat-phase-table-private.h"
 #include "mat-preview-private.h"
@@ -1043,6 +1047,152 @@ test_create (void)
   destroy_and_wait (GTK_WINDOW (window));
 }
 
+/* ---- the compare window follows the textures -------------------------- */
+
+/* A 32x16 texture @name, @left in x < 8 and @right from x = 8 (8888). */
+static void
+import_two_colours (MatTextureLibrary *textures,
+                    const char        *name,
+                    const guint8       left[4],
+                    const guint8       right[4])
+{
+  g_autofree guint8 *rgba = g_malloc (32 * 16 * 4);
+  g_autoptr(GError) error = NULL;
+  TexmEncodeOptions options;
+
+  for (guint y = 0; y < 16; y++)
+    for (guint x = 0; x < 32; x++)
+      memcpy (rgba + (y * 32 + x) * 4, x < 8 ? left : right, 4);
+  texm_encode_options_init (&options, 8888);
+  g_assert_nonnull (mat_texture_library_import (textures, name, rgba, 32, 16, 32 * 4, &options, NULL, &error));
+  g_assert_no_error (error);
+}
+
+static void
+assert_centre (MatPreview   *preview,
+               const guint8  expected[4])
+{
+  GtkWidget *area = mat_preview_get_test_widget (preview, "gl_area");
+  guint8 pixel[4];
+
+  ui_spin_ms (100);
+  g_assert_true (mat_preview_read_pixel_for_test (preview, gtk_widget_get_width (area) / 2,
+                                                  gtk_widget_get_height (area) / 2, pixel));
+  g_test_message ("compare preview pixel %u %u %u, expected %u %u %u", pixel[0], pixel[1], pixel[2],
+                  expected[0], expected[1], expected[2]);
+  for (guint c = 0; c < 3; c++)
+    g_assert_cmpint (ABS ((int) pixel[c] - (int) expected[c]), <=, 1);
+}
+
+/* The number of @library's handlers that call back into @instance. */
+static guint
+handlers_for (gpointer library,
+              gpointer instance)
+{
+  guint n = g_signal_handlers_block_matched (library, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, instance);
+
+  g_signal_handlers_unblock_matched (library, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, instance);
+  return n;
+}
+
+static void
+test_compare_follows (void)
+{
+  static const guint8 red[4] = { 0xE0, 0x20, 0x10, 0xFF };
+  static const guint8 blue[4] = { 0x10, 0x30, 0xD0, 0xFF };
+  static const guint8 green[4] = { 0x10, 0xE0, 0x30, 0xFF };
+  static const TexmRect left_cell = { 0, 8, 0, 16 };
+  g_autoptr(GFile) lib = make_library_folder ("compare", TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatTextureLibrary) other = NULL;
+  MatTextureLibrary *textures;
+  MatCompareWindow *compare;
+  MatCompareView *view;
+  MatPhaseTable *table;
+  MatMaterial *material;
+  MatWindow *window;
+  MatPreview *preview;
+  MatHistory *history;
+
+  window = open_window (lib);
+  table = window_child (window, MAT_TYPE_WINDOW, "phase_table");
+  g_assert_true (ui_wait_for (table_has_textures, table, WAIT_SECONDS));
+  textures = mat_phase_table_get_textures (table);
+  history = mat_texture_library_get_history (textures);
+
+  /* phase 0 names TWO.0, cell 0 */
+  import_two_colours (textures, "TWO.0", red, blue);
+  material = mat_window_get_selected_material (window);
+  g_assert_nonnull (material);
+  g_assert_true (mat_phase_set_texture (ui_phase_at (material, 0), "TWO.0", &error));
+  g_assert_no_error (error);
+  g_assert_true (mat_phase_set_param (ui_phase_at (material, 0), MAT0_CELL_BYTE, 0, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.compare", NULL));
+  compare = ui_find_toplevel (MAT_TYPE_COMPARE_WINDOW);
+  g_assert_nonnull (compare);
+  gtk_window_set_default_size (GTK_WINDOW (compare), 1100, 720);
+  view = mat_compare_window_get_view (compare);
+  g_assert_true (mat_compare_view_get_textures (view) == textures);
+  preview = mat_compare_view_get_preview (view, MAT_COMPARE_SLOT_A);
+  g_assert_true (mat_compare_view_get_slot_material (view, MAT_COMPARE_SLOT_A) == material);
+  mat_preview_set_shape (preview, MAT_PREVIEW_SHAPE_PLANE);
+  mat_preview_set_unlit (preview, TRUE);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, mat_preview_get_test_widget (preview, "gl_area"),
+                              WAIT_SECONDS));
+
+  /* no Page table: cell 0 is the whole texture, blue in its middle */
+  assert_centre (preview, blue);
+  /* given a cell, the left stripe: red */
+  g_assert_true (mat_texture_library_set_page_rects (textures, mat_texture_library_lookup (textures, "TWO.0"),
+                                                     &left_cell, 1, &error));
+  g_assert_no_error (error);
+  assert_centre (preview, red);
+  /* replaced by a green picture (without a Page table: the whole
+   * texture again) */
+  import_two_colours (textures, "TWO.0", green, green);
+  assert_centre (preview, green);
+  /* undone, step by step */
+  g_assert_true (mat_history_undo (history));
+  assert_centre (preview, red);
+  g_assert_true (mat_history_undo (history));
+  assert_centre (preview, blue);
+  g_assert_true (mat_history_redo (history));
+  assert_centre (preview, red);
+
+  /* the window's textures change (another Textures.lib chosen): the
+   * compare view follows, and lets go of the old one */
+  g_assert_cmpuint (handlers_for (textures, preview), >, 0);
+  other = mat_texture_library_new_empty ();
+  import_two_colours (other, "TWO.0", blue, green);
+  mat_phase_table_set_textures (table, other);
+  g_assert_true (mat_compare_view_get_textures (view) == other);
+  g_assert_cmpuint (handlers_for (textures, preview), ==, 0);
+  /* no Page table in this one: the whole texture, green in its middle */
+  assert_centre (preview, green);
+  g_assert_true (mat_texture_library_set_page_rects (other, mat_texture_library_lookup (other, "TWO.0"),
+                                                     &left_cell, 1, &error));
+  assert_centre (preview, blue);
+
+  /* disposed with its window while something still holds it: the
+   * preview lets go of the library, and an edit reaches nothing of it */
+  g_object_ref (preview);
+  destroy_and_wait (GTK_WINDOW (compare));
+  g_object_run_dispose (G_OBJECT (preview));
+  g_assert_null (mat_preview_get_textures (preview));
+  g_assert_cmpuint (handlers_for (other, preview), ==, 0);
+  g_assert_true (mat_history_undo (mat_texture_library_get_history (other)));
+  g_object_unref (preview);
+  /* the material's edits are not to be saved */
+  while (mat_history_undo (mat_library_get_history (mat_window_get_library (window))))
+    ;
+  mat_phase_table_set_textures (table, textures);
+  while (mat_history_undo (history))
+    ;
+  destroy_and_wait (GTK_WINDOW (window));
+}
+
 /* ---- unsaved edits ---------------------------------------------------- */
 
 static void
@@ -1280,6 +1430,7 @@ main (int   argc,
   g_test_add_func ("/ui/texture-editor/cells-snap-delete", test_cells_snap_and_delete);
   g_test_add_func ("/ui/texture-editor/export", test_export);
   g_test_add_func ("/ui/texture-editor/create", test_create);
+  g_test_add_func ("/ui/texture-editor/compare-follows", test_compare_follows);
   g_test_add_func ("/ui/texture-editor/unsaved-close", test_unsaved_close);
   g_test_add_func ("/ui/texture-editor/parent-close-asks", test_parent_close_asks);
   g_test_add_func ("/ui/texture-editor/screenshots", test_screenshots);
