@@ -16,7 +16,9 @@
  * - The compare window's previews follow texture edits (pixels, and after
  *   undo) and the main window's Textures.lib when it changes.
  * - No Textures.lib beside the library: the window creates one, which the
- *   phase table (and so the preview) use at once.
+ *   library's document takes, so the phase table (and so the preview) use
+ *   it at once and keep it, edits and all, when the document looks again;
+ *   the window's save writes that file.
  * - Screenshots of the window, the dialog and the cell editor at 1100x720
  *   and 1280x800 (in Russian when LANGUAGE=ru, the "-ru" run).
  *
@@ -37,6 +39,7 @@
 #include "mat-cell-editor.h"
 #include "mat-compare-view.h"
 #include "mat-compare-window.h"
+#include "mat-document.h"
 #include "mat-file.h"
 #include "mat-phase-table-private.h"
 #include "mat-preview-private.h"
@@ -192,6 +195,12 @@ static gboolean
 window_has_textures (gpointer data)
 {
   return mat_texture_window_get_textures (MAT_TEXTURE_WINDOW (data)) != NULL;
+}
+
+static gboolean
+document_settled (gpointer data)
+{
+  return !mat_document_get_finding_textures (MAT_DOCUMENT (data));
 }
 
 static void
@@ -1012,8 +1021,12 @@ test_create (void)
   g_autoptr(GFile) lib = make_library_folder ("create", FALSE);
   g_autoptr(GFile) folder = g_file_get_parent (lib);
   g_autofree char *tex_path = g_build_filename (g_file_peek_path (folder), "Textures.lib", NULL);
-  static const guint8 empty[16] = { 'N', 'R', 'e', 's', 0, 1, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0 };
+  static const guint8 empty_lib[16] = { 'N', 'R', 'e', 's', 0, 1, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0 };
+  g_autofree char *empty = make_folder ("create-game");
+  GSettings *settings = mat_application_get_settings (app);
   MatTextureWindow *textures_window;
+  MatTextureLibrary *created;
+  MatDocument *document;
   MatWindow *window;
   MatPhaseTable *table;
   MatPreview *preview;
@@ -1034,7 +1047,7 @@ test_create (void)
   {
     g_autoptr(GBytes) bytes = read_bytes (tex_path);
 
-    g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), empty, sizeof empty);
+    g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), empty_lib, sizeof empty_lib);
   }
   /* the phase table, and so the preview, use it at once */
   g_assert_true (mat_phase_table_get_textures (table) == mat_texture_window_get_textures (textures_window));
@@ -1042,6 +1055,47 @@ test_create (void)
   /* there it is now: creating again is not offered */
   g_assert_false (gtk_widget_activate_action (GTK_WIDGET (textures_window), "textures.create", NULL) &&
                   mat_texture_window_get_textures (textures_window) == NULL);
+
+  /* the library's document took it, as if found beside the library */
+  created = mat_texture_window_get_textures (textures_window);
+  document = mat_window_get_document (window);
+  g_assert_true (mat_document_get_textures (document) == created);
+  g_assert_cmpint (mat_document_get_textures_source (document), ==, MAT_TEXTURES_SOURCE_BESIDE);
+
+  /* an unsaved import, then the document looks again (a game folder
+   * set): the same library, the edit kept, in every view */
+  {
+    g_autofree guint8 *flat = g_malloc (16 * 16 * 4);
+    g_autoptr(GError) error = NULL;
+    TexmEncodeOptions options;
+
+    memset (flat, 0x80, 16 * 16 * 4);
+    texm_encode_options_init (&options, 8888);
+    g_assert_nonnull (mat_texture_library_import (created, "FLAT.0", flat, 16, 16, 16 * 4, &options,
+                                                  NULL, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_true (g_settings_set_string (settings, "game-folder", empty));
+  ui_spin_ms (100);
+  g_assert_true (ui_wait_for (document_settled, document, WAIT_SECONDS));
+  g_assert_true (mat_document_get_textures (document) == created);
+  g_assert_true (mat_phase_table_get_textures (table) == created);
+  g_assert_true (mat_texture_window_get_textures (textures_window) == created);
+  g_assert_true (mat_texture_library_get_dirty (created));
+
+  /* saved from the texture window: into the file it created */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (textures_window), "win.save", NULL));
+  g_assert_true (ui_wait_for (library_clean, created, WAIT_SECONDS));
+  {
+    g_autoptr(GBytes) bytes = read_bytes (tex_path);
+    g_autoptr(GBytes) saved = mat_texture_library_save_to_bytes (created, NULL);
+    g_autoptr(NresArchive) archive = nres_archive_parse (bytes, NULL);
+
+    assert_bytes_equal (bytes, saved);
+    g_assert_nonnull (archive);
+    g_assert_cmpint (nres_archive_find (archive, "FLAT.0"), ==, 0);
+  }
+  g_settings_reset (settings, "game-folder");
 
   destroy_and_wait (GTK_WINDOW (textures_window));
   destroy_and_wait (GTK_WINDOW (window));

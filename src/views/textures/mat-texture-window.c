@@ -11,6 +11,7 @@
 #include "mat-texture-picker.h"
 #include "mat-texture-window.h"
 #include "mat-unsaved-dialog.h"
+#include "mat-window.h"
 
 #define THUMB_SIZE 40
 
@@ -1112,6 +1113,7 @@ created_cb (GObject      *object,
   g_autoptr(MatTextureWindow) self = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(MatTextureLibrary) textures = mat_texture_library_create_finish (result, &error);
+  GtkWindow *parent;
 
   self->creating = FALSE;
   if (gtk_widget_get_root (GTK_WIDGET (self->banner_label)) == NULL)
@@ -1125,6 +1127,12 @@ created_cb (GObject      *object,
       update_actions (self);
       return;
     }
+  /* Over an editor window, the library's document takes it as its
+   * Textures.lib (and hands it to the phase table, the preview and the
+   * compare view, and so back to this window) */
+  parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  if (MAT_IS_WINDOW (parent) && mat_window_get_document (MAT_WINDOW (parent)) != NULL)
+    mat_document_adopt_textures (mat_window_get_document (MAT_WINDOW (parent)), textures);
   mat_texture_window_set_textures (self, textures);
 }
 

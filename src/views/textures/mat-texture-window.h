@@ -10,7 +10,10 @@
  * every untouched byte kept. Closing with unsaved edits asks first.
  *
  * Without a Textures.lib it offers to create an empty one beside the
- * material library ("textures.create").
+ * material library ("textures.create"); over an editor window, the
+ * library's document takes it as its Textures.lib at once
+ * (mat_document_adopt_textures), so every view shows it and later saves
+ * write that file.
  */
 #pragma once
 
