@@ -19,6 +19,10 @@
  *   library's document takes, so the phase table (and so the preview) use
  *   it at once and keep it, edits and all, when the document looks again;
  *   the window's save writes that file.
+ * - Reloading the library with unsaved texture edits asks first: Cancel
+ *   keeps them, Discard reads both files again, Save writes them first (a
+ *   refused save is shown and nothing is reloaded); the demo window with
+ *   texture edits is not replaced by the next file opened.
  * - Screenshots of the window, the dialog and the cell editor at 1100x720
  *   and 1280x800 (in Russian when LANGUAGE=ru, the "-ru" run).
  *
@@ -39,6 +43,7 @@
 #include "mat-cell-editor.h"
 #include "mat-compare-view.h"
 #include "mat-compare-window.h"
+#include "mat-dialogs-private.h"
 #include "mat-document.h"
 #include "mat-file.h"
 #include "mat-phase-table-private.h"
@@ -46,6 +51,7 @@
 #include "mat-preview-renderer.h"
 #include "mat-texture-import-dialog.h"
 #include "mat-texture-window.h"
+#include "mat-unsaved-dialog.h"
 #include "mat-window.h"
 #include "nres.h"
 #include "texm-convert.h"
@@ -1349,6 +1355,214 @@ test_parent_close_asks (void)
   g_object_unref (textures);
 }
 
+/* ---- reloading the library -------------------------------------------- */
+
+static gboolean
+banner_shown (gpointer data)
+{
+  return gtk_revealer_get_reveal_child (window_child (data, MAT_TYPE_WINDOW, "changed_revealer"));
+}
+
+typedef struct {
+  MatPhaseTable     *table;
+  MatTextureLibrary *old;
+} NewTextures;
+
+/* The table shows textures read again: another library than @old. */
+static gboolean
+table_has_new_textures (gpointer data)
+{
+  NewTextures *wait = data;
+  MatTextureLibrary *now = mat_phase_table_get_textures (wait->table);
+
+  return now != NULL && now != wait->old;
+}
+
+static guint
+grass_cells (MatTextureLibrary *textures)
+{
+  MatTexture *grass = mat_texture_library_lookup (textures, "GRASS.0");
+
+  g_assert_nonnull (grass);
+  return mat_texture_get_page_rects (grass);
+}
+
+/* Reloading the material library reads Textures.lib again: unsaved
+ * texture edits are asked about first. Cancel keeps everything, Discard
+ * reloads without them, Save writes them and reloads. */
+static void
+test_reload_asks (void)
+{
+  g_autoptr(GFile) lib = make_library_folder ("reload", TRUE);
+  g_autoptr(GFile) folder = g_file_get_parent (lib);
+  g_autofree char *tex_path = g_build_filename (g_file_peek_path (folder), "Textures.lib", NULL);
+  g_autoptr(GBytes) original = read_bytes (tex_path);
+  g_autoptr(MatTextureLibrary) textures = NULL;
+  g_autoptr(MatLibrary) library = NULL;
+  const TexmRect cell = { 0, 16, 0, 16 };
+  MatTextureWindow *textures_window;
+  MatTextureLibrary *reread;
+  MatPhaseTable *table;
+  MatWindow *window;
+  NewTextures wait;
+
+  window = open_window (lib);
+  table = window_child (window, MAT_TYPE_WINDOW, "phase_table");
+  g_assert_true (ui_wait_for (table_has_textures, table, WAIT_SECONDS));
+  textures = g_object_ref (mat_phase_table_get_textures (table));
+  library = g_object_ref (mat_window_get_library (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.textures", NULL));
+  textures_window = find_texture_window ();
+  g_assert_true (mat_texture_library_set_page_rects (textures, mat_texture_library_lookup (textures, "GRASS.0"),
+                                                     &cell, 1, NULL));
+  g_assert_true (mat_texture_library_get_dirty (textures));
+
+  /* another program writes Material.lib (p0 of the phase): the banner
+   * offers to reload */
+  {
+    g_autoptr(GBytes) bytes = material_library ();
+    g_autofree char *path = g_file_get_path (lib);
+    GByteArray *array = g_byte_array_new ();
+    g_autoptr(GBytes) changed = NULL;
+
+    g_byte_array_append (array, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+    g_assert_cmpuint (array->data[30], ==, 0);
+    array->data[30] = 10;
+    changed = g_byte_array_free_to_bytes (array);
+    ui_spin_ms (50);
+    write_bytes (path, changed);
+  }
+  g_assert_true (ui_wait_for (banner_shown, window, WAIT_SECONDS));
+
+  /* Cancel: nothing is read again, the edit stays */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL));
+  unsaved_respond ("cancel");
+  ui_spin_ms (200);
+  g_assert_true (mat_window_get_library (window) == library);
+  g_assert_true (mat_phase_table_get_textures (table) == textures);
+  g_assert_true (mat_texture_window_get_textures (textures_window) == textures);
+  g_assert_true (mat_texture_library_get_dirty (textures));
+  g_assert_cmpuint (grass_cells (textures), ==, 1);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (ui_find_material (library, "TEST"), 0), 0), ==, 0);
+
+  /* Save, refused (another program wrote Textures.lib meanwhile): the
+   * failure is shown, and nothing is read again */
+  {
+    static const guint8 empty_lib[16] = { 'N', 'R', 'e', 's', 0, 1, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0 };
+    g_autoptr(GBytes) other = g_bytes_new_static (empty_lib, sizeof empty_lib);
+    const MatDialogRequest *request = NULL;
+
+    ui_spin_ms (50);
+    write_bytes (tex_path, other);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL));
+    unsaved_respond ("save");
+    for (guint i = 0; i < 100 && (request = _mat_dialogs_get_shown ()) == NULL; i++)
+      ui_spin_ms (50);
+    g_assert_nonnull (request);
+    g_assert_cmpint (request->kind, ==, MAT_DIALOG_MESSAGE);
+    g_assert_cmpstr (request->heading, ==, "Could Not Save “Textures.lib”");
+    g_assert_true (request->parent == GTK_WINDOW (window));
+    _mat_dialogs_answer (0);
+    ui_spin_ms (200);
+    g_assert_true (mat_window_get_library (window) == library);
+    g_assert_true (mat_phase_table_get_textures (table) == textures);
+    g_assert_true (mat_texture_library_get_dirty (textures));
+    {
+      g_autoptr(GBytes) on_disk = read_bytes (tex_path);
+
+      assert_bytes_equal (on_disk, other);
+    }
+    write_bytes (tex_path, original);
+  }
+
+  /* Discard: both files are read again; the edit is gone, the file kept */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL));
+  unsaved_respond ("discard");
+  wait.table = table;
+  wait.old = textures;
+  g_assert_true (ui_wait_for (window_not_busy, window, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (table_has_new_textures, &wait, WAIT_SECONDS));
+  g_assert_true (mat_window_get_library (window) != library);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (ui_find_material (mat_window_get_library (window), "TEST"),
+                                                      0), 0), ==, 10);
+  reread = mat_phase_table_get_textures (table);
+  g_assert_true (mat_texture_window_get_textures (textures_window) == reread);
+  g_assert_false (mat_texture_library_get_dirty (reread));
+  g_assert_cmpuint (grass_cells (reread), ==, 0);
+  {
+    g_autoptr(GBytes) on_disk = read_bytes (tex_path);
+
+    assert_bytes_equal (on_disk, original);
+  }
+
+  /* Save: written first, then read again with the edit */
+  g_assert_true (mat_texture_library_set_page_rects (reread, mat_texture_library_lookup (reread, "GRASS.0"),
+                                                     &cell, 1, NULL));
+  g_set_object (&textures, reread);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL));
+  unsaved_respond ("save");
+  wait.old = textures;
+  g_assert_true (ui_wait_for (table_has_new_textures, &wait, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (window_not_busy, window, WAIT_SECONDS));
+  g_assert_false (mat_texture_library_get_dirty (textures));
+  reread = mat_phase_table_get_textures (table);
+  g_assert_false (mat_texture_library_get_dirty (reread));
+  g_assert_cmpuint (grass_cells (reread), ==, 1);
+  {
+    g_autoptr(GBytes) on_disk = read_bytes (tex_path);
+    g_autoptr(GBytes) saved = mat_texture_library_save_to_bytes (textures, NULL);
+
+    assert_bytes_equal (on_disk, saved);
+  }
+
+  /* nothing unsaved: a reload asks nothing */
+  wait.old = reread;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL));
+  g_assert_null (ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
+  g_assert_true (ui_wait_for (window_not_busy, window, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (table_has_new_textures, &wait, WAIT_SECONDS));
+  g_assert_null (ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
+
+  /* the window going while it asks takes the question along */
+  reread = mat_phase_table_get_textures (table);
+  g_assert_true (mat_texture_library_set_page_rects (reread, mat_texture_library_lookup (reread, "GRASS.0"),
+                                                     NULL, 0, NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL));
+  g_assert_true (ui_wait_for (ui_widget_is_shown, ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG), WAIT_SECONDS));
+  destroy_and_wait (GTK_WINDOW (window));
+  ui_spin_ms (100);
+  g_assert_null (ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
+  g_assert_null (ui_find_toplevel (MAT_TYPE_TEXTURE_WINDOW));
+}
+
+/* The demo's window is replaced by the next file opened, unless that
+ * would drop edits: the textures' count too. */
+static void
+test_demo_textures_kept (void)
+{
+  g_autoptr(GFile) demo = g_file_new_for_path (ui_need_env ("DEMO_LIB"));
+  const TexmRect cell = { 0, 16, 0, 16 };
+  MatTextureLibrary *textures;
+  MatPhaseTable *table;
+  MatWindow *window;
+
+  window = mat_window_new (app);
+  mat_window_open (window, demo, TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ui_wait_for (window_not_busy, window, WAIT_SECONDS));
+  table = window_child (window, MAT_TYPE_WINDOW, "phase_table");
+  g_assert_true (ui_wait_for (table_has_textures, table, WAIT_SECONDS));
+  textures = mat_phase_table_get_textures (table);
+  g_assert_true (mat_window_get_replaceable (window));
+
+  g_assert_true (mat_texture_library_set_page_rects (textures, mat_texture_library_lookup (textures, "GRASS.0"),
+                                                     &cell, 1, NULL));
+  g_assert_false (mat_window_get_replaceable (window));
+  g_assert_true (mat_history_undo (mat_texture_library_get_history (textures)));
+  g_assert_true (mat_window_get_replaceable (window));
+  destroy_and_wait (GTK_WINDOW (window));
+}
+
 /* ---- screenshots ------------------------------------------------------ */
 
 static char *
@@ -1487,6 +1701,8 @@ main (int   argc,
   g_test_add_func ("/ui/texture-editor/compare-follows", test_compare_follows);
   g_test_add_func ("/ui/texture-editor/unsaved-close", test_unsaved_close);
   g_test_add_func ("/ui/texture-editor/parent-close-asks", test_parent_close_asks);
+  g_test_add_func ("/ui/texture-editor/reload-asks", test_reload_asks);
+  g_test_add_func ("/ui/texture-editor/demo-textures-kept", test_demo_textures_kept);
   g_test_add_func ("/ui/texture-editor/screenshots", test_screenshots);
 
   status = g_test_run ();
