@@ -494,6 +494,46 @@ mat_document_choose_textures (MatDocument       *self,
   find_textures (self, FIND_REUSE, textures);
 }
 
+/* Whether @file is in the folder of the library's file. */
+static gboolean
+is_beside_library (MatDocument *self,
+                   GFile       *file)
+{
+  g_autoptr(GFile) folder = self->file != NULL ? g_file_get_parent (self->file) : NULL;
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+
+  return folder != NULL && parent != NULL && g_file_equal (folder, parent);
+}
+
+void
+mat_document_adopt_textures (MatDocument       *self,
+                             MatTextureLibrary *textures)
+{
+  GFile *file;
+  MatTexturesSource source = MAT_TEXTURES_SOURCE_BESIDE;
+
+  g_return_if_fail (MAT_IS_DOCUMENT (self));
+  g_return_if_fail (MAT_IS_TEXTURE_LIBRARY (textures));
+
+  file = mat_texture_library_get_file (textures);
+  g_return_if_fail (file != NULL);
+
+  /* a search that would read the file again (or find nothing) is given up */
+  if (self->textures_cancellable != NULL)
+    g_cancellable_cancel (self->textures_cancellable);
+  g_clear_object (&self->textures_cancellable);
+  self->textures_generation++;
+
+  if (!is_beside_library (self, file))
+    {
+      source = MAT_TEXTURES_SOURCE_CHOSEN;
+      g_set_object (&self->chosen, file);
+      chosen_remember (self, self->file, file);
+    }
+  set_textures (self, textures, source);
+  set_finding (self, FALSE);
+}
+
 /* ---- watching the file ------------------------------------------------ */
 
 static void

@@ -125,6 +125,16 @@ GFile             *mat_document_get_chosen_textures (MatDocument        *self);
  * read again. */
 void               mat_document_choose_textures   (MatDocument          *self,
                                                    MatTextureLibrary    *textures);
+/* @textures (with a file) was made for this library, where none was
+ * found (the texture window creates an empty Textures.lib beside it): it
+ * becomes "textures" at once, without a search and without being read
+ * again, so its edits and saves are the document's. Beside the library it
+ * is what a search finds there ("textures-source" BESIDE); anywhere else
+ * it is remembered as the choice for this library, as
+ * mat_document_choose_textures() does (CHOSEN). A search still running is
+ * given up. */
+void               mat_document_adopt_textures    (MatDocument          *self,
+                                                   MatTextureLibrary    *textures);
 
 /* A file as the settings keep it: g_file_get_parse_name() (a path for a
  * local file, else a URI; valid UTF-8). Returns: (transfer full) */

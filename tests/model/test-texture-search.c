@@ -609,6 +609,148 @@ test_remembered_limit (void)
 }
 
 static void
+created_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  *(MatTextureLibrary **) user_data = mat_texture_library_create_finish (result, &error);
+  g_assert_no_error (error);
+}
+
+/* An empty Textures.lib created as the texture window does. */
+static MatTextureLibrary *
+create_textures (const char *folder)
+{
+  g_autoptr(GFile) file = file_in (folder, "Textures.lib");
+  MatTextureLibrary *textures = NULL;
+  gint64 end = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
+
+  mat_texture_library_create_async (file, NULL, created_cb, &textures);
+  while (textures == NULL && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_nonnull (textures);
+  return textures;
+}
+
+static gboolean
+has_texture (MatTextureLibrary *textures,
+             const char        *name)
+{
+  return mat_texture_library_lookup (textures, name) != NULL;
+}
+
+/* A Textures.lib created for a library that had none is the document's
+ * at once: the same object (edits and all) through later searches, and
+ * saved to its own file. */
+static void
+test_adopt_created (void)
+{
+  g_autofree char *folder = make_folder ("adopt/mods");
+  g_autofree char *game = make_folder ("adopt/game");
+  g_autofree char *empty = make_folder ("adopt/empty");
+  g_autofree char *elsewhere = make_folder ("adopt/elsewhere");
+  g_autofree char *other_folder = make_folder ("adopt/other");
+  g_autofree char *expected = g_build_filename (elsewhere, "Textures.lib", NULL);
+  g_autoptr(GSettingsBackend) backend = g_memory_settings_backend_new ();
+  g_autoptr(GSettings) settings = settings_new (backend);
+  g_autoptr(GFile) library = NULL;
+  g_autoptr(GFile) other_library = NULL;
+  g_autoptr(MatDocument) document = NULL;
+  g_autoptr(MatDocument) next = NULL;
+  g_autoptr(MatTextureLibrary) created = NULL;
+  g_autoptr(MatTextureLibrary) chosen = NULL;
+  g_autoptr(GBytes) payload = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autofree char *stored = NULL;
+
+  copy_to (g_getenv ("DEMO_LIB"), folder, "Material.lib");
+  copy_to (g_getenv ("DEMO_TEXTURES"), game, "Textures.lib");
+  library = file_in (folder, "Material.lib");
+
+  document = open_document (settings, library);
+  wait_source (document, MAT_TEXTURES_SOURCE_NONE);
+  g_signal_connect (document, "notify::textures-source", G_CALLBACK (source_notified), NULL);
+
+  /* created beside the library while a search runs (one that started
+   * before the file was there, or would read it again): the document
+   * takes it at once and gives that search up */
+  created = create_textures (folder);
+  set_game_folder (settings, empty);
+  {
+    gint64 end = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
+
+    while (!mat_document_get_finding_textures (document) && g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, FALSE);
+    g_assert_true (mat_document_get_finding_textures (document));
+  }
+  mat_document_adopt_textures (document, created);
+  g_assert_true (mat_document_get_textures (document) == created);
+  g_assert_cmpint (mat_document_get_textures_source (document), ==, MAT_TEXTURES_SOURCE_BESIDE);
+  g_assert_false (mat_document_get_finding_textures (document));
+  g_assert_cmpuint (count_notifies (document), ==, 1);
+  settle (document, 200);
+  g_assert_true (mat_document_get_textures (document) == created);
+  g_assert_cmpuint (count_notifies (document), ==, 1);
+  /* it is where a search looks first: nothing to remember */
+  g_assert_null (remembered (settings, library));
+  g_assert_null (mat_document_get_chosen_textures (document));
+
+  /* an unsaved edit, then a search again (the game folder set): the same
+   * library, edit and all, not the file read again */
+  {
+    g_autoptr(MatTextureLibrary) demo = load_textures (game, "Textures.lib");
+
+    payload = g_bytes_ref (mat_texture_get_payload (mat_texture_library_lookup (demo, "ROCK.0")));
+  }
+  g_assert_nonnull (mat_texture_library_import_payload (created, "ROCK.0", payload, &error));
+  g_assert_no_error (error);
+  set_game_folder (settings, game);
+  settle (document, 100);
+  wait_source (document, MAT_TEXTURES_SOURCE_BESIDE);
+  g_assert_true (mat_document_get_textures (document) == created);
+  g_assert_true (has_texture (created, "ROCK.0"));
+  g_assert_true (mat_texture_library_get_dirty (created));
+
+  /* saved: to the file beside the library, which the next document reads */
+  mat_texture_library_save_async (created, NULL, MAT_SAVE_NONE, NULL, async_cb, &result);
+  g_assert_true (mat_texture_library_save_finish (created, wait_result (&result), NULL, &error));
+  g_assert_no_error (error);
+  {
+    g_autofree char *path = g_build_filename (folder, "Textures.lib", NULL);
+    g_autoptr(GBytes) on_disk = test_load_file (path);
+    g_autoptr(GBytes) saved = mat_texture_library_save_to_bytes (created, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (g_bytes_equal (on_disk, saved));
+  }
+  next = open_document (settings, library);
+  wait_source (next, MAT_TEXTURES_SOURCE_BESIDE);
+  g_assert_true (has_texture (mat_document_get_textures (next), "ROCK.0"));
+  set_game_folder (settings, NULL);
+  settle (document, 100);
+  g_assert_true (mat_document_get_textures (document) == created);
+
+  /* created anywhere else: the library's choice, remembered */
+  copy_to (g_getenv ("DEMO_LIB"), other_folder, "Material.lib");
+  other_library = file_in (other_folder, "Material.lib");
+  g_clear_object (&next);
+  next = open_document (settings, other_library);
+  wait_source (next, MAT_TEXTURES_SOURCE_NONE);
+  chosen = create_textures (elsewhere);
+  mat_document_adopt_textures (next, chosen);
+  g_assert_true (mat_document_get_textures (next) == chosen);
+  g_assert_cmpint (mat_document_get_textures_source (next), ==, MAT_TEXTURES_SOURCE_CHOSEN);
+  stored = remembered (settings, other_library);
+  g_assert_cmpstr (stored, ==, expected);
+  g_assert_true (g_file_equal (mat_document_get_chosen_textures (next), mat_texture_library_get_file (chosen)));
+  settle (next, 100);
+  g_assert_true (mat_document_get_textures (next) == chosen);
+}
+
+static void
 remove_tree (const char *path)
 {
   g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
@@ -653,6 +795,7 @@ main (int   argc,
   g_test_add_func ("/model/texture-search/save-as-game-folder", test_save_as_game_folder);
   g_test_add_func ("/model/texture-search/setting-values", test_setting_values);
   g_test_add_func ("/model/texture-search/remembered-limit", test_remembered_limit);
+  g_test_add_func ("/model/texture-search/adopt-created", test_adopt_created);
 
   status = g_test_run ();
 

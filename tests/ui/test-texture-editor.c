@@ -13,8 +13,16 @@
  *   moved, resized, snapped to a grid, deleted with the Delete key; each
  *   one undo step that gives the exact bytes of the Textures.lib back.
  * - Export of a mip level to PNG, compared with texm_decode_rgba.
+ * - The compare window's previews follow texture edits (pixels, and after
+ *   undo) and the main window's Textures.lib when it changes.
  * - No Textures.lib beside the library: the window creates one, which the
- *   phase table (and so the preview) use at once.
+ *   library's document takes, so the phase table (and so the preview) use
+ *   it at once and keep it, edits and all, when the document looks again;
+ *   the window's save writes that file.
+ * - Reloading the library with unsaved texture edits asks first: Cancel
+ *   keeps them, Discard reads both files again, Save writes them first (a
+ *   refused save is shown and nothing is reloaded); the demo window with
+ *   texture edits is not replaced by the next file opened.
  * - Screenshots of the window, the dialog and the cell editor at 1100x720
  *   and 1280x800 (in Russian when LANGUAGE=ru, the "-ru" run).
  *
@@ -33,12 +41,17 @@
 
 #include "mat-application.h"
 #include "mat-cell-editor.h"
+#include "mat-compare-view.h"
+#include "mat-compare-window.h"
+#include "mat-dialogs-private.h"
+#include "mat-document.h"
 #include "mat-file.h"
 #include "mat-phase-table-private.h"
 #include "mat-preview-private.h"
 #include "mat-preview-renderer.h"
 #include "mat-texture-import-dialog.h"
 #include "mat-texture-window.h"
+#include "mat-unsaved-dialog.h"
 #include "mat-window.h"
 #include "nres.h"
 #include "texm-convert.h"
@@ -188,6 +201,12 @@ static gboolean
 window_has_textures (gpointer data)
 {
   return mat_texture_window_get_textures (MAT_TEXTURE_WINDOW (data)) != NULL;
+}
+
+static gboolean
+document_settled (gpointer data)
+{
+  return !mat_document_get_finding_textures (MAT_DOCUMENT (data));
 }
 
 static void
@@ -1008,8 +1027,12 @@ test_create (void)
   g_autoptr(GFile) lib = make_library_folder ("create", FALSE);
   g_autoptr(GFile) folder = g_file_get_parent (lib);
   g_autofree char *tex_path = g_build_filename (g_file_peek_path (folder), "Textures.lib", NULL);
-  static const guint8 empty[16] = { 'N', 'R', 'e', 's', 0, 1, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0 };
+  static const guint8 empty_lib[16] = { 'N', 'R', 'e', 's', 0, 1, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0 };
+  g_autofree char *empty = make_folder ("create-game");
+  GSettings *settings = mat_application_get_settings (app);
   MatTextureWindow *textures_window;
+  MatTextureLibrary *created;
+  MatDocument *document;
   MatWindow *window;
   MatPhaseTable *table;
   MatPreview *preview;
@@ -1030,7 +1053,7 @@ test_create (void)
   {
     g_autoptr(GBytes) bytes = read_bytes (tex_path);
 
-    g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), empty, sizeof empty);
+    g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), empty_lib, sizeof empty_lib);
   }
   /* the phase table, and so the preview, use it at once */
   g_assert_true (mat_phase_table_get_textures (table) == mat_texture_window_get_textures (textures_window));
@@ -1039,7 +1062,194 @@ test_create (void)
   g_assert_false (gtk_widget_activate_action (GTK_WIDGET (textures_window), "textures.create", NULL) &&
                   mat_texture_window_get_textures (textures_window) == NULL);
 
+  /* the library's document took it, as if found beside the library */
+  created = mat_texture_window_get_textures (textures_window);
+  document = mat_window_get_document (window);
+  g_assert_true (mat_document_get_textures (document) == created);
+  g_assert_cmpint (mat_document_get_textures_source (document), ==, MAT_TEXTURES_SOURCE_BESIDE);
+
+  /* an unsaved import, then the document looks again (a game folder
+   * set): the same library, the edit kept, in every view */
+  {
+    g_autofree guint8 *flat = g_malloc (16 * 16 * 4);
+    g_autoptr(GError) error = NULL;
+    TexmEncodeOptions options;
+
+    memset (flat, 0x80, 16 * 16 * 4);
+    texm_encode_options_init (&options, 8888);
+    g_assert_nonnull (mat_texture_library_import (created, "FLAT.0", flat, 16, 16, 16 * 4, &options,
+                                                  NULL, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_true (g_settings_set_string (settings, "game-folder", empty));
+  ui_spin_ms (100);
+  g_assert_true (ui_wait_for (document_settled, document, WAIT_SECONDS));
+  g_assert_true (mat_document_get_textures (document) == created);
+  g_assert_true (mat_phase_table_get_textures (table) == created);
+  g_assert_true (mat_texture_window_get_textures (textures_window) == created);
+  g_assert_true (mat_texture_library_get_dirty (created));
+
+  /* saved from the texture window: into the file it created */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (textures_window), "win.save", NULL));
+  g_assert_true (ui_wait_for (library_clean, created, WAIT_SECONDS));
+  {
+    g_autoptr(GBytes) bytes = read_bytes (tex_path);
+    g_autoptr(GBytes) saved = mat_texture_library_save_to_bytes (created, NULL);
+    g_autoptr(NresArchive) archive = nres_archive_parse (bytes, NULL);
+
+    assert_bytes_equal (bytes, saved);
+    g_assert_nonnull (archive);
+    g_assert_cmpint (nres_archive_find (archive, "FLAT.0"), ==, 0);
+  }
+  g_settings_reset (settings, "game-folder");
+
   destroy_and_wait (GTK_WINDOW (textures_window));
+  destroy_and_wait (GTK_WINDOW (window));
+}
+
+/* ---- the compare window follows the textures -------------------------- */
+
+/* A 32x16 texture @name, @left in x < 8 and @right from x = 8 (8888). */
+static void
+import_two_colours (MatTextureLibrary *textures,
+                    const char        *name,
+                    const guint8       left[4],
+                    const guint8       right[4])
+{
+  g_autofree guint8 *rgba = g_malloc (32 * 16 * 4);
+  g_autoptr(GError) error = NULL;
+  TexmEncodeOptions options;
+
+  for (guint y = 0; y < 16; y++)
+    for (guint x = 0; x < 32; x++)
+      memcpy (rgba + (y * 32 + x) * 4, x < 8 ? left : right, 4);
+  texm_encode_options_init (&options, 8888);
+  g_assert_nonnull (mat_texture_library_import (textures, name, rgba, 32, 16, 32 * 4, &options, NULL, &error));
+  g_assert_no_error (error);
+}
+
+static void
+assert_centre (MatPreview   *preview,
+               const guint8  expected[4])
+{
+  GtkWidget *area = mat_preview_get_test_widget (preview, "gl_area");
+  guint8 pixel[4];
+
+  ui_spin_ms (100);
+  g_assert_true (mat_preview_read_pixel_for_test (preview, gtk_widget_get_width (area) / 2,
+                                                  gtk_widget_get_height (area) / 2, pixel));
+  g_test_message ("compare preview pixel %u %u %u, expected %u %u %u", pixel[0], pixel[1], pixel[2],
+                  expected[0], expected[1], expected[2]);
+  for (guint c = 0; c < 3; c++)
+    g_assert_cmpint (ABS ((int) pixel[c] - (int) expected[c]), <=, 1);
+}
+
+/* The number of @library's handlers that call back into @instance. */
+static guint
+handlers_for (gpointer library,
+              gpointer instance)
+{
+  guint n = g_signal_handlers_block_matched (library, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, instance);
+
+  g_signal_handlers_unblock_matched (library, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, instance);
+  return n;
+}
+
+static void
+test_compare_follows (void)
+{
+  static const guint8 red[4] = { 0xE0, 0x20, 0x10, 0xFF };
+  static const guint8 blue[4] = { 0x10, 0x30, 0xD0, 0xFF };
+  static const guint8 green[4] = { 0x10, 0xE0, 0x30, 0xFF };
+  static const TexmRect left_cell = { 0, 8, 0, 16 };
+  g_autoptr(GFile) lib = make_library_folder ("compare", TRUE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatTextureLibrary) other = NULL;
+  MatTextureLibrary *textures;
+  MatCompareWindow *compare;
+  MatCompareView *view;
+  MatPhaseTable *table;
+  MatMaterial *material;
+  MatWindow *window;
+  MatPreview *preview;
+  MatHistory *history;
+
+  window = open_window (lib);
+  table = window_child (window, MAT_TYPE_WINDOW, "phase_table");
+  g_assert_true (ui_wait_for (table_has_textures, table, WAIT_SECONDS));
+  textures = mat_phase_table_get_textures (table);
+  history = mat_texture_library_get_history (textures);
+
+  /* phase 0 names TWO.0, cell 0 */
+  import_two_colours (textures, "TWO.0", red, blue);
+  material = mat_window_get_selected_material (window);
+  g_assert_nonnull (material);
+  g_assert_true (mat_phase_set_texture (ui_phase_at (material, 0), "TWO.0", &error));
+  g_assert_no_error (error);
+  g_assert_true (mat_phase_set_param (ui_phase_at (material, 0), MAT0_CELL_BYTE, 0, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.compare", NULL));
+  compare = ui_find_toplevel (MAT_TYPE_COMPARE_WINDOW);
+  g_assert_nonnull (compare);
+  gtk_window_set_default_size (GTK_WINDOW (compare), 1100, 720);
+  view = mat_compare_window_get_view (compare);
+  g_assert_true (mat_compare_view_get_textures (view) == textures);
+  preview = mat_compare_view_get_preview (view, MAT_COMPARE_SLOT_A);
+  g_assert_true (mat_compare_view_get_slot_material (view, MAT_COMPARE_SLOT_A) == material);
+  mat_preview_set_shape (preview, MAT_PREVIEW_SHAPE_PLANE);
+  mat_preview_set_unlit (preview, TRUE);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, mat_preview_get_test_widget (preview, "gl_area"),
+                              WAIT_SECONDS));
+
+  /* no Page table: cell 0 is the whole texture, blue in its middle */
+  assert_centre (preview, blue);
+  /* given a cell, the left stripe: red */
+  g_assert_true (mat_texture_library_set_page_rects (textures, mat_texture_library_lookup (textures, "TWO.0"),
+                                                     &left_cell, 1, &error));
+  g_assert_no_error (error);
+  assert_centre (preview, red);
+  /* replaced by a green picture (without a Page table: the whole
+   * texture again) */
+  import_two_colours (textures, "TWO.0", green, green);
+  assert_centre (preview, green);
+  /* undone, step by step */
+  g_assert_true (mat_history_undo (history));
+  assert_centre (preview, red);
+  g_assert_true (mat_history_undo (history));
+  assert_centre (preview, blue);
+  g_assert_true (mat_history_redo (history));
+  assert_centre (preview, red);
+
+  /* the window's textures change (another Textures.lib chosen): the
+   * compare view follows, and lets go of the old one */
+  g_assert_cmpuint (handlers_for (textures, preview), >, 0);
+  other = mat_texture_library_new_empty ();
+  import_two_colours (other, "TWO.0", blue, green);
+  mat_phase_table_set_textures (table, other);
+  g_assert_true (mat_compare_view_get_textures (view) == other);
+  g_assert_cmpuint (handlers_for (textures, preview), ==, 0);
+  /* no Page table in this one: the whole texture, green in its middle */
+  assert_centre (preview, green);
+  g_assert_true (mat_texture_library_set_page_rects (other, mat_texture_library_lookup (other, "TWO.0"),
+                                                     &left_cell, 1, &error));
+  assert_centre (preview, blue);
+
+  /* disposed with its window while something still holds it: the
+   * preview lets go of the library, and an edit reaches nothing of it */
+  g_object_ref (preview);
+  destroy_and_wait (GTK_WINDOW (compare));
+  g_object_run_dispose (G_OBJECT (preview));
+  g_assert_null (mat_preview_get_textures (preview));
+  g_assert_cmpuint (handlers_for (other, preview), ==, 0);
+  g_assert_true (mat_history_undo (mat_texture_library_get_history (other)));
+  g_object_unref (preview);
+  /* the material's edits are not to be saved */
+  while (mat_history_undo (mat_library_get_history (mat_window_get_library (window))))
+    ;
+  mat_phase_table_set_textures (table, textures);
+  while (mat_history_undo (history))
+    ;
   destroy_and_wait (GTK_WINDOW (window));
 }
 
@@ -1143,6 +1353,214 @@ test_parent_close_asks (void)
   g_assert_false (mat_texture_library_get_dirty (textures));
   g_assert_cmpuint (mat_texture_get_page_rects (mat_texture_library_lookup (textures, "GRASS.0")), ==, 0);
   g_object_unref (textures);
+}
+
+/* ---- reloading the library -------------------------------------------- */
+
+static gboolean
+banner_shown (gpointer data)
+{
+  return gtk_revealer_get_reveal_child (window_child (data, MAT_TYPE_WINDOW, "changed_revealer"));
+}
+
+typedef struct {
+  MatPhaseTable     *table;
+  MatTextureLibrary *old;
+} NewTextures;
+
+/* The table shows textures read again: another library than @old. */
+static gboolean
+table_has_new_textures (gpointer data)
+{
+  NewTextures *wait = data;
+  MatTextureLibrary *now = mat_phase_table_get_textures (wait->table);
+
+  return now != NULL && now != wait->old;
+}
+
+static guint
+grass_cells (MatTextureLibrary *textures)
+{
+  MatTexture *grass = mat_texture_library_lookup (textures, "GRASS.0");
+
+  g_assert_nonnull (grass);
+  return mat_texture_get_page_rects (grass);
+}
+
+/* Reloading the material library reads Textures.lib again: unsaved
+ * texture edits are asked about first. Cancel keeps everything, Discard
+ * reloads without them, Save writes them and reloads. */
+static void
+test_reload_asks (void)
+{
+  g_autoptr(GFile) lib = make_library_folder ("reload", TRUE);
+  g_autoptr(GFile) folder = g_file_get_parent (lib);
+  g_autofree char *tex_path = g_build_filename (g_file_peek_path (folder), "Textures.lib", NULL);
+  g_autoptr(GBytes) original = read_bytes (tex_path);
+  g_autoptr(MatTextureLibrary) textures = NULL;
+  g_autoptr(MatLibrary) library = NULL;
+  const TexmRect cell = { 0, 16, 0, 16 };
+  MatTextureWindow *textures_window;
+  MatTextureLibrary *reread;
+  MatPhaseTable *table;
+  MatWindow *window;
+  NewTextures wait;
+
+  window = open_window (lib);
+  table = window_child (window, MAT_TYPE_WINDOW, "phase_table");
+  g_assert_true (ui_wait_for (table_has_textures, table, WAIT_SECONDS));
+  textures = g_object_ref (mat_phase_table_get_textures (table));
+  library = g_object_ref (mat_window_get_library (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.textures", NULL));
+  textures_window = find_texture_window ();
+  g_assert_true (mat_texture_library_set_page_rects (textures, mat_texture_library_lookup (textures, "GRASS.0"),
+                                                     &cell, 1, NULL));
+  g_assert_true (mat_texture_library_get_dirty (textures));
+
+  /* another program writes Material.lib (p0 of the phase): the banner
+   * offers to reload */
+  {
+    g_autoptr(GBytes) bytes = material_library ();
+    g_autofree char *path = g_file_get_path (lib);
+    GByteArray *array = g_byte_array_new ();
+    g_autoptr(GBytes) changed = NULL;
+
+    g_byte_array_append (array, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+    g_assert_cmpuint (array->data[30], ==, 0);
+    array->data[30] = 10;
+    changed = g_byte_array_free_to_bytes (array);
+    ui_spin_ms (50);
+    write_bytes (path, changed);
+  }
+  g_assert_true (ui_wait_for (banner_shown, window, WAIT_SECONDS));
+
+  /* Cancel: nothing is read again, the edit stays */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL));
+  unsaved_respond ("cancel");
+  ui_spin_ms (200);
+  g_assert_true (mat_window_get_library (window) == library);
+  g_assert_true (mat_phase_table_get_textures (table) == textures);
+  g_assert_true (mat_texture_window_get_textures (textures_window) == textures);
+  g_assert_true (mat_texture_library_get_dirty (textures));
+  g_assert_cmpuint (grass_cells (textures), ==, 1);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (ui_find_material (library, "TEST"), 0), 0), ==, 0);
+
+  /* Save, refused (another program wrote Textures.lib meanwhile): the
+   * failure is shown, and nothing is read again */
+  {
+    static const guint8 empty_lib[16] = { 'N', 'R', 'e', 's', 0, 1, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0 };
+    g_autoptr(GBytes) other = g_bytes_new_static (empty_lib, sizeof empty_lib);
+    const MatDialogRequest *request = NULL;
+
+    ui_spin_ms (50);
+    write_bytes (tex_path, other);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL));
+    unsaved_respond ("save");
+    for (guint i = 0; i < 100 && (request = _mat_dialogs_get_shown ()) == NULL; i++)
+      ui_spin_ms (50);
+    g_assert_nonnull (request);
+    g_assert_cmpint (request->kind, ==, MAT_DIALOG_MESSAGE);
+    g_assert_cmpstr (request->heading, ==, "Could Not Save “Textures.lib”");
+    g_assert_true (request->parent == GTK_WINDOW (window));
+    _mat_dialogs_answer (0);
+    ui_spin_ms (200);
+    g_assert_true (mat_window_get_library (window) == library);
+    g_assert_true (mat_phase_table_get_textures (table) == textures);
+    g_assert_true (mat_texture_library_get_dirty (textures));
+    {
+      g_autoptr(GBytes) on_disk = read_bytes (tex_path);
+
+      assert_bytes_equal (on_disk, other);
+    }
+    write_bytes (tex_path, original);
+  }
+
+  /* Discard: both files are read again; the edit is gone, the file kept */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL));
+  unsaved_respond ("discard");
+  wait.table = table;
+  wait.old = textures;
+  g_assert_true (ui_wait_for (window_not_busy, window, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (table_has_new_textures, &wait, WAIT_SECONDS));
+  g_assert_true (mat_window_get_library (window) != library);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (ui_find_material (mat_window_get_library (window), "TEST"),
+                                                      0), 0), ==, 10);
+  reread = mat_phase_table_get_textures (table);
+  g_assert_true (mat_texture_window_get_textures (textures_window) == reread);
+  g_assert_false (mat_texture_library_get_dirty (reread));
+  g_assert_cmpuint (grass_cells (reread), ==, 0);
+  {
+    g_autoptr(GBytes) on_disk = read_bytes (tex_path);
+
+    assert_bytes_equal (on_disk, original);
+  }
+
+  /* Save: written first, then read again with the edit */
+  g_assert_true (mat_texture_library_set_page_rects (reread, mat_texture_library_lookup (reread, "GRASS.0"),
+                                                     &cell, 1, NULL));
+  g_set_object (&textures, reread);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL));
+  unsaved_respond ("save");
+  wait.old = textures;
+  g_assert_true (ui_wait_for (table_has_new_textures, &wait, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (window_not_busy, window, WAIT_SECONDS));
+  g_assert_false (mat_texture_library_get_dirty (textures));
+  reread = mat_phase_table_get_textures (table);
+  g_assert_false (mat_texture_library_get_dirty (reread));
+  g_assert_cmpuint (grass_cells (reread), ==, 1);
+  {
+    g_autoptr(GBytes) on_disk = read_bytes (tex_path);
+    g_autoptr(GBytes) saved = mat_texture_library_save_to_bytes (textures, NULL);
+
+    assert_bytes_equal (on_disk, saved);
+  }
+
+  /* nothing unsaved: a reload asks nothing */
+  wait.old = reread;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL));
+  g_assert_null (ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
+  g_assert_true (ui_wait_for (window_not_busy, window, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (table_has_new_textures, &wait, WAIT_SECONDS));
+  g_assert_null (ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
+
+  /* the window going while it asks takes the question along */
+  reread = mat_phase_table_get_textures (table);
+  g_assert_true (mat_texture_library_set_page_rects (reread, mat_texture_library_lookup (reread, "GRASS.0"),
+                                                     NULL, 0, NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL));
+  g_assert_true (ui_wait_for (ui_widget_is_shown, ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG), WAIT_SECONDS));
+  destroy_and_wait (GTK_WINDOW (window));
+  ui_spin_ms (100);
+  g_assert_null (ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
+  g_assert_null (ui_find_toplevel (MAT_TYPE_TEXTURE_WINDOW));
+}
+
+/* The demo's window is replaced by the next file opened, unless that
+ * would drop edits: the textures' count too. */
+static void
+test_demo_textures_kept (void)
+{
+  g_autoptr(GFile) demo = g_file_new_for_path (ui_need_env ("DEMO_LIB"));
+  const TexmRect cell = { 0, 16, 0, 16 };
+  MatTextureLibrary *textures;
+  MatPhaseTable *table;
+  MatWindow *window;
+
+  window = mat_window_new (app);
+  mat_window_open (window, demo, TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (ui_wait_for (window_not_busy, window, WAIT_SECONDS));
+  table = window_child (window, MAT_TYPE_WINDOW, "phase_table");
+  g_assert_true (ui_wait_for (table_has_textures, table, WAIT_SECONDS));
+  textures = mat_phase_table_get_textures (table);
+  g_assert_true (mat_window_get_replaceable (window));
+
+  g_assert_true (mat_texture_library_set_page_rects (textures, mat_texture_library_lookup (textures, "GRASS.0"),
+                                                     &cell, 1, NULL));
+  g_assert_false (mat_window_get_replaceable (window));
+  g_assert_true (mat_history_undo (mat_texture_library_get_history (textures)));
+  g_assert_true (mat_window_get_replaceable (window));
+  destroy_and_wait (GTK_WINDOW (window));
 }
 
 /* ---- screenshots ------------------------------------------------------ */
@@ -1280,8 +1698,11 @@ main (int   argc,
   g_test_add_func ("/ui/texture-editor/cells-snap-delete", test_cells_snap_and_delete);
   g_test_add_func ("/ui/texture-editor/export", test_export);
   g_test_add_func ("/ui/texture-editor/create", test_create);
+  g_test_add_func ("/ui/texture-editor/compare-follows", test_compare_follows);
   g_test_add_func ("/ui/texture-editor/unsaved-close", test_unsaved_close);
   g_test_add_func ("/ui/texture-editor/parent-close-asks", test_parent_close_asks);
+  g_test_add_func ("/ui/texture-editor/reload-asks", test_reload_asks);
+  g_test_add_func ("/ui/texture-editor/demo-textures-kept", test_demo_textures_kept);
   g_test_add_func ("/ui/texture-editor/screenshots", test_screenshots);
 
   status = g_test_run ();

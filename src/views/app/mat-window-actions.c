@@ -169,7 +169,7 @@ compare_action (GtkWidget  *widget,
         name = file != NULL ? g_file_get_basename (file) : g_strdup (_("Untitled"));
         mat_compare_view_add_library (view, library, name);
       }
-  mat_compare_view_set_textures (view, mat_phase_table_get_textures (self->phase_table));
+  mat_compare_window_follow_textures (MAT_COMPARE_WINDOW (window), G_OBJECT (self->phase_table));
   if (self->shown != NULL && mat_material_get_editable (self->shown))
     mat_compare_view_set_material (view, self->shown);
 

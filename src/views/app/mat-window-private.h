@@ -152,7 +152,8 @@ void         _mat_window_save                    (MatWindow   *self,
                                                   gboolean     close_after);
 void         _mat_window_save_as                 (MatWindow   *self,
                                                   gboolean     close_after);
-/* Reads the file again, keeping the selected material's name. */
+/* Reads the file again (and so its Textures.lib), keeping the selected
+ * material's name; unsaved texture edits are asked about first. */
 void         _mat_window_reload                  (MatWindow   *self);
 
 /* mat-window-actions.c */

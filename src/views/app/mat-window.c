@@ -15,6 +15,7 @@
 #include "mat-dialogs.h"
 #include "mat-material-row.h"
 #include "mat-texture-library.h"
+#include "mat-texture-window.h"
 #include "mat-timeline.h"
 #include "mat-window-clipboard.h"
 #include "mat-window-private.h"
@@ -508,8 +509,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SaveOp, save_op_free)
 
 static void save_library (MatWindow *self, GFile *file, MatSaveFlags flags, gboolean close_after);
 
-void
-_mat_window_reload (MatWindow *self)
+static void
+reload_now (MatWindow *self)
 {
   MatMaterial *material = _mat_window_sidebar_get_selected (self);
   GFile *file = self->document != NULL ? mat_document_get_file (self->document) : self->file;
@@ -521,6 +522,40 @@ _mat_window_reload (MatWindow *self)
   self->reselect_name = material != NULL ? g_strdup (mat_material_get_name (material)) : NULL;
   self->close_confirmed = FALSE;
   mat_window_open (self, target, self->is_demo);
+}
+
+/* @user_data: a GWeakRef to the window, which may go while it asks */
+static void
+reload_asked_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GWeakRef *weak = user_data;
+  g_autoptr(MatWindow) self = g_weak_ref_get (weak);
+
+  g_weak_ref_clear (weak);
+  g_free (weak);
+  if (mat_texture_window_ask_unsaved_finish (result) && self != NULL && self->library != NULL)
+    reload_now (self);
+}
+
+void
+_mat_window_reload (MatWindow *self)
+{
+  MatTextureLibrary *textures = mat_phase_table_get_textures (self->phase_table);
+
+  /* A reload reads Textures.lib again too: its unsaved edits (the
+   * texture window's) are asked about first. */
+  if (textures != NULL && mat_texture_library_get_dirty (textures))
+    {
+      GWeakRef *weak = g_new0 (GWeakRef, 1);
+
+      g_weak_ref_init (weak, self);
+      mat_texture_window_ask_unsaved_async (GTK_WINDOW (self), textures, self->dialogs,
+                                            reload_asked_cb, weak);
+    }
+  else
+    reload_now (self);
 }
 
 static gboolean
@@ -823,7 +858,10 @@ mat_window_get_replaceable (MatWindow *self)
   if (self->library == NULL)
     return !self->loading || self->is_demo;
 
-  return self->is_demo && !mat_library_get_dirty (self->library);
+  /* unsaved texture edits would go with it too */
+  return self->is_demo && !mat_library_get_dirty (self->library) &&
+         (mat_phase_table_get_textures (self->phase_table) == NULL ||
+          !mat_texture_library_get_dirty (mat_phase_table_get_textures (self->phase_table)));
 }
 
 /* "application" is set after construction: the settings and the shared

@@ -39,7 +39,8 @@ const char  *mat_window_get_load_error        (MatWindow      *self);
 /* TRUE while a load or save is running. */
 gboolean     mat_window_get_busy              (MatWindow      *self);
 /* TRUE when opening another file may replace what the window shows:
- * nothing, a load error, or the demo library without changes. */
+ * nothing, a load error, or the demo library without changes (its
+ * Textures.lib's included). */
 gboolean     mat_window_get_replaceable       (MatWindow      *self);
 
 /* Returns: (transfer none): the rows of the material list (filtered,

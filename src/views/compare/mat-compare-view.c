@@ -2094,8 +2094,11 @@ mat_compare_view_set_textures (MatCompareView    *self,
 
   if (!g_set_object (&self->textures, textures))
     return;
+  /* each preview follows the library's edits itself and lets go of the
+   * one it showed before (a disposed view has no previews left) */
   for (guint s = 0; s < N_SLOTS; s++)
-    mat_preview_set_textures (self->slots[s].preview, textures);
+    if (self->slots[s].preview != NULL)
+      mat_preview_set_textures (self->slots[s].preview, textures);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXTURES]);
 }
 

@@ -5,7 +5,8 @@
  * changed ("edited"), and the buttons and shortcuts follow that
  * library's MatHistory (can-undo, can-redo, the step's label) through a
  * GSignalGroup. The library the library diff compares with is offered
- * to the view as a reference, never copied into.
+ * to the view as a reference, never copied into. The view's textures
+ * follow the main window's (a binding the window drops when it goes).
  */
 #include "config.h"
 
@@ -24,6 +25,7 @@ struct _MatCompareWindow
   MatLibrary     *undo_library;
   MatLibrary     *reference;        /* the diff's other library, in the view */
   GSignalGroup   *history_signals;
+  GBinding       *textures_binding; /* owner's "textures" -> the view's */
 
   /* template */
   GtkWidget      *undo_button;
@@ -174,10 +176,23 @@ mat_compare_window_constructed (GObject *object)
 }
 
 static void
+unbind_textures (MatCompareWindow *self)
+{
+  if (self->textures_binding != NULL)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (self->textures_binding),
+                                    (gpointer *) &self->textures_binding);
+      g_binding_unbind (self->textures_binding);
+      self->textures_binding = NULL;
+    }
+}
+
+static void
 mat_compare_window_dispose (GObject *object)
 {
   MatCompareWindow *self = MAT_COMPARE_WINDOW (object);
 
+  unbind_textures (self);
   if (self->history_signals != NULL)
     g_signal_group_set_target (self->history_signals, NULL);
   g_clear_object (&self->history_signals);
@@ -337,6 +352,22 @@ mat_compare_window_get_page (MatCompareWindow *self)
 {
   g_return_val_if_fail (MAT_IS_COMPARE_WINDOW (self), NULL);
   return gtk_stack_get_visible_child_name (self->stack);
+}
+
+void
+mat_compare_window_follow_textures (MatCompareWindow *self,
+                                    GObject          *owner)
+{
+  g_return_if_fail (MAT_IS_COMPARE_WINDOW (self));
+  g_return_if_fail (owner == NULL || G_IS_OBJECT (owner));
+
+  unbind_textures (self);
+  if (owner == NULL)
+    return;
+  self->textures_binding = g_object_bind_property (owner, "textures", self->view, "textures",
+                                                   G_BINDING_SYNC_CREATE);
+  /* the binding also goes when the owner does */
+  g_object_add_weak_pointer (G_OBJECT (self->textures_binding), (gpointer *) &self->textures_binding);
 }
 
 GtkWidget *

@@ -42,5 +42,11 @@ MatCompareView   *mat_compare_window_get_view       (MatCompareWindow *self);
 MatLibraryDiff   *mat_compare_window_get_library_diff (MatCompareWindow *self);
 /* "materials" or "libraries". */
 const char       *mat_compare_window_get_page       (MatCompareWindow *self);
+/* The view shows the textures of @owner's "textures" property (a
+ * MatTextureLibrary), and whichever library that changes to (another
+ * Textures.lib chosen, created or found), until the window goes or another
+ * owner is given. @owner: (nullable): none, the view keeps its textures. */
+void              mat_compare_window_follow_textures (MatCompareWindow *self,
+                                                      GObject          *owner);
 
 G_END_DECLS

@@ -5,12 +5,14 @@
 #include <glib/gi18n.h>
 
 #include "mat-cell-editor.h"
+#include "mat-dialogs.h"
 #include "mat-file.h"
 #include "mat-texture-draw.h"
 #include "mat-texture-import-dialog.h"
 #include "mat-texture-picker.h"
 #include "mat-texture-window.h"
 #include "mat-unsaved-dialog.h"
+#include "mat-window.h"
 
 #define THUMB_SIZE 40
 
@@ -77,8 +79,9 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* a GTask source tag: the address of a variable */
+/* GTask source tags: the addresses of variables */
 static char export_tag;
+static char ask_tag;
 
 /* ---- the banner ------------------------------------------------------- */
 
@@ -833,6 +836,139 @@ parent_close_request_cb (MatTextureWindow *self,
   return TRUE;
 }
 
+/* ---- asking before the library is dropped ------------------------------ */
+
+typedef struct {
+  GtkWindow        *parent;     /* (nullable) a weak pointer: it may go first */
+  MatUnsavedDialog *dialog;     /* (nullable) while it is shown */
+  GCancellable     *cancellable;
+  gulong            cancelled_id;
+} AskData;
+
+static void
+ask_data_free (AskData *data)
+{
+  if (data->cancellable != NULL)
+    g_clear_signal_handler (&data->cancelled_id, data->cancellable);
+  g_clear_object (&data->cancellable);
+  g_clear_weak_pointer (&data->dialog);
+  g_clear_weak_pointer (&data->parent);
+  g_free (data);
+}
+
+static void
+ask_saved_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AskData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (!mat_texture_library_save_finish (MAT_TEXTURE_LIBRARY (object), result, NULL, &error))
+    {
+      GFile *file = mat_texture_library_get_file (MAT_TEXTURE_LIBRARY (object));
+      g_autofree char *name = file != NULL ? g_file_get_basename (file) : g_strdup ("Textures.lib");
+      /* Translators: %s is a file name */
+      g_autofree char *heading = g_strdup_printf (_("Could Not Save “%s”"), name);
+
+      mat_dialogs_show_message (data->parent, GTK_MESSAGE_ERROR, heading, error->message);
+      g_task_return_boolean (task, FALSE);
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+ask_response_cb (MatUnsavedDialog *dialog,
+                 int               response,
+                 GTask            *task)
+{
+  AskData *data = g_task_get_task_data (task);
+
+  /* answered once: the cancellable has nothing left to close */
+  if (data->cancellable != NULL)
+    g_clear_signal_handler (&data->cancelled_id, data->cancellable);
+  switch (response)
+    {
+    case MAT_UNSAVED_RESPONSE_SAVE:
+      mat_texture_library_save_async (g_task_get_source_object (task), NULL, MAT_SAVE_NONE, NULL,
+                                      ask_saved_cb, g_object_ref (task));
+      break;
+    case MAT_UNSAVED_RESPONSE_DISCARD:
+      g_task_return_boolean (task, TRUE);
+      break;
+    case MAT_UNSAVED_RESPONSE_CANCEL:
+    default:
+      g_task_return_boolean (task, FALSE);
+      break;
+    }
+}
+
+/* @cancellable went off: the question closes, as if cancelled. */
+static void
+ask_cancelled_cb (GCancellable *cancellable,
+                  AskData      *data)
+{
+  if (data->dialog != NULL)
+    gtk_window_close (GTK_WINDOW (data->dialog));
+}
+
+void
+mat_texture_window_ask_unsaved_async (GtkWindow          *parent,
+                                      MatTextureLibrary  *textures,
+                                      GCancellable       *cancellable,
+                                      GAsyncReadyCallback callback,
+                                      gpointer            user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *name = NULL;
+  AskData *data;
+  GFile *file;
+
+  g_return_if_fail (parent == NULL || GTK_IS_WINDOW (parent));
+  g_return_if_fail (MAT_IS_TEXTURE_LIBRARY (textures));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (textures, NULL, callback, user_data);
+  g_task_set_source_tag (task, &ask_tag);
+  if (!mat_texture_library_get_dirty (textures))
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  if (cancellable != NULL && g_cancellable_is_cancelled (cancellable))
+    {
+      g_task_return_boolean (task, FALSE);
+      return;
+    }
+
+  data = g_new0 (AskData, 1);
+  g_set_weak_pointer (&data->parent, parent);
+  g_task_set_task_data (task, data, (GDestroyNotify) ask_data_free);
+  file = mat_texture_library_get_file (textures);
+  name = file != NULL ? g_file_get_basename (file) : g_strdup ("Textures.lib");
+  g_set_weak_pointer (&data->dialog, mat_unsaved_dialog_present (parent, name));
+  /* the dialog holds the task until it answers */
+  g_signal_connect_data (data->dialog, "response", G_CALLBACK (ask_response_cb),
+                         g_object_ref (task), (GClosureNotify) (void (*) (void)) g_object_unref, 0);
+  if (cancellable != NULL)
+    {
+      data->cancellable = g_object_ref (cancellable);
+      /* a plain handler: it may go from inside the emission */
+      data->cancelled_id = g_signal_connect (cancellable, "cancelled", G_CALLBACK (ask_cancelled_cb), data);
+    }
+}
+
+gboolean
+mat_texture_window_ask_unsaved_finish (GAsyncResult *result)
+{
+  g_return_val_if_fail (G_IS_TASK (result), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == &ask_tag, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), NULL);
+}
+
 /* ---- import, export, create ------------------------------------------ */
 
 static void
@@ -1112,6 +1248,7 @@ created_cb (GObject      *object,
   g_autoptr(MatTextureWindow) self = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(MatTextureLibrary) textures = mat_texture_library_create_finish (result, &error);
+  GtkWindow *parent;
 
   self->creating = FALSE;
   if (gtk_widget_get_root (GTK_WIDGET (self->banner_label)) == NULL)
@@ -1125,6 +1262,12 @@ created_cb (GObject      *object,
       update_actions (self);
       return;
     }
+  /* Over an editor window, the library's document takes it as its
+   * Textures.lib (and hands it to the phase table, the preview and the
+   * compare view, and so back to this window) */
+  parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  if (MAT_IS_WINDOW (parent) && mat_window_get_document (MAT_WINDOW (parent)) != NULL)
+    mat_document_adopt_textures (mat_window_get_document (MAT_WINDOW (parent)), textures);
   mat_texture_window_set_textures (self, textures);
 }
 

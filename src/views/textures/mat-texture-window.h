@@ -10,7 +10,10 @@
  * every untouched byte kept. Closing with unsaved edits asks first.
  *
  * Without a Textures.lib it offers to create an empty one beside the
- * material library ("textures.create").
+ * material library ("textures.create"); over an editor window, the
+ * library's document takes it as its Textures.lib at once
+ * (mat_document_adopt_textures), so every view shows it and later saves
+ * write that file.
  */
 #pragma once
 
@@ -41,6 +44,21 @@ void               mat_texture_window_set_textures  (MatTextureWindow   *self,
 GFile             *mat_texture_window_get_library_file (MatTextureWindow *self);
 void               mat_texture_window_set_library_file (MatTextureWindow *self,
                                                         GFile            *library_file);
+
+/* Before something that drops @textures as it is (the material library
+ * reloaded reads Textures.lib again): when it has unsaved edits, asks
+ * over @parent with the unsaved-changes dialog. Save writes them (a
+ * failed save is shown, and counts as Cancel), Discard leaves them to be
+ * dropped, Cancel (or @cancellable) keeps everything. Without unsaved
+ * edits it answers at once. @callback runs once, after the dialog. */
+void               mat_texture_window_ask_unsaved_async  (GtkWindow          *parent,
+                                                          MatTextureLibrary  *textures,
+                                                          GCancellable       *cancellable,
+                                                          GAsyncReadyCallback callback,
+                                                          gpointer            user_data);
+/* Returns: %TRUE when what was asked about may go on (saved, discarded
+ * or nothing unsaved), %FALSE when it stays as it is. */
+gboolean           mat_texture_window_ask_unsaved_finish (GAsyncResult       *result);
 
 /* Returns: (transfer none) (nullable): the texture selected. */
 MatTexture        *mat_texture_window_get_selected  (MatTextureWindow   *self);
