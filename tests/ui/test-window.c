@@ -2781,6 +2781,68 @@ test_open_fifo (void)
   g_unlink (path);
 }
 
+/* A new window is shown once its library has loaded: the first thing
+ * drawn is the library, not a "Loading…" page replaced a moment later.
+ * A window for a file that does not open, beside another window, is
+ * never shown at all. */
+static void
+record_page_at_map (GtkWidget *window,
+                    gpointer   data)
+{
+  char **page = data;
+
+  g_free (*page);
+  *page = g_strdup (gtk_stack_get_visible_child_name (template_child (MAT_WINDOW (window),
+                                                                      "main_stack")));
+}
+
+static void
+note_mapped (GtkWidget *widget,
+             gpointer   data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static void
+test_present_when_loaded (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("shown.lib", original);
+  g_autofree char *bad_path = g_build_filename (tmp_dir, "short.lib", NULL);
+  g_autoptr(GFile) bad = g_file_new_for_path (bad_path);
+  g_autofree char *page = NULL;
+  MatWindow *window = mat_window_new (app);
+  MatWindow *failing;
+  gboolean failing_mapped = FALSE;
+
+  g_signal_connect (window, "map", G_CALLBACK (record_page_at_map), &page);
+  mat_window_open (window, file, FALSE);
+  mat_window_present_when_loaded (window);
+  /* not yet: the library is being read */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window)));
+  g_assert_true (ui_wait_for (ui_widget_is_shown, window, WAIT_SECONDS));
+  g_assert_nonnull (mat_window_get_library (window));
+  g_assert_cmpstr (page, ==, "material");
+
+  /* a window already shown is presented at once */
+  mat_window_present_when_loaded (window);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window)));
+
+  /* a file cut short, opened in a new window beside this one: the
+   * message goes to this window and the new one never shows */
+  g_assert_true (g_file_set_contents (bad_path, "NRes", 4, NULL));
+  failing = mat_window_new (app);
+  g_object_add_weak_pointer (G_OBJECT (failing), (gpointer *) &failing);
+  g_signal_connect (failing, "map", G_CALLBACK (note_mapped), &failing_mapped);
+  mat_window_open (failing, bad, FALSE);
+  mat_window_present_when_loaded (failing);
+  g_assert_cmpint (wait_dialog (MAT_DIALOG_MESSAGE)->kind, ==, MAT_DIALOG_MESSAGE);
+  g_assert_true (ui_wait_for (pointer_cleared, &failing, WAIT_SECONDS));
+  g_assert_false (failing_mapped);
+  answer_dialog (-1);
+  close_window (window);
+}
+
 /* With the backup setting, a save keeps the previous file as FILE.bak. */
 static void
 test_save_backup (void)
@@ -2892,6 +2954,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/save-backup", test_save_backup);
   g_test_add_func ("/ui/window/open-fails", test_open_fails);
   g_test_add_func ("/ui/window/open-fifo", test_open_fifo);
+  g_test_add_func ("/ui/window/present-when-loaded", test_present_when_loaded);
   g_test_add_func ("/ui/window/search", test_search);
   g_test_add_func ("/ui/window/sort", test_sort);
   g_test_add_func ("/ui/window/rows", test_rows);

@@ -161,7 +161,7 @@ mat_application_open_file (MatApplication *self,
 
   if (mat_window_get_file (window) == NULL || !g_file_equal (mat_window_get_file (window), file))
     mat_window_open (window, file, FALSE);
-  gtk_window_present (GTK_WINDOW (window));
+  mat_window_present_when_loaded (window);
 }
 
 static void
@@ -182,7 +182,7 @@ mat_application_activate (GApplication *application)
   demo = mat_application_find_demo ();
   if (demo != NULL)
     mat_window_open (window, demo, TRUE);
-  gtk_window_present (GTK_WINDOW (window));
+  mat_window_present_when_loaded (window);
 }
 
 static void
@@ -284,7 +284,7 @@ new_window_activated (GSimpleAction *action,
 
   if (demo != NULL)
     mat_window_open (window, demo, TRUE);
-  gtk_window_present (GTK_WINDOW (window));
+  mat_window_present_when_loaded (window);
 }
 
 static void

@@ -124,6 +124,8 @@ struct _MatWindow
   MatUnsavedDialog     *unsaved_dialog;
   GCancellable         *dialogs;        /* closes the questions asked */
 
+  guint                 present_source; /* timeout: show it though loading */
+
   guint                 is_demo : 1;
   guint                 loading_demo : 1;
   guint                 loading : 1;
@@ -132,6 +134,7 @@ struct _MatWindow
   guint                 links_noted : 1;
   guint                 app_applied : 1;
   guint                 deleting : 1;
+  guint                 present_pending : 1; /* shown once loaded */
 };
 
 /* mat-window.c */

@@ -366,6 +366,31 @@ other_window (MatWindow *self)
   return NULL;
 }
 
+/* A new window shows once its file has loaded, or after a moment when
+ * the file takes longer: no "Loading…" page flashes before the library,
+ * and no frame is drawn only to be replaced. */
+#define PRESENT_DELAY_MS 300
+
+static void
+present_pending_window (MatWindow *self)
+{
+  g_clear_handle_id (&self->present_source, g_source_remove);
+  if (!self->present_pending)
+    return;
+  self->present_pending = FALSE;
+  gtk_window_present (GTK_WINDOW (self));
+}
+
+static gboolean
+present_timeout_cb (gpointer data)
+{
+  MatWindow *self = data;
+
+  self->present_source = 0;
+  present_pending_window (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 load_failed (MatWindow  *self,
              GFile      *file,
@@ -402,6 +427,7 @@ load_failed (MatWindow  *self,
       /* A window opened for this file alone: no empty window stays. */
       mat_dialogs_show_message (other, GTK_MESSAGE_ERROR, title, body);
       self->close_confirmed = TRUE;
+      self->present_pending = FALSE;
       gtk_window_destroy (GTK_WINDOW (self));
       return;
     }
@@ -443,16 +469,33 @@ load_cb (GObject      *object,
       if (self->document != NULL && mat_document_get_file (self->document) != NULL)
         g_set_object (&self->file, mat_document_get_file (self->document));
       load_failed (self, file, error);
+      present_pending_window (self);
       return;
     }
 
   self->is_demo = self->loading_demo;
   self->links_noted = FALSE;
   set_document (self, document);
+  present_pending_window (self);
 
   app = gtk_window_get_application (GTK_WINDOW (self));
   if (MAT_IS_APPLICATION (app) && !self->is_demo)
     mat_application_add_recent (MAT_APPLICATION (app), self->file);
+}
+
+void
+mat_window_present_when_loaded (MatWindow *self)
+{
+  g_return_if_fail (MAT_IS_WINDOW (self));
+
+  if (!self->loading || gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      gtk_window_present (GTK_WINDOW (self));
+      return;
+    }
+  self->present_pending = TRUE;
+  if (self->present_source == 0)
+    self->present_source = g_timeout_add (PRESENT_DELAY_MS, present_timeout_cb, self);
 }
 
 void
@@ -926,6 +969,9 @@ mat_window_dispose (GObject *object)
   _mat_window_actions_dispose (self);
   _mat_window_problems_dispose (self);
   _mat_window_sidebar_dispose (self);
+
+  self->present_pending = FALSE;
+  g_clear_handle_id (&self->present_source, g_source_remove);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_WINDOW);
   _mat_window_pages_dispose (self);

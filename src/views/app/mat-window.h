@@ -25,6 +25,9 @@ MatWindow   *mat_window_new                   (MatApplication *application);
 void         mat_window_open                  (MatWindow      *self,
                                                GFile          *file,
                                                gboolean        is_demo);
+/* Presents a window that is loading once its file has loaded (or failed
+ * to), or after a moment when that takes longer; at once otherwise. */
+void         mat_window_present_when_loaded   (MatWindow      *self);
 
 /* Returns: (transfer none) (nullable): the file shown or being loaded. */
 GFile       *mat_window_get_file              (MatWindow      *self);
