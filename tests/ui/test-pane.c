@@ -69,30 +69,17 @@ open_demo (int width,
   return window;
 }
 
-static gboolean
-pointer_cleared (gpointer data)
-{
-  return *(gpointer *) data == NULL;
-}
-
 static void
 close_window (MatWindow *window)
 {
-  gpointer weak = window;
-
-  g_object_add_weak_pointer (G_OBJECT (window), &weak);
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+  ui_close_window (GTK_WINDOW (window));
 }
 
 static gpointer
 template_child (MatWindow  *window,
                 const char *name)
 {
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, name);
-
-  g_assert_nonnull (child);
-  return child;
+  return ui_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, name);
 }
 
 static MatMaterial *

@@ -91,12 +91,6 @@ open_window (const char *folder,
   return window;
 }
 
-static gboolean
-pointer_cleared (gpointer data)
-{
-  return *(gpointer *) data == NULL;
-}
-
 static void
 destroy_and_wait (GtkWindow *window)
 {
@@ -104,7 +98,7 @@ destroy_and_wait (GtkWindow *window)
 
   g_object_add_weak_pointer (G_OBJECT (window), &weak);
   gtk_window_destroy (window);
-  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (ui_pointer_cleared, &weak, WAIT_SECONDS));
 }
 
 static gpointer

@@ -186,12 +186,6 @@ dialog_idle (gpointer data)
 }
 
 static gboolean
-pointer_cleared (gpointer data)
-{
-  return *(gpointer *) data == NULL;
-}
-
-static gboolean
 library_clean (gpointer data)
 {
   return !mat_texture_library_get_dirty (MAT_TEXTURE_LIBRARY (data));
@@ -212,11 +206,7 @@ document_settled (gpointer data)
 static void
 destroy_and_wait (GtkWindow *window)
 {
-  gpointer weak = window;
-
-  g_object_add_weak_pointer (G_OBJECT (window), &weak);
-  gtk_window_destroy (window);
-  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+  ui_close_window (window);
 }
 
 static MatWindow *
@@ -473,7 +463,7 @@ test_import_to_preview (void)
     /* the import runs in a thread, then the dialog closes itself */
     g_object_add_weak_pointer (G_OBJECT (dialog), &weak);
     gtk_widget_activate (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "import_button"));
-    g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+    g_assert_true (ui_wait_for (ui_pointer_cleared, &weak, WAIT_SECONDS));
   }
   g_assert_nonnull (imported);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (textures)), ==, n_before + 1);
@@ -1301,7 +1291,7 @@ test_unsaved_close (void)
   g_object_add_weak_pointer (G_OBJECT (f.window), &weak);
   gtk_window_close (GTK_WINDOW (f.window));
   unsaved_respond ("discard");
-  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (ui_pointer_cleared, &weak, WAIT_SECONDS));
   g_assert_false (mat_texture_library_get_dirty (f.textures));
   {
     g_autoptr(GBytes) now = mat_texture_library_save_to_bytes (f.textures, NULL);
@@ -1348,8 +1338,8 @@ test_parent_close_asks (void)
   /* Discard: the edit is undone, then both windows close */
   gtk_window_close (GTK_WINDOW (window));
   unsaved_respond ("discard");
-  g_assert_true (ui_wait_for (pointer_cleared, &weak_textures, WAIT_SECONDS));
-  g_assert_true (ui_wait_for (pointer_cleared, &weak_main, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (ui_pointer_cleared, &weak_textures, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (ui_pointer_cleared, &weak_main, WAIT_SECONDS));
   g_assert_false (mat_texture_library_get_dirty (textures));
   g_assert_cmpuint (mat_texture_get_page_rects (mat_texture_library_lookup (textures, "GRASS.0")), ==, 0);
   g_object_unref (textures);

@@ -89,30 +89,17 @@ open_window (GFile *file)
   return window;
 }
 
-static gboolean
-pointer_cleared (gpointer data)
-{
-  return *(gpointer *) data == NULL;
-}
-
 static void
 close_window (MatWindow *window)
 {
-  gpointer weak = window;
-
-  g_object_add_weak_pointer (G_OBJECT (window), &weak);
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+  ui_close_window (GTK_WINDOW (window));
 }
 
 static gpointer
 template_child (MatWindow  *window,
                 const char *name)
 {
-  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, name);
-
-  g_assert_nonnull (child);
-  return child;
+  return ui_template_child (GTK_WIDGET (window), MAT_TYPE_WINDOW, name);
 }
 
 static guint
@@ -521,7 +508,7 @@ test_close_prompt (void)
   g_assert_true (ui_wait_for (unsaved_dialog_shown, NULL, WAIT_SECONDS));
   dialog = ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
   gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.response", "s", "save");
-  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (ui_pointer_cleared, &weak, WAIT_SECONDS));
   on_disk = file_bytes (file);
   g_assert_true (g_bytes_equal (on_disk, ours));
 
@@ -534,7 +521,7 @@ test_close_prompt (void)
   g_assert_true (ui_wait_for (unsaved_dialog_shown, NULL, WAIT_SECONDS));
   dialog = ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
   gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.response", "s", "discard");
-  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (ui_pointer_cleared, &weak, WAIT_SECONDS));
   g_clear_pointer (&on_disk, g_bytes_unref);
   on_disk = file_bytes (file);
   g_assert_true (g_bytes_equal (on_disk, ours));
@@ -544,7 +531,7 @@ test_close_prompt (void)
   weak = window;
   g_object_add_weak_pointer (G_OBJECT (window), &weak);
   gtk_window_close (GTK_WINDOW (window));
-  g_assert_true (ui_wait_for (pointer_cleared, &weak, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (ui_pointer_cleared, &weak, WAIT_SECONDS));
   g_assert_null (ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG));
 }
 
@@ -2413,7 +2400,7 @@ test_quit (void)
   edit_one_param (select_by_name (dirty, "DEFAULT"));
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
-  g_assert_true (ui_wait_for (pointer_cleared, &weak_clean, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (ui_pointer_cleared, &weak_clean, WAIT_SECONDS));
   g_assert_true (ui_wait_for (unsaved_dialog_shown, NULL, WAIT_SECONDS));
   dialog = ui_find_toplevel (MAT_TYPE_UNSAVED_DIALOG);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (dirty));
@@ -2837,7 +2824,7 @@ test_present_when_loaded (void)
   mat_window_open (failing, bad, FALSE);
   mat_window_present_when_loaded (failing);
   g_assert_cmpint (wait_dialog (MAT_DIALOG_MESSAGE)->kind, ==, MAT_DIALOG_MESSAGE);
-  g_assert_true (ui_wait_for (pointer_cleared, &failing, WAIT_SECONDS));
+  g_assert_true (ui_wait_for (ui_pointer_cleared, &failing, WAIT_SECONDS));
   g_assert_false (failing_mapped);
   answer_dialog (-1);
   close_window (window);

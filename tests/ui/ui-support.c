@@ -511,3 +511,30 @@ ui_key (GtkWidget       *widget,
   XSync (xdisplay, False);
   ui_spin_ms (40);
 }
+
+gboolean
+ui_pointer_cleared (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+void
+ui_close_window (GtkWindow *window)
+{
+  gpointer weak = window;
+
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_destroy (window);
+  g_assert_true (ui_wait_for (ui_pointer_cleared, &weak, 20));
+}
+
+gpointer
+ui_template_child (GtkWidget  *widget,
+                   GType       type,
+                   const char *name)
+{
+  GObject *child = gtk_widget_get_template_child (widget, type, name);
+
+  g_assert_nonnull (child);
+  return child;
+}

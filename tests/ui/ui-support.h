@@ -47,6 +47,16 @@ gboolean     ui_wait_for               (UiCondition    condition,
                                         guint          timeout_s);
 /* A UiCondition: the GtkWidget @widget is mapped and has a size. */
 gboolean     ui_widget_is_shown        (gpointer       widget);
+/* A UiCondition: the pointer at @data (a gpointer *) is %NULL, as a weak
+ * pointer becomes when its object goes. */
+gboolean     ui_pointer_cleared        (gpointer       data);
+/* Destroys @window and waits until it is gone. */
+void         ui_close_window           (GtkWindow     *window);
+/* Returns: (transfer none): @widget's template child @name of the
+ * template of @type; fails the test when there is none. */
+gpointer     ui_template_child         (GtkWidget     *widget,
+                                        GType          type,
+                                        const char    *name);
 
 /* Windows and widgets */
 
