@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 
 #include <gdk/x11/gdkx.h>
 #include <X11/extensions/XTest.h>
@@ -51,13 +52,68 @@ not_busy (gpointer data)
   return !mat_window_get_busy (MAT_WINDOW (data));
 }
 
+/* A home of the test's own, with a copy of the demo library and its
+ * Textures.lib in ~/Parkan: the window's subtitle (in the screenshots)
+ * reads "~/Parkan", not where the build folder happens to be. */
+static char *home_dir;
+static char *demo_path;
+
+static void
+copy_into (const char *variable,
+           const char *folder,
+           const char *name)
+{
+  g_autoptr(GBytes) bytes = test_load_file (ui_need_env (variable));
+  g_autofree char *path = g_build_filename (folder, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+}
+
+static void
+make_home (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *folder = NULL;
+
+  home_dir = g_dir_make_tmp ("test-pane-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_setenv ("HOME", home_dir, TRUE);
+  folder = g_build_filename (home_dir, "Parkan", NULL);
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  copy_into ("DEMO_LIB", folder, "Material.lib");
+  copy_into ("DEMO_TEXTURES", folder, "Textures.lib");
+  demo_path = g_build_filename (folder, "Material.lib", NULL);
+}
+
+static void
+remove_home (void)
+{
+  /* what the test put there, and GTK's list of recent files */
+  static const char *const names[] = {
+    "Parkan/Material.lib", "Parkan/Textures.lib", "Parkan",
+    ".local/share/recently-used.xbel", ".local/share", ".local",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (home_dir, names[i], NULL);
+
+      g_remove (path);
+    }
+  g_rmdir (home_dir);
+  g_clear_pointer (&home_dir, g_free);
+  g_clear_pointer (&demo_path, g_free);
+}
+
 /* The demo library (Textures.lib beside it) in a new window of @width x
  * @height. */
 static MatWindow *
 open_demo (int width,
            int height)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (ui_need_env ("DEMO_LIB"));
+  g_autoptr(GFile) file = g_file_new_for_path (demo_path);
   MatWindow *window = mat_window_new (app);
 
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
@@ -979,6 +1035,7 @@ main (int   argc,
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_test_init (&argc, &argv, NULL);
+  make_home ();
 
   app = mat_application_new (APPLICATION_ID ".TestPane", G_APPLICATION_NON_UNIQUE);
   g_application_register (G_APPLICATION (app), NULL, &error);
@@ -993,5 +1050,6 @@ main (int   argc,
 
   status = g_test_run ();
   g_clear_object (&app);
+  remove_home ();
   return status;
 }
