@@ -1624,6 +1624,20 @@ assert_inside (GtkWidget *widget,
   g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (area) + 0.5);
 }
 
+/* @widget lies inside @area from top to bottom. */
+static void
+assert_inside_vertically (GtkWidget *widget,
+                          GtkWidget *area)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, area, &bounds));
+  g_test_message ("row at %.0f..%.0f of %d", bounds.origin.y, bounds.origin.y + bounds.size.height,
+                  gtk_widget_get_height (area));
+  g_assert_cmpfloat (bounds.origin.y, >=, -0.5);
+  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (area) + 0.5);
+}
+
 static MatApplication *layout_app;
 
 /* The editor's window at @width x @height on the material with the most
@@ -1741,7 +1755,17 @@ window_layout (int width,
   /* the table still shows the selected row above its bytes (more rows
    * once the window is taller, or the preview under it is hidden) */
   g_assert_cmpint (gtk_widget_get_height (scroller), >=, 60);
-  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (mat_phase_table_get_texture_for_test (table, 0))));
+  /* the last row selected, then the bytes opened: its row stays in
+   * sight above them, wherever the table had to scroll to */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (table), "phase.show-raw-bytes", NULL));
+  g_assert_false (mat_phase_table_get_show_raw_bytes (table));
+  ui_spin_ms (300);
+  mat_phase_table_set_selected (table, n - 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (table), "phase.show-raw-bytes", NULL));
+  g_assert_true (ui_wait_for (raw_shown, table, 5));
+  ui_spin_ms (300);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (mat_phase_table_get_texture_for_test (table, n - 1))));
+  assert_inside_vertically (GTK_WIDGET (mat_phase_table_get_texture_for_test (table, n - 1)), scroller);
   assert_nothing_ellipsized (GTK_WIDGET (table));
   raw_name = g_strdup_printf ("phases-raw-%s-%dx%d.png", lang, width, height);
   ui_screenshot (GTK_WIDGET (window), raw_name);

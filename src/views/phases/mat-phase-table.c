@@ -2255,6 +2255,43 @@ mat_phase_table_class_init (MatPhaseTableClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK, "phase.move-down", NULL);
 }
 
+/* Brings the selected row into view: the raw bytes opening under the
+ * table, or a phase chosen from elsewhere (the problems panel), leave it
+ * in sight. */
+static void
+scroll_to_selected (MatPhaseTable *self)
+{
+  guint selected = gtk_single_selection_get_selected (self->selection);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+
+  if (selected == GTK_INVALID_LIST_POSITION || selected >= n)
+    return;
+#if GTK_CHECK_VERSION (4, 12, 0)
+  gtk_column_view_scroll_to (self->column_view, selected, NULL, GTK_LIST_SCROLL_NONE, NULL);
+#else
+  {
+    GtkAdjustment *v = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+    /* the rows are all as tall, the heads are not scrolled */
+    double row = gtk_adjustment_get_upper (v) / n;
+    double top = row * selected;
+    double value = gtk_adjustment_get_value (v);
+    double page = gtk_adjustment_get_page_size (v);
+
+    if (top < value)
+      gtk_adjustment_set_value (v, top);
+    else if (top + row > value + page)
+      gtk_adjustment_set_value (v, top + row - page);
+  }
+#endif
+}
+
+static void
+raw_revealed_cb (MatPhaseTable *self)
+{
+  if (gtk_revealer_get_child_revealed (self->raw_revealer))
+    scroll_to_selected (self);
+}
+
 static void
 mat_phase_table_init (MatPhaseTable *self)
 {
@@ -2300,6 +2337,8 @@ mat_phase_table_init (MatPhaseTable *self)
   raw_bytes_build (self);
   g_object_bind_property (self, "show-raw-bytes", self->raw_revealer, "reveal-child",
                           G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (self->raw_revealer, "notify::child-revealed",
+                           G_CALLBACK (raw_revealed_cb), self, G_CONNECT_SWAPPED);
   raw_follow_selection (self);
 
   {
@@ -2477,6 +2516,7 @@ mat_phase_table_set_selected (MatPhaseTable *self,
   g_return_if_fail (MAT_IS_PHASE_TABLE (self));
 
   gtk_single_selection_set_selected (self->selection, position);
+  scroll_to_selected (self);
 }
 
 gboolean
