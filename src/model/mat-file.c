@@ -79,6 +79,119 @@ _mat_file_set_io (const MatFileIO *replacement)
 /* ---- small helpers ---------------------------------------------------- */
 
 char *
+mat_file_get_local_path (GFile   *file,
+                         GError **error)
+{
+  char *path;
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _("Only files on a local disk can be opened and saved, not %s"), uri);
+    }
+  return path;
+}
+
+static char replace_tag[] = "mat_file_replace_async";
+
+typedef struct {
+  char         *path;
+  GBytes       *contents;
+  char         *etag;
+  MatSaveFlags  flags;
+  char         *new_etag;
+  MatSaveNotes  notes;
+} ReplaceData;
+
+static void
+replace_data_free (gpointer data)
+{
+  ReplaceData *replace = data;
+
+  g_free (replace->path);
+  g_bytes_unref (replace->contents);
+  g_free (replace->etag);
+  g_free (replace->new_etag);
+  g_free (replace);
+}
+
+static void
+replace_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  ReplaceData *replace = task_data;
+  GError *error = NULL;
+
+  if (!mat_file_replace (replace->path, replace->contents, replace->etag, replace->flags,
+                         &replace->new_etag, &replace->notes, cancellable, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+mat_file_replace_async (GFile               *file,
+                        GBytes              *contents,
+                        const char          *etag,
+                        MatSaveFlags         flags,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  ReplaceData *replace;
+  char *path;
+
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (contents != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, replace_tag);
+  path = mat_file_get_local_path (file, &error);
+  if (path == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  replace = g_new0 (ReplaceData, 1);
+  replace->path = path;
+  replace->contents = g_bytes_ref (contents);
+  replace->etag = g_strdup (etag);
+  replace->flags = flags;
+  g_task_set_task_data (task, replace, replace_data_free);
+  g_task_run_in_thread (task, replace_thread);
+}
+
+gboolean
+mat_file_replace_finish (GAsyncResult  *result,
+                         char         **new_etag,
+                         MatSaveNotes  *notes,
+                         GError       **error)
+{
+  ReplaceData *replace;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  replace = g_task_get_task_data (G_TASK (result));
+  if (new_etag != NULL)
+    *new_etag = g_steal_pointer (&replace->new_etag);
+  if (notes != NULL)
+    *notes = replace->notes;
+  return TRUE;
+}
+
+char *
 mat_file_format_count (guint64 value)
 {
   /* Translators: the thousands separator of byte counts ("1,900 bytes") */

@@ -88,6 +88,29 @@ gboolean  mat_file_replace        (const char      *path,
                                    GCancellable    *cancellable,
                                    GError         **error);
 
+/* The path of @file on a local disk.
+ * Returns: (transfer full): the path, or %NULL with
+ * G_IO_ERROR_NOT_SUPPORTED for a file elsewhere (a URI). */
+char     *mat_file_get_local_path (GFile           *file,
+                                   GError         **error);
+
+/* mat_file_replace() of @file's local path in a worker thread; the
+ * callback runs in the thread-default main context of the caller. */
+void      mat_file_replace_async  (GFile               *file,
+                                   GBytes              *contents,
+                                   const char          *etag,
+                                   MatSaveFlags         flags,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data);
+/* @new_etag: (out) (optional): the ETag of the file written.
+ * @notes: (out) (optional).
+ * Returns: %TRUE when the file now holds the contents. */
+gboolean  mat_file_replace_finish (GAsyncResult    *result,
+                                   char           **new_etag,
+                                   MatSaveNotes    *notes,
+                                   GError         **error);
+
 /* "1,900": @value with the translated thousands separator.
  * Returns: (transfer full). */
 char     *mat_file_format_count   (guint64          value);

@@ -136,22 +136,6 @@ mat_library_new_from_bytes (GBytes  *bytes,
 }
 
 /* Returns: (transfer full): the local path of @file, or %NULL with @error. */
-static char *
-local_path (GFile   *file,
-            GError **error)
-{
-  char *path = g_file_get_path (file);
-
-  if (path == NULL)
-    {
-      g_autofree char *uri = g_file_get_uri (file);
-
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _("Only files on a local disk can be opened and saved, not %s"), uri);
-    }
-
-  return path;
-}
 
 static void
 load_thread (GTask        *task,
@@ -167,7 +151,7 @@ load_thread (GTask        *task,
   g_autoptr(GBytes) bytes = NULL;
   MatLibrary *self;
 
-  path = local_path (file, &error);
+  path = mat_file_get_local_path (file, &error);
   if (path != NULL)
     bytes = mat_file_read_library (path, &etag, &summary, cancellable, &error);
   if (bytes != NULL)
@@ -256,14 +240,9 @@ mat_library_save_to_bytes (MatLibrary  *self,
 
 typedef struct {
   GFile        *file;
-  char         *path;
   GBytes       *bytes;
   GPtrArray    *snapshot;   /* the items the bytes hold, in order */
   guint64       state;
-  char         *etag;       /* of the version the bytes were made from */
-  MatSaveFlags  flags;
-  char         *new_etag;
-  MatSaveNotes  notes;
 } SaveData;
 
 static void
@@ -272,29 +251,9 @@ save_data_free (gpointer data)
   SaveData *save = data;
 
   g_clear_object (&save->file);
-  g_free (save->path);
   g_clear_pointer (&save->bytes, g_bytes_unref);
   g_clear_pointer (&save->snapshot, g_ptr_array_unref);
-  g_free (save->etag);
-  g_free (save->new_etag);
   g_free (save);
-}
-
-/* In a thread: the one save routine of the model. */
-static void
-save_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  SaveData *save = task_data;
-  GError *error = NULL;
-
-  if (!mat_file_replace (save->path, save->bytes, save->etag, save->flags,
-                         &save->new_etag, &save->notes, cancellable, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
 }
 
 /* Back on the main thread: the written bytes become the new base. */
@@ -304,13 +263,15 @@ save_done_cb (GObject      *object,
               gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  MatLibrary *self = MAT_LIBRARY (object);
-  SaveData *save = g_task_get_task_data (G_TASK (result));
+  MatLibrary *self = g_task_get_source_object (task);
+  SaveData *save = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
+  g_autofree char *new_etag = NULL;
+  MatSaveNotes notes = MAT_SAVE_NOTE_NONE;
   NresArchive *archive;
   gboolean file_changed;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (!mat_file_replace_finish (result, &new_etag, &notes, &error))
     {
       /* Nothing changed: the library keeps its edits, its base, its file
        * and its unsaved state. */
@@ -337,7 +298,7 @@ save_done_cb (GObject      *object,
   file_changed = self->file == NULL || !g_file_equal (self->file, save->file);
   g_set_object (&self->file, save->file);
   g_free (self->etag);
-  self->etag = g_steal_pointer (&save->new_etag);
+  self->etag = g_steal_pointer (&new_etag);
   self->saved_state = save->state;
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
 
@@ -345,8 +306,7 @@ save_done_cb (GObject      *object,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
   update_dirty (self);
 
-  g_task_set_task_data (task, GUINT_TO_POINTER (save->notes), NULL);
-  g_task_return_boolean (task, TRUE);
+  g_task_return_int (task, notes);
 }
 
 void
@@ -358,9 +318,8 @@ mat_library_save_async (MatLibrary          *self,
                         gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) inner = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
+  const char *etag = NULL;
   SaveData *save;
 
   g_return_if_fail (MAT_IS_LIBRARY (self));
@@ -378,36 +337,27 @@ mat_library_save_async (MatLibrary          *self,
                                _("The library has no file to save to yet"));
       return;
     }
-  path = local_path (file, &error);
-  if (path == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
 
   save = g_new0 (SaveData, 1);
   save->file = g_object_ref (file);
-  save->path = g_steal_pointer (&path);
-  save->flags = flags;
   save->snapshot = g_ptr_array_new_full (self->items->len, g_object_unref);
   for (guint i = 0; i < self->items->len; i++)
     g_ptr_array_add (save->snapshot, g_object_ref (g_ptr_array_index (self->items, i)));
   save->state = _mat_history_get_state (self->history);
-  /* Over its own file, the version it was loaded (or last saved) as. */
-  if (self->file != NULL && g_file_equal (file, self->file))
-    save->etag = g_strdup (self->etag);
+  g_task_set_task_data (task, save, save_data_free);
 
   save->bytes = build_bytes (self, &error);
   if (save->bytes == NULL)
     {
-      save_data_free (save);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  inner = g_task_new (self, cancellable, save_done_cb, g_steal_pointer (&task));
-  g_task_set_task_data (inner, save, save_data_free);
-  g_task_run_in_thread (inner, save_thread);
+  /* Over its own file, the version it was loaded (or last saved) as. */
+  if (self->file != NULL && g_file_equal (file, self->file))
+    etag = self->etag;
+  mat_file_replace_async (file, save->bytes, etag, flags, cancellable, save_done_cb,
+                          g_steal_pointer (&task));
 }
 
 gboolean
@@ -416,14 +366,19 @@ mat_library_save_finish (MatLibrary    *self,
                          MatSaveNotes  *notes,
                          GError       **error)
 {
+  gssize value;
+
   g_return_val_if_fail (MAT_IS_LIBRARY (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  /* the notes, or -1 with the error */
+  value = g_task_propagate_int (G_TASK (result), error);
+  if (value < 0)
+    return FALSE;
   if (notes != NULL)
-    *notes = GPOINTER_TO_UINT (g_task_get_task_data (G_TASK (result)));
-
-  return g_task_propagate_boolean (G_TASK (result), error);
+    *notes = (MatSaveNotes) value;
+  return TRUE;
 }
 
 GFile *
