@@ -31,6 +31,7 @@
 #include "mat0.h"
 #include "mat0-fields.h"
 #include "nres.h"
+#include "mat-compare-cells.h"
 #include "mat-compare-view-private.h"
 #include "mat-material-copy.h"
 #include "mat-material-diff.h"
@@ -825,39 +826,7 @@ draw_swatch (GtkDrawingArea *area,
 /* ------------------------------------------------------------------ */
 /* Building the table                                                   */
 
-static GtkWidget *
-cell_label (const char *text,
-            float       xalign,
-            const char *css_class)
-{
-  GtkWidget *label = gtk_label_new (text);
 
-  gtk_label_set_xalign (GTK_LABEL (label), xalign);
-  gtk_widget_add_css_class (label, "cell");
-  if (css_class != NULL)
-    gtk_widget_add_css_class (label, css_class);
-  return label;
-}
-
-static GtkWidget *
-copy_button (const char *arrow,
-             const char *action,
-             guint       row,
-             const char *tooltip)
-{
-  GtkWidget *button = gtk_button_new_with_label (arrow);
-
-  gtk_widget_add_css_class (button, "flat");
-  gtk_widget_add_css_class (button, "copy-button");
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button),
-                                          g_variant_new_int32 ((gint32) row));
-  gtk_widget_set_tooltip_text (button, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
-  return button;
-}
 
 static void
 build_table (MatCompareView *self)
@@ -871,7 +840,7 @@ build_table (MatCompareView *self)
 
   for (guint c = 0; c < N_COLUMNS; c++)
     {
-      GtkWidget *title = cell_label (titles[c][0] != '\0' ? _(titles[c]) : "",
+      GtkWidget *title = mat_compare_cell_label (titles[c][0] != '\0' ? _(titles[c]) : "",
                                      c == COL_RAW_A || c == COL_RAW_B ? 1.f : c == COL_COPY ? 0.5f : 0.f,
                                      "column-title");
 
@@ -889,15 +858,15 @@ build_table (MatCompareView *self)
   {
     GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
 
-    self->phase_cells[COL_FIELD] = cell_label (_("Whole phase"), 0.f, "phase-title");
+    self->phase_cells[COL_FIELD] = mat_compare_cell_label (_("Whole phase"), 0.f, "phase-title");
     gtk_widget_set_tooltip_text (self->phase_cells[COL_FIELD],
                                  _("The 34 bytes of the phase: 18 parameters and the texture name"));
-    self->phase_cells[COL_SOURCE] = cell_label (_("34 bytes"), 0.f, "source-hint");
+    self->phase_cells[COL_SOURCE] = mat_compare_cell_label (_("34 bytes"), 0.f, "source-hint");
     gtk_widget_add_css_class (self->phase_cells[COL_SOURCE], "phase-title");
     for (guint s = 0; s < N_SLOTS; s++)
       {
         guint col = s == 0 ? COL_RAW_A : COL_RAW_B;
-        GtkWidget *label = cell_label ("", 0.f, "phase-title");
+        GtkWidget *label = mat_compare_cell_label ("", 0.f, "phase-title");
 
         gtk_widget_add_css_class (label, s == 0 ? "side-a" : "side-b");
         gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
@@ -906,9 +875,9 @@ build_table (MatCompareView *self)
         self->phase_cells[col] = label;
         self->phase_cells[col + 1] = NULL;
       }
-    self->phase_copy[0] = copy_button ("←", "compare.copy-phase-to-a", 0,
+    self->phase_copy[0] = mat_compare_copy_button ("←", "compare.copy-phase-to-a", 0,
                                        _("Copy B’s whole phase to A (one undo step)"));
-    self->phase_copy[1] = copy_button ("→", "compare.copy-phase-to-b", 0,
+    self->phase_copy[1] = mat_compare_copy_button ("→", "compare.copy-phase-to-b", 0,
                                        _("Copy A’s whole phase to B (one undo step)"));
     for (guint s = 0; s < N_SLOTS; s++)
       gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self->phase_copy[s]), NULL);
@@ -947,7 +916,7 @@ build_table (MatCompareView *self)
         heading = g_strdup_printf (_("%s — %s"), _(group->label), _(mat0_fields_not_drawn_note ()));
       else
         heading = g_strdup (_(group->label));
-      title = cell_label (heading, 0.f, "group-title");
+      title = mat_compare_cell_label (heading, 0.f, "group-title");
       if (group != NULL)
         gtk_widget_set_tooltip_text (title, _(group->meaning));
       gtk_grid_attach (self->table, title, COL_FIELD, y, 2, 1);
@@ -989,9 +958,9 @@ build_table (MatCompareView *self)
           {
             GtkWidget *inner = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
 
-            self->group_copy[g][0] = copy_button ("←", "compare.copy-group-to-a", g,
+            self->group_copy[g][0] = mat_compare_copy_button ("←", "compare.copy-group-to-a", g,
                                                   _("Copy B’s colour (all four bytes) to A (one undo step)"));
-            self->group_copy[g][1] = copy_button ("→", "compare.copy-group-to-b", g,
+            self->group_copy[g][1] = mat_compare_copy_button ("→", "compare.copy-group-to-b", g,
                                                   _("Copy A’s colour (all four bytes) to B (one undo step)"));
             gtk_widget_set_hexpand (inner, TRUE);
             gtk_widget_set_halign (inner, GTK_ALIGN_CENTER);
@@ -1026,21 +995,21 @@ build_table (MatCompareView *self)
                 name = g_strdup_printf (_("%s (not drawn)"), _(field->label));
               tooltip = _(field->meaning);
             }
-          self->cells[row][COL_FIELD] = cell_label (name, 0.f, field != NULL && !field->drawn ? "not-drawn" : NULL);
+          self->cells[row][COL_FIELD] = mat_compare_cell_label (name, 0.f, field != NULL && !field->drawn ? "not-drawn" : NULL);
           if (row == MAT_COMPARE_ROW_TEXTURE)
             /* TRANSLATORS: where the texture name is stored and its runtime slot */
             source = g_strdup_printf (_("name → +%u"), row_offset (row));
           else
             source = g_strdup_printf ("p%u → +%u", row, row_offset (row));
-          self->cells[row][COL_SOURCE] = cell_label (source, 0.f, "source-hint");
+          self->cells[row][COL_SOURCE] = mat_compare_cell_label (source, 0.f, "source-hint");
 
           for (guint s = 0; s < N_SLOTS; s++)
             {
               Slot *slot = &self->slots[s];
               guint raw_col = s == 0 ? COL_RAW_A : COL_RAW_B;
 
-              slot->raw[row] = GTK_LABEL (cell_label ("", 1.f, s == 0 ? "side-a" : "side-b"));
-              slot->values[row] = GTK_LABEL (cell_label ("", 0.f, "value-cell"));
+              slot->raw[row] = GTK_LABEL (mat_compare_cell_label ("", 1.f, s == 0 ? "side-a" : "side-b"));
+              slot->values[row] = GTK_LABEL (mat_compare_cell_label ("", 0.f, "value-cell"));
               gtk_label_set_width_chars (slot->raw[row], 4);
               gtk_label_set_width_chars (slot->values[row], row == MAT_COMPARE_ROW_TEXTURE ? 12 : 8);
               gtk_label_set_ellipsize (slot->values[row], PANGO_ELLIPSIZE_END);
@@ -1052,9 +1021,9 @@ build_table (MatCompareView *self)
           stack = gtk_stack_new ();
           box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
           gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
-          self->copy_buttons[row][0] = copy_button ("←", "compare.copy-to-a", row,
+          self->copy_buttons[row][0] = mat_compare_copy_button ("←", "compare.copy-to-a", row,
                                                     _("Copy B’s value to A (one undo step)"));
-          self->copy_buttons[row][1] = copy_button ("→", "compare.copy-to-b", row,
+          self->copy_buttons[row][1] = mat_compare_copy_button ("→", "compare.copy-to-b", row,
                                                     _("Copy A’s value to B (one undo step)"));
           gtk_box_append (GTK_BOX (box), self->copy_buttons[row][0]);
           gtk_box_append (GTK_BOX (box), self->copy_buttons[row][1]);

@@ -14,6 +14,7 @@
 
 #include "mat0-diff.h"
 #include "mat0-fields.h"
+#include "mat-compare-cells.h"
 #include "mat-material-copy.h"
 #include "mat-material-diff.h"
 #include "mat-style.h"
@@ -680,37 +681,7 @@ copy_row (MatMaterialDiff  *self,
 /* ------------------------------------------------------------------ */
 /* The table                                                            */
 
-static GtkWidget *
-cell_label (const char *css_class)
-{
-  GtkWidget *label = gtk_label_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), 0.f);
-  gtk_widget_add_css_class (label, "cell");
-  if (css_class != NULL)
-    gtk_widget_add_css_class (label, css_class);
-  return label;
-}
-
-static GtkWidget *
-copy_button (const char *arrow,
-             const char *action,
-             guint       row,
-             const char *tooltip)
-{
-  GtkWidget *button = gtk_button_new_with_label (arrow);
-
-  gtk_widget_add_css_class (button, "flat");
-  gtk_widget_add_css_class (button, "copy-button");
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button),
-                                          g_variant_new_int32 ((gint32) row));
-  gtk_widget_set_tooltip_text (button, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
-  return button;
-}
 
 static void
 clear_table (MatMaterialDiff *self)
@@ -730,7 +701,7 @@ build_table (MatMaterialDiff *self)
 
   for (guint c = 0; c < N_COLUMNS; c++)
     {
-      GtkWidget *head = cell_label ("column-title");
+      GtkWidget *head = mat_compare_cell_label (NULL, 0.f, "column-title");
 
       gtk_label_set_text (GTK_LABEL (head), c == COL_A || c == COL_B ? heads[c] : _(heads[c]));
       if (c == COL_COPY)
@@ -753,7 +724,7 @@ build_table (MatMaterialDiff *self)
       const char *tooltip = row_tooltip (row);
       int y = (int) i + 1;
 
-      row->title = cell_label (section ? "group-title" : NULL);
+      row->title = mat_compare_cell_label (NULL, 0.f, section ? "group-title" : NULL);
       gtk_label_set_text (GTK_LABEL (row->title), title);
       if (!section)
         gtk_widget_set_margin_start (row->title, 12);
@@ -766,7 +737,7 @@ build_table (MatMaterialDiff *self)
 
       for (guint s = 0; s < N_SIDES; s++)
         {
-          GtkWidget *value = cell_label (s == 0 ? "side-a" : "side-b");
+          GtkWidget *value = mat_compare_cell_label (NULL, 0.f, s == 0 ? "side-a" : "side-b");
 
           if (section)
             gtk_widget_add_css_class (value, "group-title");
@@ -799,10 +770,10 @@ build_table (MatMaterialDiff *self)
             gboolean whole = row->kind == MAT_MATERIAL_DIFF_ROW_MATERIAL;
 
             row->copy[s] = s == 0
-              ? copy_button ("←", "material-diff.copy-to-a", i,
+              ? mat_compare_copy_button ("←", "material-diff.copy-to-a", i,
                              whole ? _("Copy the whole material from B to A (one undo step)")
                                    : _("Copy B’s value to A (one undo step)"))
-              : copy_button ("→", "material-diff.copy-to-b", i,
+              : mat_compare_copy_button ("→", "material-diff.copy-to-b", i,
                              whole ? _("Copy the whole material from A to B (one undo step)")
                                    : _("Copy A’s value to B (one undo step)"));
             gtk_stack_add_named (GTK_STACK (place), gtk_label_new (NULL), "none");
