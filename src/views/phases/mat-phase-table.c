@@ -1495,6 +1495,8 @@ raw_cell_update (MatPhaseTable *self)
 {
   g_autofree char *reading = NULL;
 
+  if (self->raw_cell == NULL)
+    return;   /* the bytes were never shown */
   if (self->raw_phase != NULL)
     reading = mat0_fields_dup_cell_reading (mat_phase_get_param (self->raw_phase, MAT0_CELL_BYTE),
                                             mat_phase_get_textured (self->raw_phase));
@@ -1505,7 +1507,7 @@ static void
 raw_param_changed (MatPhaseTable *self,
                    guint          param)
 {
-  if (param >= MAT0_N_PARAMS || self->raw_phase == NULL)
+  if (param >= MAT0_N_PARAMS || self->raw_phase == NULL || self->raw_spins[param] == NULL)
     return;
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->raw_spins[param]),
                              mat_phase_get_param (self->raw_phase, param));
@@ -1550,6 +1552,10 @@ raw_follow_selection (MatPhaseTable *self)
         }
     }
 
+  raw_title_update (self);
+  if (self->raw_opacity == NULL)
+    return;   /* the bytes were never shown: built when first shown */
+
   sensitive = self->raw_phase != NULL && self->editable;
   for (guint i = 0; i < MAT0_N_PARAMS; i++)
     {
@@ -1564,7 +1570,6 @@ raw_follow_selection (MatPhaseTable *self)
       gtk_label_set_text (self->raw_opacity, "");
       raw_cell_update (self);
     }
-  raw_title_update (self);
 }
 
 /* A small "p5" (or "Power p16") before a raw byte's spin button. */
@@ -1595,15 +1600,19 @@ raw_cell_new (MatPhaseTable *self,
 
 /* The grid of raw bytes: a row per colour group in byte order (the
  * self-light p0..p3 first), its four bytes, the opacity beside p3; the
- * power and the cell last, the cell's reading beside it. */
+ * power and the cell last, the cell's reading beside it. Its 150 widgets
+ * are made the first time the bytes are shown, not with the window. */
 static void
-raw_bytes_build (MatPhaseTable *self)
+raw_bytes_ensure (MatPhaseTable *self)
 {
   static const Mat0ColourGroup rows[] = {
     MAT0_GROUP_SELF_LIGHT, MAT0_GROUP_DIFFUSE, MAT0_GROUP_SPECULAR, MAT0_GROUP_EMISSIVE,
   };
   const guint others[] = { 16, MAT0_CELL_BYTE };
   GtkWidget *label;
+
+  if (self->raw_opacity != NULL)
+    return;
 
   for (guint r = 0; r < G_N_ELEMENTS (rows); r++)
     {
@@ -1648,6 +1657,8 @@ raw_bytes_build (MatPhaseTable *self)
   gtk_label_set_xalign (self->raw_cell, 0.0);
   gtk_widget_add_css_class (GTK_WIDGET (self->raw_cell), "param-reading");
   gtk_grid_attach (self->raw_grid, GTK_WIDGET (self->raw_cell), 4, (int) G_N_ELEMENTS (rows), 2, 1);
+
+  raw_follow_selection (self);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2334,7 +2345,6 @@ mat_phase_table_init (MatPhaseTable *self)
   }
   add_param_column (self, 16);
 
-  raw_bytes_build (self);
   g_object_bind_property (self, "show-raw-bytes", self->raw_revealer, "reveal-child",
                           G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->raw_revealer, "notify::child-revealed",
@@ -2498,6 +2508,8 @@ mat_phase_table_set_show_raw_bytes (MatPhaseTable *self,
     return;
 
   self->show_raw_bytes = show;
+  if (show)
+    raw_bytes_ensure (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_RAW_BYTES]);
 }
 
