@@ -913,15 +913,17 @@ menu_has_action (GMenuModel *model,
 }
 
 static gboolean
-is_material_menu (GtkWidget     *widget,
-                  gconstpointer  data)
+menu_is_open (gpointer button)
 {
-  GMenuModel *model;
+  GtkPopover *popover = gtk_menu_button_get_popover (button);
 
-  if (!GTK_IS_MENU_BUTTON (widget))
-    return FALSE;
-  model = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (widget));
-  return model != NULL && menu_has_action (model, "win.rename");
+  return popover != NULL && gtk_widget_get_mapped (GTK_WIDGET (popover));
+}
+
+static gboolean
+menu_is_closed (gpointer button)
+{
+  return !menu_is_open (button);
 }
 
 /* The material menu offers every action; the shortcuts window names the
@@ -932,27 +934,47 @@ test_menu_and_shortcuts (void)
   g_autoptr(GBytes) demo = ui_demo_bytes ();
   g_autoptr(GFile) file = temp_file ("menu.lib", demo);
   MatWindow *window = open_window (file);
-  GtkWidget *button = ui_find_widget (GTK_WIDGET (window), is_material_menu, NULL);
+  GtkMenuButton *button = GTK_MENU_BUTTON (template_child (window, "material_menu_button"));
   GMenuModel *model;
   GtkWindow *overlay;
   const char *actions[] = { "win.copy-material", "win.copy-phase", "win.paste",
                             "win.export-material", "win.import-material" };
   g_autoptr(GHashTable) titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  g_assert_nonnull (button);
-  model = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button));
-  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
-    g_assert_true (menu_has_action (model, actions[i]));
+  /* the menu is made when it first opens, not with the window */
+  g_assert_null (gtk_menu_button_get_popover (button));
 
   /* as the user sees it */
   select_by_name (window, "GLOW_PULSE");
   g_assert_true (ui_wait_for (table_shows, window, WAIT_SECONDS));
-  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
-  g_assert_true (ui_wait_for (ui_widget_is_shown, gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)),
-                              WAIT_SECONDS));
-  ui_screenshot (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))),
+
+  /* F10 opens the main menu, made then too */
+  {
+    GtkMenuButton *primary = GTK_MENU_BUTTON (template_child (window, "primary_menu_button"));
+
+    g_assert_null (gtk_menu_button_get_popover (primary));
+    ui_key (GTK_WIDGET (window), XK_F10, 0);
+    g_assert_true (ui_wait_for (menu_is_open, primary, WAIT_SECONDS));
+    g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (primary), "app.preferences"));
+    gtk_menu_button_popdown (primary);
+    g_assert_true (ui_wait_for (menu_is_closed, primary, WAIT_SECONDS));
+  }
+
+  gtk_menu_button_popup (button);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, gtk_menu_button_get_popover (button), WAIT_SECONDS));
+  model = gtk_menu_button_get_menu_model (button);
+  g_assert_nonnull (model);
+  g_assert_true (menu_has_action (model, "win.rename"));
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    g_assert_true (menu_has_action (model, actions[i]));
+  ui_screenshot (GTK_WIDGET (gtk_menu_button_get_popover (button)),
                  g_strcmp0 (g_getenv ("LANGUAGE"), "ru") == 0 ? "material-menu-ru.png" : "material-menu.png");
-  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  gtk_menu_button_popdown (button);
+  /* and opens again, the same menu */
+  gtk_menu_button_popup (button);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, gtk_menu_button_get_popover (button), WAIT_SECONDS));
+  g_assert_true (gtk_menu_button_get_menu_model (button) == model);
+  gtk_menu_button_popdown (button);
 
   overlay = GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
   g_assert_nonnull (overlay);

@@ -1723,8 +1723,11 @@ test_duplicate_names (void)
   g_assert_cmpstr (gtk_widget_get_tooltip_text (button), ==,
                    "Duplicate the selected phase (Shift+Ctrl+D)");
   g_assert_nonnull (menu_button);
+  /* the menu is given its items when it opens */
+  gtk_menu_button_popup (GTK_MENU_BUTTON (menu_button));
   menu_label = menu_label_of (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (menu_button)),
                               "win.duplicate");
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (menu_button));
   g_assert_cmpstr (menu_label, ==, "D_uplicate Material…");
 
   /* Shift+Ctrl+D in the phase table: the selected phase, as the button */

@@ -30,6 +30,8 @@ struct _MatWindow
   /* template */
   GtkLabel             *title_label;
   GtkLabel             *subtitle_label;
+  GtkMenuButton        *primary_menu_button;
+  GMenuModel           *primary_menu;
   GtkButton            *undo_button;
   GtkButton            *redo_button;
   GtkToggleButton      *lint_toggle;
@@ -66,6 +68,8 @@ struct _MatWindow
   GtkPaned             *preview_paned;
   GtkWidget            *preview_pane;
   GtkToggleButton      *preview_toggle;
+  GtkMenuButton        *material_menu_button;
+  GMenuModel           *material_menu;
   MatPreview           *preview;
   GtkRevealer          *lint_revealer;
   GtkLabel             *lint_summary_label;

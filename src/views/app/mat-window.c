@@ -1027,6 +1027,8 @@ mat_window_class_init (MatWindowClass *klass)
                                                "/io/github/parkan/MatEdit/mat-window.ui");
   gtk_widget_class_bind_template_child (widget_class, MatWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, primary_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, undo_button);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, redo_button);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, lint_toggle);
@@ -1063,6 +1065,8 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatWindow, preview_paned);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, preview_pane);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, preview_toggle);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, material_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, material_menu);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, preview);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, lint_revealer);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, lint_summary_label);
@@ -1078,6 +1082,16 @@ mat_window_class_init (MatWindowClass *klass)
   mat_window_clipboard_class_init (widget_class);
 }
 
+/* A menu's forty widgets are made when it first opens, not with the
+ * window: the button is given its model then. */
+static void
+menu_button_create_popup (GtkMenuButton *button,
+                          gpointer       model)
+{
+  if (gtk_menu_button_get_menu_model (button) == NULL)
+    gtk_menu_button_set_menu_model (button, model);
+}
+
 static void
 mat_window_init (MatWindow *self)
 {
@@ -1086,6 +1100,11 @@ mat_window_init (MatWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->dialogs = g_cancellable_new ();
+
+  gtk_menu_button_set_create_popup_func (self->primary_menu_button, menu_button_create_popup,
+                                         self->primary_menu, NULL);
+  gtk_menu_button_set_create_popup_func (self->material_menu_button, menu_button_create_popup,
+                                         self->material_menu, NULL);
 
   _mat_window_pages_init (self);
 
