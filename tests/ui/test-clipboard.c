@@ -976,7 +976,7 @@ test_menu_and_shortcuts (void)
   g_assert_true (gtk_menu_button_get_menu_model (button) == model);
   gtk_menu_button_popdown (button);
 
-  overlay = GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  overlay = GTK_WINDOW (mat_window_show_shortcuts (window));
   g_assert_nonnull (overlay);
   {
     g_autoptr(GPtrArray) shortcuts = g_ptr_array_new ();

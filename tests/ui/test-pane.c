@@ -491,7 +491,7 @@ test_pane_toggle (void)
   {
     g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
                                                                   "win.toggle-preview");
-    g_autoptr(GBytes) overlay = g_resources_lookup_data ("/io/github/parkan/MatEdit/gtk/help-overlay.ui",
+    g_autoptr(GBytes) overlay = g_resources_lookup_data ("/io/github/parkan/MatEdit/mat-shortcuts.ui",
                                                          G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
 
     g_assert_nonnull (accels[0]);

@@ -1275,7 +1275,7 @@ static void
 test_shortcuts_listed (void)
 {
   g_autoptr(GtkBuilder) builder =
-    gtk_builder_new_from_resource ("/io/github/parkan/MatEdit/gtk/help-overlay.ui");
+    gtk_builder_new_from_resource ("/io/github/parkan/MatEdit/mat-shortcuts.ui");
   GtkWidget *timeline = g_object_ref_sink (mat_timeline_new ());
   g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (timeline);
   g_autoptr(GArray) listed = g_array_new (FALSE, FALSE, sizeof (guint) * 2);

@@ -2016,7 +2016,24 @@ test_about_and_shortcuts (void)
   MatWindow *window = open_window (file);
   GtkWindow *about;
 
-  g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  /* the shortcuts window is made when first asked for, by app.shortcuts
+   * (Ctrl+? and the main menu) */
+  g_assert_null (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "shortcuts", NULL);
+  {
+    GtkShortcutsWindow *shortcuts = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
+
+    g_assert_nonnull (shortcuts);
+    g_assert_true (ui_wait_for (ui_widget_is_shown, shortcuts, WAIT_SECONDS));
+    g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (shortcuts)) == GTK_WINDOW (window));
+    gtk_window_close (GTK_WINDOW (shortcuts));
+    /* hidden, kept for the next time */
+    g_assert_true (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)) == shortcuts);
+    g_action_group_activate_action (G_ACTION_GROUP (app), "shortcuts", NULL);
+    g_assert_true (ui_wait_for (ui_widget_is_shown, shortcuts, WAIT_SECONDS));
+    g_assert_true (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)) == shortcuts);
+    gtk_window_close (GTK_WINDOW (shortcuts));
+  }
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
   g_assert_true (ui_wait_for (about_shown, NULL, WAIT_SECONDS));
@@ -2333,7 +2350,7 @@ test_shortcuts_complete (void)
     g_test_message ("accelerator %s: %s", (char *) key, (char *) value);
 
   /* the shortcuts window lists every one */
-  overlay = GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  overlay = GTK_WIDGET (mat_window_show_shortcuts (window));
   g_assert_nonnull (overlay);
   collect_listed (overlay, listed);
   g_hash_table_iter_init (&iter, registered);

@@ -331,8 +331,8 @@ shortcuts_activated (GSimpleAction *action,
   MatApplication *self = MAT_APPLICATION (user_data);
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
 
-  if (window != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+  if (MAT_IS_WINDOW (window))
+    mat_window_show_shortcuts (MAT_WINDOW (window));
 }
 
 /* One Preferences window at a time, over the window it was asked from. */

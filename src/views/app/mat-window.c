@@ -498,6 +498,28 @@ mat_window_present_when_loaded (MatWindow *self)
     self->present_source = g_timeout_add (PRESENT_DELAY_MS, present_timeout_cb, self);
 }
 
+GtkShortcutsWindow *
+mat_window_show_shortcuts (MatWindow *self)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (self);
+  GtkShortcutsWindow *shortcuts;
+
+  g_return_val_if_fail (MAT_IS_WINDOW (self), NULL);
+
+  shortcuts = gtk_application_window_get_help_overlay (window);
+  if (shortcuts == NULL)
+    {
+      g_autoptr(GtkBuilder) builder =
+        gtk_builder_new_from_resource ("/io/github/parkan/MatEdit/mat-shortcuts.ui");
+
+      shortcuts = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      /* the window holds it, and adds win.show-help-overlay for it */
+      gtk_application_window_set_help_overlay (window, shortcuts);
+    }
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-help-overlay", NULL);
+  return shortcuts;
+}
+
 void
 mat_window_open (MatWindow *self,
                  GFile     *file,

@@ -57,6 +57,10 @@ MatMaterial *mat_window_get_selected_material (MatWindow      *self);
 gboolean     mat_window_get_preview_visible   (MatWindow      *self);
 void         mat_window_set_preview_visible   (MatWindow      *self,
                                                gboolean        visible);
+/* Shows the shortcuts window, made the first time it is asked for (not
+ * with every window, as GTK makes a gtk/help-overlay.ui).
+ * Returns: (transfer none): the shortcuts window. */
+GtkShortcutsWindow *mat_window_show_shortcuts (MatWindow      *self);
 /* Selects @material, clearing the search when it hides it. */
 void         mat_window_select_material       (MatWindow      *self,
                                                MatMaterial    *material);
