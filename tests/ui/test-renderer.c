@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <epoxy/gl.h>
+
 #include "mat-preview.h"
 #include "mat-gsk-renderer.h"
 #include "ui-support.h"
@@ -38,6 +40,17 @@ test_choice (void)
   g_assert_nonnull (gl_name);
   g_test_message ("OpenGL renderer: %s", gl_name);
   software = mat_gsk_renderer_is_software (gl_name);
+
+  /* the name asked of GLX, without a context, is the one a context reads */
+  {
+    g_autoptr(GdkGLContext) context = gdk_display_create_gl_context (display, NULL);
+
+    g_assert_nonnull (context);
+    g_assert_true (gdk_gl_context_realize (context, NULL));
+    gdk_gl_context_make_current (context);
+    g_assert_cmpstr (gl_name, ==, (const char *) glGetString (GL_RENDERER));
+    gdk_gl_context_clear_current ();
+  }
 
   /* a renderer named by the user is left alone */
   g_setenv ("GSK_RENDERER", "ngl", TRUE);

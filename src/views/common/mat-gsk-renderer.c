@@ -11,7 +11,40 @@
 
 #include <epoxy/gl.h>
 
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#if __has_include (<epoxy/glx.h>)
+#include <epoxy/glx.h>
+#define HAVE_GLX_QUERY 1
+#endif
+#endif
+
 #include "mat-gsk-renderer.h"
+
+/* The renderer's name asked of GLX without making a context
+ * (GLX_MESA_query_renderer: Mesa's drivers): a GL context costs a few
+ * milliseconds of start-up, this a round trip. %NULL when GLX cannot
+ * tell. */
+static char *
+dup_glx_name (GdkDisplay *display)
+{
+#ifdef HAVE_GLX_QUERY
+  Display *xdisplay;
+  int screen;
+  const char *name;
+
+  if (!GDK_IS_X11_DISPLAY (display))
+    return NULL;
+  xdisplay = gdk_x11_display_get_xdisplay (display);
+  screen = DefaultScreen (xdisplay);
+  if (!epoxy_has_glx_extension (xdisplay, screen, "GLX_MESA_query_renderer"))
+    return NULL;
+  name = glXQueryRendererStringMESA (xdisplay, screen, 0, GLX_RENDERER_DEVICE_ID_MESA);
+  return name != NULL && name[0] != '\0' ? g_strdup (name) : NULL;
+#else
+  return NULL;
+#endif
+}
 
 char *
 mat_gsk_renderer_dup_gl_name (GdkDisplay *display)
@@ -21,6 +54,10 @@ mat_gsk_renderer_dup_gl_name (GdkDisplay *display)
   char *copy;
 
   g_return_val_if_fail (GDK_IS_DISPLAY (display), NULL);
+
+  copy = dup_glx_name (display);
+  if (copy != NULL)
+    return copy;
 
   context = gdk_display_create_gl_context (display, NULL);
   if (context == NULL || !gdk_gl_context_realize (context, NULL))

@@ -13,7 +13,8 @@
 G_BEGIN_DECLS
 
 /* Returns: (transfer full) (nullable): the OpenGL renderer string of
- * @display ("llvmpipe (LLVM 15.0.6, 256 bits)"), %NULL without OpenGL. */
+ * @display ("llvmpipe (LLVM 15.0.6, 256 bits)"), %NULL without OpenGL.
+ * Asked of GLX when Mesa answers without a context, else of a context. */
 char       *mat_gsk_renderer_dup_gl_name  (GdkDisplay *display);
 
 /* Whether the OpenGL renderer named @gl_name rasterizes in software. */
