@@ -9,7 +9,7 @@
 #include <epoxy/gl.h>
 
 #include "mat-preview.h"
-#include "mat-gsk-renderer.h"
+#include "mat-gsk-renderer-private.h"
 #include "ui-support.h"
 
 static void
@@ -41,9 +41,13 @@ test_choice (void)
   g_test_message ("OpenGL renderer: %s", gl_name);
   software = mat_gsk_renderer_is_software (gl_name);
 
-  /* the name asked of GLX, without a context, is the one a context reads */
+  /* the name asked of GLX, without a context, is the one a context reads
+   * (Xvfb's GLX is Mesa's, which answers) */
   {
     g_autoptr(GdkGLContext) context = gdk_display_create_gl_context (display, NULL);
+    g_autofree char *glx_name = _mat_gsk_renderer_dup_glx_name (display);
+
+    g_assert_cmpstr (glx_name, ==, gl_name);
 
     g_assert_nonnull (context);
     g_assert_true (gdk_gl_context_realize (context, NULL));

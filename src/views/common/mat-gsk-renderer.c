@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <epoxy/gl.h>
+#include <gtk/gtk.h>
 
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
@@ -19,14 +20,12 @@
 #endif
 #endif
 
-#include "mat-gsk-renderer.h"
+#include "mat-gsk-renderer-private.h"
 
-/* The renderer's name asked of GLX without making a context
- * (GLX_MESA_query_renderer: Mesa's drivers): a GL context costs a few
- * milliseconds of start-up, this a round trip. %NULL when GLX cannot
- * tell. */
-static char *
-dup_glx_name (GdkDisplay *display)
+/* A GL context costs a few milliseconds of start-up; GLX answers
+ * without one. */
+char *
+_mat_gsk_renderer_dup_glx_name (GdkDisplay *display)
 {
 #ifdef HAVE_GLX_QUERY
   Display *xdisplay;
@@ -55,7 +54,7 @@ mat_gsk_renderer_dup_gl_name (GdkDisplay *display)
 
   g_return_val_if_fail (GDK_IS_DISPLAY (display), NULL);
 
-  copy = dup_glx_name (display);
+  copy = _mat_gsk_renderer_dup_glx_name (display);
   if (copy != NULL)
     return copy;
 
