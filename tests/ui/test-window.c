@@ -991,6 +991,18 @@ test_bad_material (void)
   close_window (window);
 }
 
+static gboolean
+child_revealed (gpointer revealer)
+{
+  return gtk_revealer_get_child_revealed (revealer);
+}
+
+static gboolean
+child_concealed (gpointer revealer)
+{
+  return !gtk_revealer_get_child_revealed (revealer);
+}
+
 static void
 test_lint_panel (void)
 {
@@ -1003,9 +1015,20 @@ test_lint_panel (void)
   GtkLabel *toggle_label = template_child (window, "lint_toggle_label");
   g_autofree char *n = g_strdup_printf ("%u", diags->len);
 
-  g_assert_false (gtk_revealer_get_reveal_child (template_child (window, "lint_revealer")));
+  GtkRevealer *revealer = template_child (window, "lint_revealer");
+  GtkWidget *panel = gtk_revealer_get_child (revealer);
+  int height;
+
+  /* concealed, the panel is hidden: its wrapped messages are not measured
+   * (GtkRevealer measures a visible child it does not show) */
+  g_assert_false (gtk_revealer_get_reveal_child (revealer));
+  g_assert_false (gtk_widget_get_visible (panel));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
-  g_assert_true (gtk_revealer_get_reveal_child (template_child (window, "lint_revealer")));
+  g_assert_true (gtk_revealer_get_reveal_child (revealer));
+  g_assert_true (gtk_widget_get_visible (panel));
+  g_assert_true (ui_wait_for (child_revealed, revealer, WAIT_SECONDS));
+  gtk_widget_measure (GTK_WIDGET (revealer), GTK_ORIENTATION_VERTICAL, -1, &height, NULL, NULL, NULL);
+  g_assert_cmpint (height, >=, 220);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (lints))), ==,
                     diags->len);
   g_assert_cmpstr (gtk_label_get_label (toggle_label), ==, n);
@@ -1013,7 +1036,10 @@ test_lint_panel (void)
   ui_screenshot (GTK_WIDGET (window), "lint-panel.png");
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
-  g_assert_false (gtk_revealer_get_reveal_child (template_child (window, "lint_revealer")));
+  g_assert_false (gtk_revealer_get_reveal_child (revealer));
+  /* hidden again once it has slid away */
+  g_assert_true (ui_wait_for (child_concealed, revealer, WAIT_SECONDS));
+  g_assert_false (gtk_widget_get_visible (panel));
 
   close_window (window);
 }

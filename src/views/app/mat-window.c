@@ -14,6 +14,7 @@
 
 #include "mat-dialogs.h"
 #include "mat-material-row.h"
+#include "mat-revealer.h"
 #include "mat-texture-library.h"
 #include "mat-texture-window.h"
 #include "mat-timeline.h"
@@ -1122,6 +1123,10 @@ mat_window_init (MatWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->dialogs = g_cancellable_new ();
+
+  mat_revealer_skip_concealed (self->changed_revealer);
+  mat_revealer_skip_concealed (self->deleted_revealer);
+  mat_revealer_skip_concealed (self->lint_revealer);
 
   gtk_menu_button_set_create_popup_func (self->primary_menu_button, menu_button_create_popup,
                                          self->primary_menu, NULL);

@@ -30,6 +30,7 @@
 #include "mat0-fields.h"
 #include "mat-library.h"
 #include "mat-phase-table-private.h"
+#include "mat-revealer.h"
 #include "mat-style.h"
 #include "mat-texture-picker.h"
 #include "mat-wheel.h"
@@ -2349,6 +2350,7 @@ mat_phase_table_init (MatPhaseTable *self)
                           G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->raw_revealer, "notify::child-revealed",
                            G_CALLBACK (raw_revealed_cb), self, G_CONNECT_SWAPPED);
+  mat_revealer_skip_concealed (self->raw_revealer);
   raw_follow_selection (self);
 
   {

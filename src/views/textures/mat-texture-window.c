@@ -7,6 +7,7 @@
 #include "mat-cell-editor.h"
 #include "mat-dialogs.h"
 #include "mat-file.h"
+#include "mat-revealer.h"
 #include "mat-texture-draw.h"
 #include "mat-texture-import-dialog.h"
 #include "mat-texture-picker.h"
@@ -1454,6 +1455,7 @@ mat_texture_window_init (MatTextureWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
+  mat_revealer_skip_concealed (self->banner_revealer);
 
   self->name_filter = gtk_string_filter_new (gtk_property_expression_new (MAT_TYPE_TEXTURE, NULL, "name"));
   gtk_string_filter_set_match_mode (self->name_filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
