@@ -1045,6 +1045,22 @@ mat_window_class_init (MatWindowClass *klass)
 
   g_type_ensure (MAT_TYPE_PHASE_TABLE);
   g_type_ensure (MAT_TYPE_PREVIEW);
+  /* GtkBuilder looks a type it does not know yet up by name in every
+   * loaded library (dlsym); these are in the templates of the window,
+   * its phase table and its preview */
+  {
+    const GType types[] = {
+      GTK_TYPE_BOX, GTK_TYPE_BUTTON, GTK_TYPE_COLUMN_VIEW, GTK_TYPE_DROP_DOWN,
+      GTK_TYPE_GL_AREA, GTK_TYPE_GRID, GTK_TYPE_HEADER_BAR, GTK_TYPE_IMAGE, GTK_TYPE_LABEL,
+      GTK_TYPE_LIST_VIEW, GTK_TYPE_MENU_BUTTON, GTK_TYPE_PANED, GTK_TYPE_REVEALER, GTK_TYPE_SCALE,
+      GTK_TYPE_SCROLLED_WINDOW, GTK_TYPE_SEARCH_ENTRY, GTK_TYPE_SEPARATOR, GTK_TYPE_SPIN_BUTTON,
+      GTK_TYPE_SPINNER, GTK_TYPE_STACK, GTK_TYPE_STACK_PAGE, GTK_TYPE_STACK_SWITCHER,
+      GTK_TYPE_STRING_LIST, GTK_TYPE_TOGGLE_BUTTON, GTK_TYPE_VIEWPORT,
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+      g_type_ensure (types[i]);
+  }
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/parkan/MatEdit/mat-window.ui");
