@@ -2,14 +2,17 @@
  *
  *   bench-ui DEMO.lib STRESS.lib     the benchmark (spawns itself)
  *   bench-ui --app DEMO.lib          child: the editor on the demo library,
- *                                    exits after its first frame
+ *                                    prints when its first frame was
+ *                                    painted and exits
  *   bench-ui --app-preview DEMO.lib  child: the same, exits once the preview
  *                                    beside the pages has drawn (OpenGL
  *                                    starts after the window's first frames)
  *   bench-ui --bare                  child: a bare GTK 4 window, the same
  *
- * Start-up is the wall time of the whole process, spawn to exit after the
- * first frame, the median of several runs of each kind in the same run.
+ * Start-up is the wall time from spawn to the child's first frame painted
+ * (it prints the monotonic clock then, and quits), the median of several
+ * runs of each kind in the same run; spawn to the process gone is shown
+ * beside it.
  * The rest is measured in one process with the 65,536-material library
  * (its rows with their swatches).
  */
@@ -26,25 +29,40 @@
 #include "mat-timeline-private.h"
 #include "mat-window.h"
 
-#define RUNS 7
+#define RUNS 11
 
 /* ---- children ---------------------------------------------------------- */
 
-static gboolean
-quit_after_frame (GtkWidget     *widget,
-                  GdkFrameClock *clock,
-                  gpointer       data)
-{
-  /* the tick after the first one: a frame has been painted */
-  guint *ticks = data;
+/* The first frame painted: the child prints when (the monotonic clock,
+ * the parent's too), then quits. */
+static gulong first_paint_handler;
 
-  if (++*ticks < 2)
-    return G_SOURCE_CONTINUE;
-  g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (widget))));
-  return G_SOURCE_REMOVE;
+static void
+first_paint (GdkFrameClock *clock,
+             GtkWidget     *window)
+{
+  g_clear_signal_handler (&first_paint_handler, clock);
+  printf ("painted %" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
+  fflush (stdout);
+  g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (window))));
 }
 
-static guint child_ticks;
+static void
+watch_paint (GtkWidget *window)
+{
+  first_paint_handler = g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint",
+                                          G_CALLBACK (first_paint), window);
+}
+
+/* @window's frame clock exists once it is realized */
+static void
+quit_after_first_paint (GtkWidget *window)
+{
+  if (gtk_widget_get_realized (window))
+    watch_paint (window);
+  else
+    g_signal_connect (window, "realize", G_CALLBACK (watch_paint), NULL);
+}
 
 static void
 bare_activate (GtkApplication *app)
@@ -53,7 +71,7 @@ bare_activate (GtkApplication *app)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
   gtk_window_set_child (GTK_WINDOW (window), gtk_label_new ("Parkan"));
-  gtk_widget_add_tick_callback (window, quit_after_frame, &child_ticks, NULL);
+  quit_after_first_paint (window);
   gtk_window_present (GTK_WINDOW (window));
 }
 
@@ -65,7 +83,8 @@ watch_app_window (gpointer data)
 
   if (window == NULL || mat_window_get_library (MAT_WINDOW (window)) == NULL)
     return G_SOURCE_CONTINUE;
-  gtk_widget_add_tick_callback (GTK_WIDGET (window), quit_after_frame, &child_ticks, NULL);
+  /* the library is shown before the window is: any frame shows it */
+  quit_after_first_paint (GTK_WIDGET (window));
   return G_SOURCE_REMOVE;
 }
 
@@ -121,30 +140,54 @@ compare_doubles (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
-/* @renderer: GSK_RENDERER for the child, or %NULL */
-static double
-median_spawn_ms (const char *self, const char *mode, const char *arg, const char *renderer)
+typedef struct {
+  const char *mode;
+  const char *arg;
+  const char *renderer;   /* GSK_RENDERER for the child, or %NULL */
+  double      painted[RUNS];   /* spawn to the first frame painted, ms */
+  double      exited[RUNS];    /* spawn to the process gone, ms */
+} Spawns;
+
+static void
+spawn_once (const char *self, Spawns *kind, guint run)
 {
-  double times[RUNS];
+  const char *argv[] = { self, kind->mode, kind->arg, NULL };   /* arg may end it */
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) child = NULL;
+  g_autofree char *out = NULL;
+  const char *line;
+  gint64 t0 = g_get_monotonic_time ();
 
-  for (guint i = 0; i < RUNS; i++)
+  if (kind->renderer != NULL)
+    g_subprocess_launcher_setenv (launcher, "GSK_RENDERER", kind->renderer, TRUE);
+  child = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (child, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (child, NULL, &error);
+  g_assert_no_error (error);
+  kind->exited[run] = (g_get_monotonic_time () - t0) / 1000.0;
+  line = out != NULL ? strstr (out, "painted ") : NULL;
+  kind->painted[run] = line != NULL ? (g_ascii_strtoll (line + 8, NULL, 10) - t0) / 1000.0
+                                    : kind->exited[run];
+}
+
+/* RUNS spawns of each kind, taken in turn so that the machine's ups and
+ * downs fall on all of them alike; each kind's times sorted after. A
+ * child prints when its first frame was painted (first_paint()); one that
+ * prints nothing (the preview child) counts to its exit. */
+static void
+spawn_in_turn (const char *self, Spawns *kinds, guint n_kinds)
+{
+  for (guint run = 0; run < RUNS; run++)
+    for (guint k = 0; k < n_kinds; k++)
+      spawn_once (self, &kinds[k], run);
+  for (guint k = 0; k < n_kinds; k++)
     {
-      const char *argv[] = { self, mode, arg, NULL };   /* arg may end it */
-      g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GSubprocess) child = NULL;
-      gint64 t0 = g_get_monotonic_time ();
-
-      if (renderer != NULL)
-        g_subprocess_launcher_setenv (launcher, "GSK_RENDERER", renderer, TRUE);
-      child = g_subprocess_launcher_spawnv (launcher, argv, &error);
-      g_assert_no_error (error);
-      g_subprocess_wait_check (child, NULL, &error);
-      g_assert_no_error (error);
-      times[i] = (g_get_monotonic_time () - t0) / 1000.0;
+      qsort (kinds[k].painted, RUNS, sizeof (double), compare_doubles);
+      qsort (kinds[k].exited, RUNS, sizeof (double), compare_doubles);
     }
-  qsort (times, RUNS, sizeof (double), compare_doubles);
-  return times[RUNS / 2];
 }
 
 static GtkWidget *
@@ -510,8 +553,6 @@ bench_drag (const char *demo)
 int
 main (int argc, char *argv[])
 {
-  double app_ms, bare_ms;
-
   if (argc == 2 && g_str_equal (argv[1], "--bare"))
     return run_child (TRUE, NULL, FALSE);
   if (argc == 3 && g_str_equal (argv[1], "--app"))
@@ -533,28 +574,40 @@ main (int argc, char *argv[])
       bench_drag (argv[1]);
       return 0;
     }
-  bare_ms = median_spawn_ms (argv[0], "--bare", NULL, NULL);
-  app_ms = median_spawn_ms (argv[0], "--app", argv[1], NULL);
-  printf ("start-up to the first frame: editor with the demo %.1f ms, bare GTK window %.1f ms, "
-          "ratio %.2fx  (goal <= 1.5x)\n", app_ms, bare_ms, app_ms / bare_ms);
   {
     g_autofree char *gl_name = mat_gsk_renderer_dup_gl_name (gdk_display_get_default ());
+    /* the renderer the editor draws with (mat_gsk_renderer_choose()):
+     * cairo on software OpenGL before GTK 4.14, else GTK's own choice */
+    const char *same = g_getenv ("GSK_RENDERER") == NULL && gtk_get_minor_version () < 14 &&
+                       mat_gsk_renderer_is_software (gl_name) ? "cairo" : NULL;
+    Spawns kinds[] = {
+      { .mode = "--bare", .renderer = same },
+      { .mode = "--app", .arg = argv[1] },
+      { .mode = "--app-preview", .arg = argv[1] },
+      { .mode = "--bare" },   /* GTK's default renderer, when that is not the same */
+    };
+    Spawns *bare = &kinds[0], *app = &kinds[1], *preview = &kinds[2], *gl = &kinds[3];
+    const guint m = RUNS / 2;
 
-    /* the editor draws with cairo here: the bare window drawn so too */
-    if (g_getenv ("GSK_RENDERER") == NULL && mat_gsk_renderer_is_software (gl_name))
-      {
-        double cairo_ms = median_spawn_ms (argv[0], "--bare", NULL, "cairo");
-
-        printf ("  OpenGL is %s: the editor draws with cairo; a bare window drawn with cairo "
-                "%.1f ms, ratio %.2fx\n", gl_name, cairo_ms, app_ms / cairo_ms);
-      }
-  }
-  {
-    double preview_ms = median_spawn_ms (argv[0], "--app-preview", argv[1], NULL);
-
+    spawn_in_turn (argv[0], kinds, same != NULL ? 4 : 3);
+    printf ("start-up, spawn to the first frame painted (median of %d, taken in turn): editor "
+            "with the demo %.1f ms, a bare window drawn by the same renderer (%s) %.1f ms, "
+            "ratio %.2fx  (goal <= 1.5x)\n", RUNS, app->painted[m],
+            same != NULL ? same : "GTK's choice", bare->painted[m],
+            app->painted[m] / bare->painted[m]);
+    printf ("  quartiles: editor %.1f-%.1f ms, bare window %.1f-%.1f ms; OpenGL here: %s\n",
+            app->painted[RUNS / 4], app->painted[RUNS * 3 / 4], bare->painted[RUNS / 4],
+            bare->painted[RUNS * 3 / 4], gl_name != NULL ? gl_name : "none");
+    printf ("  spawn to the process gone after that frame: editor %.1f ms, bare window %.1f ms, "
+            "ratio %.2fx\n", app->exited[m], bare->exited[m], app->exited[m] / bare->exited[m]);
+    if (same != NULL)
+      printf ("  a bare window drawn by GTK's default renderer: %.1f ms to its first frame "
+              "(the editor's ratio to it %.2fx)\n", gl->painted[m], app->painted[m] / gl->painted[m]);
     printf ("  until the preview beside the pages has drawn too (its OpenGL starts after "
-            "the window's first frames): %.1f ms\n", preview_ms);
+            "the window's first frames; spawn to exit): %.1f ms\n", preview->exited[m]);
   }
+  if (g_getenv ("BENCH_UI_ONLY_STARTUP") != NULL)   /* for measuring changes */
+    return 0;
 
   bench_stress (argv[2]);
   bench_drag (argv[1]);
