@@ -23,8 +23,19 @@
 /* The list keeps up to a few hundred rows and GTK 4.8 rebuilds them all
  * when the filter changes, so a row is built in code (no template), its
  * texts are inscriptions (sized by font metrics, shaped only when drawn)
- * and its tooltips are computed when asked for: setting a tooltip text
- * makes GTK query the pointer, a round trip to the display server. */
+ * its tooltips are computed when asked for (setting a tooltip text
+ * makes GTK query the pointer, a round trip to the display server), and
+ * a badge is made the first time its row shows it. */
+/* The badges after the name, in this order */
+typedef enum {
+  BADGE_ANIMATED,
+  BADGE_TEXTURED,
+  BADGE_FLAGS,   /* a label: attr1 in hex */
+  BADGE_LINT,
+  BADGE_ERROR,
+  N_BADGES
+} Badge;
+
 struct _MatMaterialRow
 {
   GtkWidget     parent_instance;
@@ -36,11 +47,7 @@ struct _MatMaterialRow
   MatTextureLibrary *textures;
   GtkInscription *name_label;
   GtkInscription *detail_label;
-  GtkWidget    *animated_badge;
-  GtkWidget    *textured_badge;
-  GtkLabel     *flags_badge;
-  GtkWidget    *lint_badge;
-  GtkWidget    *error_badge;
+  GtkWidget    *badges[N_BADGES];   /* made when first shown */
 
   MatMaterial  *material;
   GSignalGroup *signals;
@@ -137,18 +144,20 @@ mat_material_row_dup_badge_tooltip (MatMaterialRow *self,
 
   g_return_val_if_fail (MAT_IS_MATERIAL_ROW (self), NULL);
 
-  if (badge == self->animated_badge)
+  if (badge == NULL)
+    return NULL;
+  if (badge == self->badges[BADGE_ANIMATED])
     return g_strdup (_("Animated: a block with two or more keys"));
-  if (badge == self->textured_badge)
+  if (badge == self->badges[BADGE_TEXTURED])
     return g_strdup (_("Textured: a phase names a texture"));
   if (material == NULL)
     return NULL;
-  if (badge == GTK_WIDGET (self->flags_badge))
+  if (badge == self->badges[BADGE_FLAGS])
     /* Translators: tooltip of the flags badge; %08X is attr1 in hex */
     return g_strdup_printf (_("Runtime flags (attr1): 0x%08X"), mat_material_get_attr1 (material));
-  if (badge == self->lint_badge)
+  if (badge == self->badges[BADGE_LINT])
     return mat_material_row_dup_lint_text (material);
-  if (badge == self->error_badge)
+  if (badge == self->badges[BADGE_ERROR])
     return g_strdup (mat_material_get_error (material));
 
   return NULL;
@@ -201,6 +210,60 @@ update_swatch (MatMaterialRow *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+static GtkWidget *
+badge_new (MatMaterialRow *self,
+           Badge           which)
+{
+  static const struct {
+    const char *name;        /* the widget's name */
+    const char *icon_name;   /* %NULL: the flags' label */
+    const char *css_class;
+  } kinds[N_BADGES] = {
+    [BADGE_ANIMATED] = { "animated-badge", "media-playlist-repeat-symbolic", "badge-icon" },
+    [BADGE_TEXTURED] = { "textured-badge", "image-x-generic-symbolic", "badge-icon" },
+    [BADGE_FLAGS] = { "flags-badge", NULL, "badge" },
+    [BADGE_LINT] = { "lint-badge", "dialog-warning-symbolic", "warning" },
+    [BADGE_ERROR] = { "error-badge", "dialog-error-symbolic", "error" },
+  };
+  GtkWidget *badge, *before = NULL;
+
+  if (kinds[which].icon_name != NULL)
+    badge = gtk_image_new_from_icon_name (kinds[which].icon_name);
+  else
+    {
+      badge = gtk_label_new (NULL);
+      gtk_widget_add_css_class (badge, "monospace");
+    }
+  gtk_widget_set_name (badge, kinds[which].name);
+  gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (badge, kinds[which].css_class);
+  gtk_widget_set_has_tooltip (badge, TRUE);
+  g_signal_connect (badge, "query-tooltip", G_CALLBACK (query_badge_tooltip), self);
+
+  /* in its place: after the name and the badges before it */
+  for (guint b = 0; b < which; b++)
+    if (self->badges[b] != NULL)
+      before = self->badges[b];
+  if (before == NULL)
+    before = gtk_widget_get_first_child (GTK_WIDGET (self));   /* the texts */
+  gtk_widget_insert_after (badge, GTK_WIDGET (self), before);
+  return badge;
+}
+
+/* Shows or hides a badge, making it the first time it shows.
+ * Returns: whether it shows. */
+static gboolean
+badge_show (MatMaterialRow *self,
+            Badge           which,
+            gboolean        show)
+{
+  if (show && self->badges[which] == NULL)
+    self->badges[which] = badge_new (self, which);
+  if (self->badges[which] != NULL)
+    gtk_widget_set_visible (self->badges[which], show);
+  return show;
+}
+
 static void
 update (MatMaterialRow *self)
 {
@@ -214,11 +277,8 @@ update (MatMaterialRow *self)
     {
       gtk_inscription_set_text (self->name_label, "");
       gtk_inscription_set_text (self->detail_label, "");
-      gtk_widget_set_visible (self->animated_badge, FALSE);
-      gtk_widget_set_visible (self->textured_badge, FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->flags_badge), FALSE);
-      gtk_widget_set_visible (self->lint_badge, FALSE);
-      gtk_widget_set_visible (self->error_badge, FALSE);
+      for (guint b = 0; b < N_BADGES; b++)
+        badge_show (self, b, FALSE);
       return;
     }
 
@@ -261,28 +321,30 @@ update (MatMaterialRow *self)
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "read-only");
 
-  gtk_widget_set_visible (self->error_badge, error != NULL);
+  badge_show (self, BADGE_ERROR, error != NULL);
 
   if (editable)
     {
       guint32 attr1 = mat_material_get_attr1 (material);
       g_autoptr(GPtrArray) diags = mat_material_dup_diagnostics (material);
-      char flags[16];
 
-      gtk_widget_set_visible (self->animated_badge, mat_material_get_animated (material));
-      gtk_widget_set_visible (self->textured_badge, mat_material_get_textured (material));
+      badge_show (self, BADGE_ANIMATED, mat_material_get_animated (material));
+      badge_show (self, BADGE_TEXTURED, mat_material_get_textured (material));
+      if (badge_show (self, BADGE_FLAGS, attr1 != 0))
+        {
+          char flags[16];
 
-      g_snprintf (flags, sizeof flags, "%02X", attr1);
-      gtk_label_set_label (self->flags_badge, flags);
-      gtk_widget_set_visible (GTK_WIDGET (self->flags_badge), attr1 != 0);
-      gtk_widget_set_visible (self->lint_badge, count_lints (diags) > 0);
+          g_snprintf (flags, sizeof flags, "%02X", attr1);
+          gtk_label_set_label (GTK_LABEL (self->badges[BADGE_FLAGS]), flags);
+        }
+      badge_show (self, BADGE_LINT, count_lints (diags) > 0);
     }
   else
     {
-      gtk_widget_set_visible (self->animated_badge, FALSE);
-      gtk_widget_set_visible (self->textured_badge, FALSE);
-      gtk_widget_set_visible (GTK_WIDGET (self->flags_badge), FALSE);
-      gtk_widget_set_visible (self->lint_badge, FALSE);
+      badge_show (self, BADGE_ANIMATED, FALSE);
+      badge_show (self, BADGE_TEXTURED, FALSE);
+      badge_show (self, BADGE_FLAGS, FALSE);
+      badge_show (self, BADGE_LINT, FALSE);
     }
 }
 
@@ -417,6 +479,7 @@ mat_material_row_dispose (GObject *object)
   g_clear_object (&self->textures);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  memset (self->badges, 0, sizeof self->badges);
 
   G_OBJECT_CLASS (mat_material_row_parent_class)->dispose (object);
 }
@@ -542,19 +605,6 @@ add_text (GtkWidget  *parent,
   return label;
 }
 
-static GtkWidget *
-add_badge (MatMaterialRow *self,
-           GtkWidget      *badge,
-           const char     *css_class)
-{
-  gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (badge, css_class);
-  gtk_widget_set_has_tooltip (badge, TRUE);
-  g_signal_connect (badge, "query-tooltip", G_CALLBACK (query_badge_tooltip), self);
-  gtk_widget_set_parent (badge, GTK_WIDGET (self));
-  return badge;
-}
-
 static void
 mat_material_row_init (MatMaterialRow *self)
 {
@@ -573,16 +623,6 @@ mat_material_row_init (MatMaterialRow *self)
   self->name_label = GTK_INSCRIPTION (add_text (text, "material-name", NULL));
   self->detail_label = GTK_INSCRIPTION (add_text (text, "dim-label", "caption"));
 
-  self->animated_badge = add_badge (self, gtk_image_new_from_icon_name ("media-playlist-repeat-symbolic"),
-                                    "badge-icon");
-  self->textured_badge = add_badge (self, gtk_image_new_from_icon_name ("image-x-generic-symbolic"),
-                                    "badge-icon");
-  self->flags_badge = GTK_LABEL (add_badge (self, gtk_label_new (NULL), "badge"));
-  gtk_widget_add_css_class (GTK_WIDGET (self->flags_badge), "monospace");
-  self->lint_badge = add_badge (self, gtk_image_new_from_icon_name ("dialog-warning-symbolic"),
-                                "warning");
-  self->error_badge = add_badge (self, gtk_image_new_from_icon_name ("dialog-error-symbolic"),
-                                 "error");
 
   self->signals = g_signal_group_new (MAT_TYPE_MATERIAL);
   g_signal_group_connect_swapped (self->signals, "changed", G_CALLBACK (update), self);
