@@ -978,7 +978,7 @@ test_bad_material (void)
   MatMaterial *broken = mat_library_get_material (library, 1);
   GtkLabel *label = template_child (window, "entry_error_label");
   GtkListView *lints = template_child (window, "lint_list");
-  GListModel *lint_rows = G_LIST_MODEL (gtk_list_view_get_model (lints));
+  GListModel *lint_rows;
   g_autoptr(GBytes) saved = NULL;
   guint error_row = G_MAXUINT;
 
@@ -996,6 +996,7 @@ test_bad_material (void)
   gtk_single_selection_set_selected (mat_window_get_selection (window), 0);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
   g_assert_true (gtk_revealer_get_reveal_child (template_child (window, "lint_revealer")));
+  lint_rows = G_LIST_MODEL (gtk_list_view_get_model (lints));
   for (guint i = 0; i < g_list_model_get_n_items (lint_rows); i++)
     {
       g_autoptr(GtkStringObject) row = g_list_model_get_item (lint_rows, i);
@@ -1047,9 +1048,12 @@ test_lint_panel (void)
    * (GtkRevealer measures a visible child it does not show) */
   g_assert_false (gtk_revealer_get_reveal_child (revealer));
   g_assert_false (gtk_widget_get_visible (panel));
+  /* and its rows are filled when it first opens */
+  g_assert_null (gtk_list_view_get_factory (lints));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
   g_assert_true (gtk_revealer_get_reveal_child (revealer));
   g_assert_true (gtk_widget_get_visible (panel));
+  g_assert_nonnull (gtk_list_view_get_factory (lints));
   g_assert_true (ui_wait_for (child_revealed, revealer, WAIT_SECONDS));
   gtk_widget_measure (GTK_WIDGET (revealer), GTK_ORIENTATION_VERTICAL, -1, &height, NULL, NULL, NULL);
   g_assert_cmpint (height, >=, 220);

@@ -215,23 +215,40 @@ _mat_window_class_problems_init (MatWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, lint_activate_cb);
 }
 
+/* The panel's rows are filled when it first opens: with hundreds of
+ * problems the list would otherwise build up to 200 rows (GTK 4.8's
+ * most) with a tooltip each before the window's first frame. Until
+ * then it has no factory, and its items stay empty. */
+static void
+lint_revealed_cb (MatWindow *self)
+{
+  GtkListItemFactory *factory;
+
+  if (!gtk_revealer_get_reveal_child (self->lint_revealer) ||
+      gtk_list_view_get_factory (self->lint_list) != NULL)
+    return;
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (lint_setup_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (lint_bind_cb), self);
+  gtk_list_view_set_factory (self->lint_list, factory);
+  g_object_unref (factory);
+}
+
 void
 _mat_window_problems_init (MatWindow *self)
 {
-  GtkListItemFactory *factory;
   GtkSingleSelection *lint_selection;
 
   self->lint_strings = gtk_string_list_new (NULL);
   lint_selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->lint_strings)));
   gtk_single_selection_set_autoselect (lint_selection, FALSE);
   gtk_single_selection_set_can_unselect (lint_selection, TRUE);
-  factory = gtk_signal_list_item_factory_new ();
-  g_signal_connect (factory, "setup", G_CALLBACK (lint_setup_cb), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (lint_bind_cb), self);
-  gtk_list_view_set_factory (self->lint_list, factory);
-  g_object_unref (factory);
   gtk_list_view_set_model (self->lint_list, GTK_SELECTION_MODEL (lint_selection));
   g_object_unref (lint_selection);
+  g_signal_connect_object (self->lint_revealer, "notify::reveal-child",
+                           G_CALLBACK (lint_revealed_cb), self, G_CONNECT_SWAPPED);
+  lint_revealed_cb (self);
   _mat_window_make_single_tab_stop (GTK_WIDGET (self->lint_list));
 }
 
