@@ -14,6 +14,7 @@
 #include "mat-name-dialog.h"
 #include "mat-phase-table.h"
 #include "mat-texture-picker.h"
+#include "mat-tooltip.h"
 #include "mat-flags-inspector.h"
 #include "mat-meta-editor.h"
 #include "mat-unsaved-dialog.h"
@@ -1014,6 +1015,69 @@ test_bad_material (void)
   g_assert_false (mat_library_get_dirty (library));
 
   close_window (window);
+}
+
+static void
+note_visible_at_tooltip (GtkWidget  *widget,
+                         GParamSpec *pspec,
+                         gboolean   *visible)
+{
+  *visible = gtk_widget_get_visible (widget);
+}
+
+/* A tooltip set before its widget is on screen is set while the widget
+ * is hidden for that moment, so GTK does not ask the X server where the
+ * pointer is (four round trips each); one on screen is set as GTK sets
+ * it; the widget stays visible, and one holding the focus keeps it. */
+static void
+test_tooltip_set (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *button = gtk_button_new_with_label ("Button");
+  GtkWidget *entry = gtk_entry_new ();
+  GtkWindow *window;
+  GtkWidget *focus;
+  gboolean visible = TRUE;
+
+  gtk_box_append (GTK_BOX (box), button);
+  gtk_box_append (GTK_BOX (box), entry);
+  g_signal_connect (button, "notify::tooltip-text", G_CALLBACK (note_visible_at_tooltip), &visible);
+
+  /* not on screen yet */
+  window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_child (window, box);
+  mat_tooltip_set_text (button, "Before");
+  g_assert_false (visible);
+  g_assert_true (gtk_widget_get_visible (button));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (button), ==, "Before");
+  g_assert_true (gtk_widget_get_has_tooltip (button));
+
+  /* the same text again changes nothing */
+  visible = TRUE;
+  mat_tooltip_set_text (button, "Before");
+  g_assert_true (visible);
+
+  /* the widget with the focus keeps it */
+  gtk_window_set_focus (window, entry);
+  focus = gtk_window_get_focus (window);   /* the entry's text */
+  g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, entry));
+  mat_tooltip_set_text (entry, "Entry");
+  g_assert_true (gtk_window_get_focus (window) == focus);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (entry), ==, "Entry");
+
+  /* on screen: as GTK does it */
+  gtk_window_present (window);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, button, WAIT_SECONDS));
+  mat_tooltip_set_text (button, "After");
+  g_assert_true (visible);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (button), ==, "After");
+
+  /* an empty text is none */
+  mat_tooltip_set_text (button, "");
+  g_assert_null (gtk_widget_get_tooltip_text (button));
+  g_assert_false (gtk_widget_get_has_tooltip (button));
+
+  ui_close_window (window);
 }
 
 static gboolean
@@ -3023,6 +3087,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/bad-library", test_bad_library);
   g_test_add_func ("/ui/window/bad-material", test_bad_material);
   g_test_add_func ("/ui/window/lint-panel", test_lint_panel);
+  g_test_add_func ("/ui/window/tooltip-set", test_tooltip_set);
   g_test_add_func ("/ui/window/material-management", test_material_management);
   g_test_add_func ("/ui/window/screenshot", test_screenshot);
   g_test_add_func ("/ui/window/delete-key", test_delete_key);

@@ -15,10 +15,11 @@
 
 #include "mat0.h"
 #include "mat0-fields.h"
+#include "mat-block-editor-private.h"
 #include "mat-library.h"
 #include "mat-model-error.h"
-#include "mat-block-editor-private.h"
 #include "mat-style.h"
+#include "mat-tooltip.h"
 
 #define N_INTERP_BITS MAT0_N_INTERP_BITS
 
@@ -442,7 +443,7 @@ build_interp_toggles (MatBlockEditor *self)
       gtk_box_append (GTK_BOX (box), value);
       gtk_button_set_child (GTK_BUTTON (button), box);
       gtk_widget_add_css_class (button, "interp-bit");
-      gtk_widget_set_tooltip_text (button, tip);
+      mat_tooltip_set_text (button, tip);
       gtk_accessible_update_property (GTK_ACCESSIBLE (button),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, _(field->label),
                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, tip,

@@ -14,6 +14,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mat-timeline.h"
+#include "mat-tooltip.h"
 #include "mat-window-private.h"
 
 enum {
@@ -152,8 +153,8 @@ mat_window_set_preview_visible (MatWindow *self,
   if (self->preview_pane != NULL)
     gtk_widget_set_visible (self->preview_pane, visible);
   if (self->preview_toggle != NULL)
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->preview_toggle),
-                                 visible ? _("Hide the Preview (F9)") : _("Show the Preview (F9)"));
+    mat_tooltip_set_text (GTK_WIDGET (self->preview_toggle),
+                          visible ? _("Hide the Preview (F9)") : _("Show the Preview (F9)"));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PREVIEW_VISIBLE]);
 }
 

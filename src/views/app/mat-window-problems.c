@@ -9,6 +9,7 @@
 
 #include "mat-timeline.h"
 
+#include "mat-tooltip.h"
 #include "mat-window-private.h"
 
 #define DIAGNOSTICS_DELAY_MS 250
@@ -161,7 +162,7 @@ lint_bind_cb (GtkSignalListItemFactory *factory,
       g_str_has_prefix (text_after + strlen (diag->entry_name), ": "))
     text_after += strlen (diag->entry_name) + 2;
   gtk_label_set_label (GTK_LABEL (message), text_after);
-  gtk_widget_set_tooltip_text (box, diag->message);
+  mat_tooltip_set_text (box, diag->message);
 }
 
 static void

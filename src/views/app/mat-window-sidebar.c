@@ -5,6 +5,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mat-material-row.h"
+#include "mat-tooltip.h"
 #include "mat-window-private.h"
 
 typedef enum {
@@ -194,8 +195,8 @@ update_fallback (MatWindow *self)
                              mat_material_get_name (material));
 
   gtk_label_set_label (self->fallback_label, label);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->fallback_label),
-                               _("How the game resolves a material name: an exact match ignoring case, else the entry DEFAULT, else the first entry. Press Enter to select it when nothing matches."));
+  mat_tooltip_set_text (GTK_WIDGET (self->fallback_label),
+                        _("How the game resolves a material name: an exact match ignoring case, else the entry DEFAULT, else the first entry. Press Enter to select it when nothing matches."));
   gtk_widget_set_visible (GTK_WIDGET (self->fallback_label), TRUE);
 }
 

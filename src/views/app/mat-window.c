@@ -18,6 +18,7 @@
 #include "mat-texture-library.h"
 #include "mat-texture-window.h"
 #include "mat-timeline.h"
+#include "mat-tooltip.h"
 #include "mat-window-clipboard.h"
 #include "mat-window-private.h"
 
@@ -115,7 +116,7 @@ update_title (MatWindow *self)
   gtk_label_set_label (self->title_label, title);
   gtk_label_set_label (self->subtitle_label, subtitle != NULL ? subtitle : "");
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle != NULL);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), g_file_peek_path (file));
+  mat_tooltip_set_text (GTK_WIDGET (self->title_label), g_file_peek_path (file));
   gtk_window_set_title (GTK_WINDOW (self), title);
 }
 
@@ -231,8 +232,8 @@ update_undo (MatWindow *self)
     /* Translators: tooltip of the redo button; %s names the step */
     redo_tip = g_strdup_printf (_("Redo “%s”"), mat_history_get_redo_label (history));
 
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->undo_button), undo_tip != NULL ? undo_tip : _("Undo"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->redo_button), redo_tip != NULL ? redo_tip : _("Redo"));
+  mat_tooltip_set_text (GTK_WIDGET (self->undo_button), undo_tip != NULL ? undo_tip : _("Undo"));
+  mat_tooltip_set_text (GTK_WIDGET (self->redo_button), redo_tip != NULL ? redo_tip : _("Redo"));
   _mat_window_actions_update (self);
 }
 

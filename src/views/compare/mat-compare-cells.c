@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "mat-compare-cells.h"
+#include "mat-tooltip.h"
 
 GtkWidget *
 mat_compare_cell_label (const char *text,
@@ -31,7 +32,7 @@ mat_compare_copy_button (const char *arrow,
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
   gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button),
                                           g_variant_new_int32 ((gint32) row));
-  gtk_widget_set_tooltip_text (button, tooltip);
+  mat_tooltip_set_text (button, tooltip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
   return button;

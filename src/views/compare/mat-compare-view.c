@@ -37,6 +37,7 @@
 #include "mat-material-diff.h"
 #include "mat-playback.h"
 #include "mat-style.h"
+#include "mat-tooltip.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
 #define N_SLOTS         2
@@ -213,7 +214,7 @@ tooltip_set (GtkWidget  *widget,
              const char *text)
 {
   if (g_strcmp0 (gtk_widget_get_tooltip_text (widget), text) != 0)
-    gtk_widget_set_tooltip_text (widget, text);
+    mat_tooltip_set_text (widget, text);
 }
 
 static void
@@ -849,7 +850,7 @@ build_table (MatCompareView *self)
       else if (c == COL_RAW_B)
         gtk_widget_add_css_class (title, "side-b");
       if (c == COL_COPY)
-        gtk_widget_set_tooltip_text (title, _("Copy a field across: → from A to B, ← from B to A"));
+        mat_tooltip_set_text (title, _("Copy a field across: → from A to B, ← from B to A"));
       gtk_grid_attach (self->table, title, (int) c, y, 1, 1);
     }
   y++;
@@ -859,8 +860,8 @@ build_table (MatCompareView *self)
     GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
 
     self->phase_cells[COL_FIELD] = mat_compare_cell_label (_("Whole phase"), 0.f, "phase-title");
-    gtk_widget_set_tooltip_text (self->phase_cells[COL_FIELD],
-                                 _("The 34 bytes of the phase: 18 parameters and the texture name"));
+    mat_tooltip_set_text (self->phase_cells[COL_FIELD],
+                          _("The 34 bytes of the phase: 18 parameters and the texture name"));
     self->phase_cells[COL_SOURCE] = mat_compare_cell_label (_("34 bytes"), 0.f, "source-hint");
     gtk_widget_add_css_class (self->phase_cells[COL_SOURCE], "phase-title");
     for (guint s = 0; s < N_SLOTS; s++)
@@ -918,7 +919,7 @@ build_table (MatCompareView *self)
         heading = g_strdup (_(group->label));
       title = mat_compare_cell_label (heading, 0.f, "group-title");
       if (group != NULL)
-        gtk_widget_set_tooltip_text (title, _(group->meaning));
+        mat_tooltip_set_text (title, _(group->meaning));
       gtk_grid_attach (self->table, title, COL_FIELD, y, 2, 1);
       for (guint s = 0; s < N_SLOTS; s++)
         {
@@ -941,7 +942,7 @@ build_table (MatCompareView *self)
               gtk_widget_set_valign (area, GTK_ALIGN_CENTER);
               gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_swatch,
                                               &slot->swatch_info[g], NULL);
-              gtk_widget_set_tooltip_text (area, _("The colour (left) and its alpha over a checkerboard (right)"));
+              mat_tooltip_set_text (area, _("The colour (left) and its alpha over a checkerboard (right)"));
               gtk_box_append (GTK_BOX (box), area);
               slot->swatches[g] = area;
             }
@@ -1038,7 +1039,7 @@ build_table (MatCompareView *self)
 
           for (guint c = 0; c < N_COLUMNS; c++)
             {
-              gtk_widget_set_tooltip_text (self->cells[row][c], tooltip);
+              mat_tooltip_set_text (self->cells[row][c], tooltip);
               gtk_grid_attach (self->table, self->cells[row][c], (int) c, y, 1, 1);
             }
           y++;

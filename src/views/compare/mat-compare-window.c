@@ -14,6 +14,7 @@
 
 #include "mat-compare-window-private.h"
 #include "mat-style.h"
+#include "mat-tooltip.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
 
@@ -71,8 +72,8 @@ update_undo (MatCompareWindow *self)
   /* Translators: the Redo button's tooltip with the step it repeats */
   redo_tip = redo != NULL ? g_strdup_printf (_("Redo “%s” (Ctrl+Shift+Z)"), redo)
                           : g_strdup (_("Redo (Ctrl+Shift+Z)"));
-  gtk_widget_set_tooltip_text (self->undo_button, undo_tip);
-  gtk_widget_set_tooltip_text (self->redo_button, redo_tip);
+  mat_tooltip_set_text (self->undo_button, undo_tip);
+  mat_tooltip_set_text (self->redo_button, redo_tip);
 }
 
 static void

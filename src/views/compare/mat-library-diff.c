@@ -17,6 +17,7 @@
 #include "mat-library-diff-private.h"
 #include "mat-material-copy.h"
 #include "mat-style.h"
+#include "mat-tooltip.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
 
@@ -177,7 +178,7 @@ update_summary (MatLibraryDiff *self)
   /* Translators: the library this one is compared with */
   other = g_strdup_printf (_("Compared with “%s”"), self->other_title);
   gtk_label_set_text (self->other_label, other);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->other_label), other);
+  mat_tooltip_set_text (GTK_WIDGET (self->other_label), other);
   /* Translators: how many materials this library added, removed, changed
    * and kept as they are in the other library */
   counts = g_strdup_printf (_("Added: %u · removed: %u · changed: %u · the same: %u"),
@@ -343,8 +344,8 @@ setup_row (GtkSignalListItemFactory *factory,
   gtk_label_set_width_chars (GTK_LABEL (summary), 20);
   gtk_widget_set_hexpand (summary, TRUE);
   gtk_widget_add_css_class (summary, "dim-label");
-  gtk_widget_set_tooltip_text (compare, _("Show the two materials side by side, field by field"));
-  gtk_widget_set_tooltip_text (take, _("Copy this material from the other library into this one: added when it is missing, its content replaced when it changed (one undo step)"));
+  mat_tooltip_set_text (compare, _("Show the two materials side by side, field by field"));
+  mat_tooltip_set_text (take, _("Copy this material from the other library into this one: added when it is missing, its content replaced when it changed (one undo step)"));
   gtk_widget_add_css_class (compare, "flat");
   gtk_widget_add_css_class (take, "flat");
   g_object_set_data (G_OBJECT (compare), "row-action", (gpointer) "library-diff.compare");
@@ -383,10 +384,10 @@ bind_row (GtkSignalListItemFactory *factory,
   gtk_widget_add_css_class (badge, status_class (status));
   gtk_label_set_text (GTK_LABEL (badge), status_label (status));
   gtk_label_set_text (GTK_LABEL (name), mat_library_diff_row_get_name (row));
-  gtk_widget_set_tooltip_text (name, mat_library_diff_row_get_name (row));
+  mat_tooltip_set_text (name, mat_library_diff_row_get_name (row));
   gtk_label_set_text (GTK_LABEL (summary), mat_library_diff_row_get_summary (row));
-  gtk_widget_set_tooltip_text (summary, mat_library_diff_row_get_summary (row)[0] != '\0'
-                                        ? mat_library_diff_row_get_summary (row) : NULL);
+  mat_tooltip_set_text (summary, mat_library_diff_row_get_summary (row)[0] != '\0'
+                                 ? mat_library_diff_row_get_summary (row) : NULL);
   gtk_widget_set_sensitive (compare, mine != NULL && theirs != NULL &&
                                      mat_material_get_editable (mine) &&
                                      mat_material_get_editable (theirs));

@@ -18,6 +18,7 @@
 #include "mat-material-copy.h"
 #include "mat-material-diff.h"
 #include "mat-style.h"
+#include "mat-tooltip.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
 #define N_SIDES 2
@@ -707,7 +708,7 @@ build_table (MatMaterialDiff *self)
       if (c == COL_COPY)
         {
           gtk_label_set_xalign (GTK_LABEL (head), 0.5f);
-          gtk_widget_set_tooltip_text (head, _("Copy across: → from A to B, ← from B to A; each copy is one undo step"));
+          mat_tooltip_set_text (head, _("Copy across: → from A to B, ← from B to A; each copy is one undo step"));
         }
       else if (c == COL_A)
         gtk_widget_add_css_class (head, "side-a");
@@ -732,7 +733,7 @@ build_table (MatMaterialDiff *self)
           !mat0_fields_group ((Mat0ColourGroup) row->index)->drawn)
         gtk_widget_add_css_class (row->title, "not-drawn");
       if (tooltip != NULL)
-        gtk_widget_set_tooltip_text (row->title, tooltip);
+        mat_tooltip_set_text (row->title, tooltip);
       gtk_grid_attach (self->table, row->title, COL_TITLE, y, 1, 1);
 
       for (guint s = 0; s < N_SIDES; s++)
@@ -814,7 +815,7 @@ tooltip_set (GtkWidget  *widget,
   const char *old = gtk_widget_get_tooltip_text (widget);
 
   if (g_strcmp0 (old, text) != 0)
-    gtk_widget_set_tooltip_text (widget, text);
+    mat_tooltip_set_text (widget, text);
 }
 
 static void

@@ -13,6 +13,7 @@
 #include "mat-document.h"
 #include "mat-preferences.h"
 #include "mat-texture-library.h"
+#include "mat-tooltip.h"
 
 struct _MatPreferences
 {
@@ -128,7 +129,7 @@ game_folder_changed (MatPreferences *self)
 
   shown = g_file_get_parse_name (folder);
   gtk_label_set_text (self->game_folder_label, shown);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->game_folder_label), shown);
+  mat_tooltip_set_text (GTK_WIDGET (self->game_folder_label), shown);
 
   set_checked (self, FALSE);
   self->check_cancellable = g_cancellable_new ();

@@ -19,9 +19,10 @@
 #include "mat0.h"
 #include "mat0-fields.h"
 #include "mat0-flags.h"
-#include "mat-model-error.h"
 #include "mat-flags-inspector-private.h"
+#include "mat-model-error.h"
 #include "mat-style.h"
+#include "mat-tooltip.h"
 
 struct _MatFlagsInspector
 {
@@ -162,7 +163,7 @@ sync_blend (MatFlagsInspector *self,
   /* Translators: the raw bits of the blend index: "bits 2–5 = 0001 (b = 1)" */
   raw = g_strdup_printf (_("bits 2–5 = %s (b = %u)"), bits, b);
   gtk_label_set_text (self->blend_raw, raw);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->blend_dropdown), _(mat0_fields_blend (b)->meaning));
+  mat_tooltip_set_text (GTK_WIDGET (self->blend_dropdown), _(mat0_fields_blend (b)->meaning));
 }
 
 static void

@@ -33,6 +33,7 @@
 #include "mat-revealer.h"
 #include "mat-style.h"
 #include "mat-texture-picker.h"
+#include "mat-tooltip.h"
 #include "mat-wheel.h"
 
 /* A spin gesture closes after this long without a change. */
@@ -250,7 +251,7 @@ update_status (MatPhaseTable *self)
     }
 
   gtk_label_set_text (self->status_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), text);
+  mat_tooltip_set_text (GTK_WIDGET (self->status_label), text);
   gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "error");
   gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
   self->status_is_error = FALSE;
@@ -261,7 +262,7 @@ show_error (MatPhaseTable *self,
             const GError  *error)
 {
   gtk_label_set_text (self->status_label, error->message);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), error->message);
+  mat_tooltip_set_text (GTK_WIDGET (self->status_label), error->message);
   gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "dim-label");
   gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "error");
   self->status_is_error = TRUE;
@@ -385,13 +386,13 @@ opacity_reading_update (MatPhase *phase,
                          p3);
 
       gtk_widget_add_css_class (GTK_WIDGET (label), "warning");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (label), tip);
+      mat_tooltip_set_text (GTK_WIDGET (label), tip);
     }
   else
     {
       gtk_widget_remove_css_class (GTK_WIDGET (label), "warning");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (label),
-                                   _(mat0_fields_param (MAT0_AMBIENT_ALPHA_BYTE)->meaning));
+      mat_tooltip_set_text (GTK_WIDGET (label),
+                            _(mat0_fields_param (MAT0_AMBIENT_ALPHA_BYTE)->meaning));
     }
 }
 
@@ -484,7 +485,7 @@ swatch_update (MatPhase  *phase,
     values = g_strdup_printf (_("%s: p%u–p%u = %u, %u, %u, %u (red, green, blue, alpha)"),
                               _(field->label), b[0], b[3], p[b[0]], p[b[1]], p[b[2]], p[b[3]]);
   tip = g_strdup_printf ("%s\n\n%s\n%s", values, _(field->meaning), _("Click to pick a colour."));
-  gtk_widget_set_tooltip_text (button, tip);
+  mat_tooltip_set_text (button, tip);
   gtk_widget_queue_draw (gtk_button_get_child (GTK_BUTTON (button)));
 
   /* the self-light's opacity, beside its swatch */
@@ -735,9 +736,9 @@ texture_button_update (MatPhaseTable *self,
 {
   /* Without a library the picker offers to open one. */
   if (self->textures == NULL)
-    gtk_widget_set_tooltip_text (button, _("No Textures.lib beside this library: choose one…"));
+    mat_tooltip_set_text (button, _("No Textures.lib beside this library: choose one…"));
   else
-    gtk_widget_set_tooltip_text (button, _("Choose a texture from Textures.lib…"));
+    mat_tooltip_set_text (button, _("Choose a texture from Textures.lib…"));
   gtk_widget_set_sensitive (button, self->editable);
 }
 
@@ -808,7 +809,7 @@ texture_entry_validate (GtkWidget *entry)
     gtk_widget_add_css_class (entry, "warning");
   else
     gtk_widget_remove_css_class (entry, "warning");
-  gtk_widget_set_tooltip_text (entry, message);
+  mat_tooltip_set_text (entry, message);
 
   if (self != NULL && entry == self->problem_entry)
     {
@@ -1328,7 +1329,7 @@ cell_chooser_update (MatPhaseTable *self,
     g_autoptr(GtkStringObject) chosen = g_list_model_get_item (G_LIST_MODEL (list), selected);
     g_autofree char *both = g_strdup_printf ("%s\n\n%s", gtk_string_object_get_string (chosen), tip);
 
-    gtk_widget_set_tooltip_text (GTK_WIDGET (chooser), both);
+    mat_tooltip_set_text (GTK_WIDGET (chooser), both);
   }
   if (lint)
     gtk_widget_add_css_class (GTK_WIDGET (chooser), "warning");
@@ -1456,7 +1457,7 @@ spin_new (MatPhaseTable *self,
   gtk_editable_set_width_chars (GTK_EDITABLE (spin), 3);
   gtk_widget_add_css_class (spin, "numeric");
   gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (spin, tip);
+  mat_tooltip_set_text (spin, tip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (spin),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _(field->label), -1);
   g_signal_connect (spin, "value-changed", G_CALLBACK (spin_value_changed), self);
@@ -1621,7 +1622,7 @@ raw_bytes_ensure (MatPhaseTable *self)
 
       label = gtk_label_new (_(group->label));
       gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_widget_set_tooltip_text (label, _(group->meaning));
+      mat_tooltip_set_text (label, _(group->meaning));
       if (!group->drawn)
         gtk_widget_add_css_class (label, "not-drawn");
       gtk_grid_attach (self->raw_grid, label, 0, (int) r, 1, 1);
@@ -1649,7 +1650,7 @@ raw_bytes_ensure (MatPhaseTable *self)
 
       label = gtk_label_new (_(field->short_label));
       gtk_label_set_xalign (GTK_LABEL (label), i == 0 ? 0.0f : 1.0f);
-      gtk_widget_set_tooltip_text (label, _(field->meaning));
+      mat_tooltip_set_text (label, _(field->meaning));
       gtk_grid_attach (self->raw_grid, label, 2 * (int) i, (int) G_N_ELEMENTS (rows), 1, 1);
       gtk_grid_attach (self->raw_grid, raw_cell_new (self, others[i], caption),
                        2 * (int) i + 1, (int) G_N_ELEMENTS (rows), 1, 1);
@@ -1905,7 +1906,7 @@ add_column (MatPhaseTable *self,
     {
       GtkWidget *head = gtk_widget_get_last_child (header);
 
-      gtk_widget_set_tooltip_text (head, tooltip);
+      mat_tooltip_set_text (head, tooltip);
       /* stored, not drawn by the game: dimmed, as its cells are */
       if (!drawn)
         gtk_widget_add_css_class (head, "not-drawn");

@@ -13,6 +13,7 @@
 
 #include "mat-dialogs.h"
 #include "mat-texture-picker-private.h"
+#include "mat-tooltip.h"
 #include "mat-window.h"
 
 /* Tile thumbnails are THUMB_SIZE logical pixels; the mip level shown is
@@ -320,10 +321,10 @@ tile_bind (GtkSignalListItemFactory *factory,
                                  mat_texture_get_height (texture), mips);
       thumbnail = thumbnail_get (self, texture);
     }
-  gtk_widget_set_tooltip_text (tile, tooltip);
+  mat_tooltip_set_text (tile, tooltip);
   gtk_widget_set_visible (error_icon, error != NULL);
   if (error != NULL)
-    gtk_widget_set_tooltip_text (error_icon, error);
+    mat_tooltip_set_text (error_icon, error);
   if (error != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (caption), "error");
   else
@@ -338,7 +339,7 @@ tile_bind (GtkSignalListItemFactory *factory,
                                    rects), rects);
 
       gtk_label_set_text (GTK_LABEL (badge), text);
-      gtk_widget_set_tooltip_text (badge, tip);
+      mat_tooltip_set_text (badge, tip);
     }
   gtk_widget_set_visible (badge, rects > 0);
 

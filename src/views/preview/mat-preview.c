@@ -32,6 +32,7 @@
 #include "mat-dialogs.h"
 #include "mat-preview-private.h"
 #include "mat-style.h"
+#include "mat-tooltip.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
 
@@ -753,10 +754,10 @@ sync_readout (MatPreview *self)
         /* Translators: key k -> next key, blend factor, phase a -> phase b */
         tip = g_strdup_printf (_("Key %d → %d, α %.3f, phase %d → %d"), eval->segment, eval->next,
                                eval->alpha, eval->phase_a, eval->phase_b);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->time_label), tip);
+      mat_tooltip_set_text (GTK_WIDGET (self->time_label), tip);
     }
   else
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->time_label), NULL);
+    mat_tooltip_set_text (GTK_WIDGET (self->time_label), NULL);
 }
 
 static void
@@ -874,7 +875,7 @@ sync_blend_status (MatPreview *self)
       g_autofree char *tip = g_strdup_printf ("%s\n%s", text, _(blend->meaning));
 
       gtk_label_set_text (self->blend_label, text);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->blend_label), tip);
+      mat_tooltip_set_text (GTK_WIDGET (self->blend_label), tip);
     }
   if (blend->mode < 0)
     {
@@ -914,7 +915,7 @@ sync_reroll (MatPreview *self)
     /* Translators: the random offset R of mode 3, in ms, then what the
      * button does */
     tip = g_strdup_printf (_("R = %u ms\n%s"), self->random_offset, about);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->reroll_button), tip != NULL ? tip : about);
+  mat_tooltip_set_text (GTK_WIDGET (self->reroll_button), tip != NULL ? tip : about);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "preview.reroll", random);
 }
 
@@ -1575,8 +1576,8 @@ scene_button_new (void)
 {
   GtkWidget *button = mat_dialogs_colour_button_new (_("Scene Colour"), FALSE);
 
-  gtk_widget_set_tooltip_text (button, _("Scene colour: the mission’s sky colour, added to "
-                                         "every material’s self-light (Mission 01: grey 40)"));
+  mat_tooltip_set_text (button, _("Scene colour: the mission’s sky colour, added to "
+                                  "every material’s self-light (Mission 01: grey 40)"));
   return button;
 }
 

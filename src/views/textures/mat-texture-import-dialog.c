@@ -8,6 +8,7 @@
 #include "mat-file.h"
 #include "mat-texture-draw.h"
 #include "mat-texture-import-dialog.h"
+#include "mat-tooltip.h"
 
 struct _MatTextureImportDialog
 {
@@ -633,7 +634,7 @@ mat_texture_import_dialog_set_file (MatTextureImportDialog *self,
   g_set_object (&self->file, file);
   name = g_file_get_parse_name (file);
   gtk_label_set_text (self->file_label, name);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), name);
+  mat_tooltip_set_text (GTK_WIDGET (self->file_label), name);
   self->loading = TRUE;
   update_busy (self);
 

@@ -12,6 +12,7 @@
 #include "mat-texture-import-dialog.h"
 #include "mat-texture-picker.h"
 #include "mat-texture-window.h"
+#include "mat-tooltip.h"
 #include "mat-unsaved-dialog.h"
 #include "mat-window.h"
 
@@ -177,13 +178,13 @@ update_actions (MatTextureWindow *self)
   {
     g_autofree char *text = label != NULL ? g_strdup_printf (_("Undo “%s”"), label) : g_strdup (_("Undo"));
 
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->undo_button), text);
+    mat_tooltip_set_text (GTK_WIDGET (self->undo_button), text);
   }
   label = history != NULL ? mat_history_get_redo_label (history) : NULL;
   {
     g_autofree char *text = label != NULL ? g_strdup_printf (_("Redo “%s”"), label) : g_strdup (_("Redo"));
 
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->redo_button), text);
+    mat_tooltip_set_text (GTK_WIDGET (self->redo_button), text);
   }
 }
 
