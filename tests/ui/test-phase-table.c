@@ -155,6 +155,7 @@ test_spin (void)
   g_autoptr(GBytes) undone = NULL;
   GtkSpinButton *spin;
   MatPhase *phase;
+  GObject *raw_grid;
   guint n_undo;
   gsize offset, first;
 
@@ -163,9 +164,12 @@ test_spin (void)
   offset = phase_records_offset (&f) + MAT0_PHASE_SIZE + 5;
   g_assert_cmpuint (mat_phase_get_param (phase, 5), ==, 255);
 
-  /* the raw bytes are a detail under the table, closed at first */
+  /* the raw bytes are a detail under the table, closed at first, and
+   * not made until first shown */
   g_assert_false (mat_phase_table_get_show_raw_bytes (f.table));
   g_assert_null (mat_phase_table_get_spin_for_test (f.table, 1, 5));
+  raw_grid = gtk_widget_get_template_child (GTK_WIDGET (f.table), MAT_TYPE_PHASE_TABLE, "raw_grid");
+  g_assert_null (gtk_widget_get_first_child (GTK_WIDGET (raw_grid)));
   show_raw_bytes (&f, 1);
   spin = mat_phase_table_get_spin_for_test (f.table, 1, 5);
   g_assert_nonnull (spin);
