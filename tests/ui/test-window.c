@@ -1080,6 +1080,60 @@ test_tooltip_set (void)
   ui_close_window (window);
 }
 
+/* The start-up templates carry no tooltip-text: GtkBuilder would set it
+ * on a visible widget, and GTK 4.8 then asks the X server where the
+ * pointer is (four round trips, each tooltip). Their widgets get the
+ * tooltips in code while off screen (mat_tooltip_init_template()). */
+static void
+test_template_tooltips (void)
+{
+  static const char *const templates[] = { "mat-window.ui", "mat-phase-table.ui", "mat-preview.ui" };
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("tooltips.lib", original);
+  MatWindow *window = open_window (file);
+  GtkWidget *table = template_child (window, "phase_table");
+  GtkWidget *preview = template_child (window, "preview");
+  const struct {
+    GtkWidget  *parent;
+    GType       type;
+    const char *child;
+    const char *tooltip;
+  } expected[] = {
+    { GTK_WIDGET (window), MAT_TYPE_WINDOW, "open_button", "Open a Material Library (Ctrl+O)" },
+    { GTK_WIDGET (window), MAT_TYPE_WINDOW, "save_button", "Save the Library (Ctrl+S)" },
+    { GTK_WIDGET (window), MAT_TYPE_WINDOW, "new_material_button", "New Material (Shift+Ctrl+N)" },
+    { GTK_WIDGET (window), MAT_TYPE_WINDOW, "preview_toggle", "Hide the Preview (F9)" },
+    { GTK_WIDGET (window), MAT_TYPE_WINDOW, "lint_hide_button", "Hide Problems" },
+    { table, MAT_TYPE_PHASE_TABLE, "add_button", "Add a phase after the selected one (Alt+Insert)" },
+    { table, MAT_TYPE_PHASE_TABLE, "move_down_button",
+      "Move the selected phase down; keys follow it (Alt+Down)" },
+    { preview, MAT_TYPE_PREVIEW, "play_button", "Play or pause the animation (Space)" },
+    { preview, MAT_TYPE_PREVIEW, "speed_spin", "Playback speed, 0.25× to 4×" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (templates); i++)
+    {
+      g_autofree char *path = g_strconcat ("/io/github/parkan/MatEdit/", templates[i], NULL);
+      g_autoptr(GBytes) ui = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+      gsize size;
+      const char *text;
+
+      g_assert_nonnull (ui);
+      text = g_bytes_get_data (ui, &size);
+      g_assert_null (g_strstr_len (text, (gssize) size, "tooltip-text"));
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      GtkWidget *widget = ui_template_child (expected[i].parent, expected[i].type, expected[i].child);
+
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (widget), ==, expected[i].tooltip);
+      g_assert_true (gtk_widget_get_visible (widget));
+    }
+
+  close_window (window);
+}
+
 static gboolean
 child_revealed (gpointer revealer)
 {
@@ -3088,6 +3142,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/bad-material", test_bad_material);
   g_test_add_func ("/ui/window/lint-panel", test_lint_panel);
   g_test_add_func ("/ui/window/tooltip-set", test_tooltip_set);
+  g_test_add_func ("/ui/window/template-tooltips", test_template_tooltips);
   g_test_add_func ("/ui/window/material-management", test_material_management);
   g_test_add_func ("/ui/window/screenshot", test_screenshot);
   g_test_add_func ("/ui/window/delete-key", test_delete_key);

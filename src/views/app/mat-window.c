@@ -1113,6 +1113,14 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatWindow, lint_stack);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, lint_list);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, file_section);
+  /* reached only for their tooltips */
+  gtk_widget_class_bind_template_child_full (widget_class, "open_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "save_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "changed_dismiss_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "deleted_undo_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "deleted_dismiss_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "new_material_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "lint_hide_button", FALSE, 0);
 
   /* the window's other parts: their actions, callbacks and shortcuts */
   _mat_window_class_actions_init (klass);
@@ -1132,12 +1140,29 @@ menu_button_create_popup (GtkMenuButton *button,
     gtk_menu_button_set_menu_model (button, model);
 }
 
+/* The template's tooltips (undo and redo have theirs from the history).
+ * Set here, not in the .ui file: see mat-tooltip.h. */
+static const MatTooltipEntry tooltips[] = {
+  { "open_button", N_("Open a Material Library (Ctrl+O)") },
+  { "primary_menu_button", N_("Main Menu") },
+  { "save_button", N_("Save the Library (Ctrl+S)") },
+  { "lint_toggle", N_("Show Problems (Ctrl+L)") },
+  { "changed_dismiss_button", N_("Dismiss") },
+  { "deleted_undo_button", N_("Bring the material back (Ctrl+Z)") },
+  { "deleted_dismiss_button", N_("Dismiss") },
+  { "new_material_button", N_("New Material (Shift+Ctrl+N)") },
+  { "preview_toggle", N_("Hide the Preview (F9)") },
+  { "material_menu_button", N_("Material Menu") },
+  { "lint_hide_button", N_("Hide Problems") },
+};
+
 static void
 mat_window_init (MatWindow *self)
 {
   /* asked for by the action while the template is built */
   self->preview_visible = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
+  mat_tooltip_init_template (GTK_WIDGET (self), MAT_TYPE_WINDOW, tooltips, G_N_ELEMENTS (tooltips));
 
   self->dialogs = g_cancellable_new ();
 

@@ -33,3 +33,27 @@ mat_tooltip_set_text (GtkWidget  *widget,
   gtk_widget_set_tooltip_text (widget, text);
   gtk_widget_set_visible (widget, TRUE);
 }
+
+/* In init, after gtk_widget_init_template(): the children are not on
+ * screen yet, so mat_tooltip_set_text() asks the display nothing. */
+void
+mat_tooltip_init_template (GtkWidget             *widget,
+                           GType                  widget_type,
+                           const MatTooltipEntry *entries,
+                           gsize                  n_entries)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  for (gsize i = 0; i < n_entries; i++)
+    {
+      GObject *child = gtk_widget_get_template_child (widget, widget_type, entries[i].child);
+
+      if (!GTK_IS_WIDGET (child))
+        {
+          g_critical ("%s: %s has no template child “%s”", G_STRFUNC, g_type_name (widget_type),
+                      entries[i].child);
+          continue;
+        }
+      mat_tooltip_set_text (GTK_WIDGET (child), g_dgettext (GETTEXT_PACKAGE, entries[i].text));
+    }
+}

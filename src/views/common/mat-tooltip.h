@@ -17,4 +17,19 @@ G_BEGIN_DECLS
 void mat_tooltip_set_text (GtkWidget  *widget,
                            const char *text);
 
+/* The tooltip of a template's child, kept out of the .ui file: GtkBuilder
+ * sets a tooltip-text property on a visible widget, which costs the
+ * round trips above for each one while the window is built. */
+typedef struct {
+  const char *child;   /* its id in the template, a bound child
+                        * (gtk_widget_class_bind_template_child_full()
+                        * with no field where it has none) */
+  const char *text;    /* untranslated, marked for xgettext with N_ */
+} MatTooltipEntry;
+
+void mat_tooltip_init_template (GtkWidget             *widget,
+                                GType                  widget_type,
+                                const MatTooltipEntry *entries,
+                                gsize                  n_entries);
+
 G_END_DECLS

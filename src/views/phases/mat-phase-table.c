@@ -2250,6 +2250,13 @@ mat_phase_table_class_init (MatPhaseTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, raw_revealer);
   gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, raw_title);
   gtk_widget_class_bind_template_child (widget_class, MatPhaseTable, raw_grid);
+  /* reached only for their tooltips */
+  gtk_widget_class_bind_template_child_full (widget_class, "add_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "duplicate_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "remove_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "move_up_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "move_down_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "raw_toggle", FALSE, 0);
   gtk_widget_class_set_css_name (widget_class, "matphasetable");
 
   gtk_widget_class_install_action (widget_class, "phase.add", NULL, phase_add);
@@ -2305,11 +2312,24 @@ raw_revealed_cb (MatPhaseTable *self)
     scroll_to_selected (self);
 }
 
+/* The toolbar's tooltips, set here, not in the .ui file: see mat-tooltip.h */
+static const MatTooltipEntry tooltips[] = {
+  { "add_button", N_("Add a phase after the selected one (Alt+Insert)") },
+  { "duplicate_button", N_("Duplicate the selected phase (Shift+Ctrl+D)") },
+  { "remove_button", N_("Remove the selected phase; keys that pointed at it follow the phase "
+                        "that takes its place (Alt+Delete)") },
+  { "move_up_button", N_("Move the selected phase up; keys follow it (Alt+Up)") },
+  { "move_down_button", N_("Move the selected phase down; keys follow it (Alt+Down)") },
+  { "raw_toggle", N_("Show the 18 bytes p0–p17 of the selected phase, each as a number to edit") },
+};
+
 static void
 mat_phase_table_init (MatPhaseTable *self)
 {
   mat_style_ensure ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  mat_tooltip_init_template (GTK_WIDGET (self), MAT_TYPE_PHASE_TABLE, tooltips,
+                             G_N_ELEMENTS (tooltips));
 
   self->material_signals = g_signal_group_new (MAT_TYPE_MATERIAL);
   g_signal_group_connect_object (self->material_signals, "notify::editable",

@@ -1589,11 +1589,29 @@ set_own_playback (MatPreview *self)
   mat_playback_set_widget (self->playback, GTK_WIDGET (self));
 }
 
+/* The controls' tooltips (the reroll button's follows the block), set
+ * here, not in the .ui file: see mat-tooltip.h */
+static const MatTooltipEntry tooltips[] = {
+  { "play_button", N_("Play or pause the animation (Space)") },
+  { "loop_button", N_("Loop: when off, playback stops at the end of one cycle") },
+  { "time_scale", N_("Time since the instance started (scrub)") },
+  { "block_dropdown", N_("Animation block, or a static phase") },
+  { "phase_spin", N_("The phase shown when no block is selected (or the block has no keys)") },
+  { "shape_dropdown", N_("Shape the material is drawn on (drag the view to turn it, scroll to "
+                         "zoom, double-click to reset)") },
+  { "background_dropdown", N_("What the material is drawn over, so that additive and "
+                              "see-through materials can be judged") },
+  { "unlit_button", N_("The raw view: the evaluated diffuse colour (f0–f2) without lighting, "
+                       "with the same texture, opacity and blending") },
+  { "speed_spin", N_("Playback speed, 0.25× to 4×") },
+};
+
 static void
 mat_preview_init (MatPreview *self)
 {
   mat_style_ensure ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  mat_tooltip_init_template (GTK_WIDGET (self), MAT_TYPE_PREVIEW, tooltips, G_N_ELEMENTS (tooltips));
 
   self->block = -1;
   self->orientation = GTK_ORIENTATION_VERTICAL;
