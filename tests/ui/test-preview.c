@@ -25,6 +25,7 @@
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
 
+#include "mat-drop-down.h"
 #include "mat-application.h"
 #include "mat-compare-view.h"
 #include "mat-library.h"
@@ -677,7 +678,7 @@ test_backgrounds (void)
   g_autoptr(MatLibrary) lib = test_library ();
   GtkWidget *preview = mat_preview_new ();
   MatPreview *p = MAT_PREVIEW (preview);
-  GtkDropDown *dropdown;
+  MatDropDown *dropdown;
   GtkWindow *window;
   guint8 a[4], b[4];
   GdkRGBA colour = { 0.2f, 0.4f, 0.6f, 1 };
@@ -693,8 +694,8 @@ test_backgrounds (void)
   mat_preview_set_material (p, ui_find_material (lib, "LIT"));
   mat_preview_set_shape (p, MAT_PREVIEW_SHAPE_PLANE);
   window = show_preview (preview);
-  dropdown = GTK_DROP_DOWN (preview_widget (preview, "background_dropdown"));
-  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  dropdown = MAT_DROP_DOWN (preview_widget (preview, "background_dropdown"));
+  g_assert_cmpuint (mat_drop_down_get_selected (dropdown), ==, 0);
 
   /* checkerboard: two greys, 16 px squares */
   g_assert_true (mat_preview_read_pixel_for_test (p, 4, 4, a));
@@ -705,14 +706,14 @@ test_backgrounds (void)
   g_assert_cmpint (MAX (a[0], b[0]), ==, channel (MAT_PREVIEW_CHECKER_LIGHT));
 
   /* black, from the drop-down */
-  gtk_drop_down_set_selected (dropdown, 1);
+  mat_drop_down_set_selected (dropdown, 1);
   g_assert_cmpint (mat_preview_get_background (p), ==, MAT_PREVIEW_BACKGROUND_BLACK);
   g_assert_true (mat_preview_read_pixel_for_test (p, 4, 4, a));
   g_assert_true (mat_preview_read_pixel_for_test (p, 20, 4, b));
   g_assert_cmpuint (a[0] | a[1] | a[2] | b[0] | b[1] | b[2], ==, 0);
 
   /* the scene colour, from the colour button */
-  gtk_drop_down_set_selected (dropdown, 2);
+  mat_drop_down_set_selected (dropdown, 2);
   g_assert_cmpint (mat_preview_get_background (p), ==, MAT_PREVIEW_BACKGROUND_SCENE);
   g_object_set (preview_widget (preview, "scene_button"), "rgba", &colour, NULL);
   shown = mat_preview_get_scene_colour (p);
@@ -725,7 +726,7 @@ test_backgrounds (void)
   }
   /* the property drives the controls back */
   mat_preview_set_background (p, MAT_PREVIEW_BACKGROUND_CHECKERBOARD);
-  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  g_assert_cmpuint (mat_drop_down_get_selected (dropdown), ==, 0);
   {
     GdkRGBA *button = NULL;
 
@@ -1547,7 +1548,7 @@ test_settings (void)
   g_assert_cmpint (mat_preview_get_background (p), ==, MAT_PREVIEW_BACKGROUND_SCENE);
 
   /* and the preview's controls reach the settings */
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (preview_widget (preview, "background_dropdown")), 0);
+  mat_drop_down_set_selected (MAT_DROP_DOWN (preview_widget (preview, "background_dropdown")), 0);
   g_assert_cmpint (mat_preview_get_background (p), ==, MAT_PREVIEW_BACKGROUND_CHECKERBOARD);
   colour = g_settings_get_string (settings, "preview-background");
   g_assert_cmpstr (colour, ==, "checkerboard");
@@ -1628,7 +1629,7 @@ test_controls (void)
   MatPreview *p = MAT_PREVIEW (preview);
   GtkWindow *window;
   PhaseEvalResult r;
-  GtkDropDown *blocks;
+  MatDropDown *blocks;
   guint time;
 
   mat_preview_set_material (p, material);
@@ -1636,11 +1637,11 @@ test_controls (void)
   g_assert_true (gtk_widget_get_mapped (preview_widget (preview, "controls")));
 
   /* the block list: static phase, then the block with its mode */
-  blocks = GTK_DROP_DOWN (preview_widget (preview, "block_dropdown"));
-  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (blocks)), ==, 2);
-  g_assert_cmpuint (gtk_drop_down_get_selected (blocks), ==, 1);
+  blocks = MAT_DROP_DOWN (preview_widget (preview, "block_dropdown"));
+  g_assert_cmpuint (g_list_model_get_n_items (mat_drop_down_get_model (blocks)), ==, 2);
+  g_assert_cmpuint (mat_drop_down_get_selected (blocks), ==, 1);
   g_assert_false (gtk_widget_get_sensitive (preview_widget (preview, "phase_spin")));
-  gtk_drop_down_set_selected (blocks, 0);
+  mat_drop_down_set_selected (blocks, 0);
   g_assert_cmpint (mat_preview_get_block (p), ==, -1);
   g_assert_true (gtk_widget_get_sensitive (preview_widget (preview, "phase_spin")));
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (preview_widget (preview, "phase_spin")), 2);
@@ -1666,15 +1667,15 @@ test_controls (void)
 
     g_assert_nonnull (mat_material_insert_block (material, 1, &error));
     g_assert_no_error (error);
-    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (blocks)), ==, 3);
+    g_assert_cmpuint (g_list_model_get_n_items (mat_drop_down_get_model (blocks)), ==, 3);
     g_assert_true (mat_material_remove_block (material, 1, &error));
-    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (blocks)), ==, 2);
+    g_assert_cmpuint (g_list_model_get_n_items (mat_drop_down_get_model (blocks)), ==, 2);
   }
-  gtk_drop_down_set_selected (blocks, 1);
+  mat_drop_down_set_selected (blocks, 1);
   g_assert_cmpint (mat_preview_get_block (p), ==, 0);
 
   /* shape, unlit, speed */
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (preview_widget (preview, "shape_dropdown")), 1);
+  mat_drop_down_set_selected (MAT_DROP_DOWN (preview_widget (preview, "shape_dropdown")), 1);
   g_assert_cmpint (mat_preview_get_shape (p), ==, MAT_PREVIEW_SHAPE_CUBE);
   g_assert_true (gtk_widget_activate_action (preview, "preview.unlit", NULL));
   g_assert_true (mat_preview_get_unlit (p));

@@ -8,6 +8,7 @@
 #include "mat-application.h"
 #include "mat-block-editor.h"
 #include "mat-compare-window.h"
+#include "mat-drop-down.h"
 #include "mat-preview.h"
 #include "mat-timeline.h"
 #include "mat-material-row.h"
@@ -879,11 +880,11 @@ test_sort (void)
   g_autoptr(GFile) file = temp_file ("sort.lib", original);
   MatWindow *window = open_window (file);
   GListModel *rows = G_LIST_MODEL (mat_window_get_selection (window));
-  GtkDropDown *sort = template_child (window, "sort_dropdown");
+  MatDropDown *sort = template_child (window, "sort_dropdown");
   MatMaterial *selected = select_by_name (window, "GLOW_PULSE");
   guint n = g_list_model_get_n_items (rows);
 
-  gtk_drop_down_set_selected (sort, 1);
+  mat_drop_down_set_selected (sort, 1);
   for (guint i = 1; i < n; i++)
     {
       g_autoptr(MatMaterial) a = g_list_model_get_item (rows, i - 1);
@@ -895,7 +896,7 @@ test_sort (void)
     }
   g_assert_true (mat_window_get_selected_material (window) == selected);
 
-  gtk_drop_down_set_selected (sort, 2);
+  mat_drop_down_set_selected (sort, 2);
   for (guint i = 1; i < n; i++)
     {
       g_autoptr(MatMaterial) a = g_list_model_get_item (rows, i - 1);
@@ -904,7 +905,7 @@ test_sort (void)
       g_assert_cmpuint (mat_material_get_n_phases (a), >=, mat_material_get_n_phases (b));
     }
 
-  gtk_drop_down_set_selected (sort, 0);
+  mat_drop_down_set_selected (sort, 0);
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(MatMaterial) a = g_list_model_get_item (rows, i);
@@ -1132,6 +1133,134 @@ test_template_tooltips (void)
     }
 
   close_window (window);
+}
+
+static void click (GtkWidget *widget);
+
+static gboolean
+label_reads (GtkWidget     *widget,
+             gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+         g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
+/* a drop-down's menu, once made */
+static GtkWidget *
+menu_of (gpointer drop_down)
+{
+  return ui_find_by_type (drop_down, GTK_TYPE_POPOVER);
+}
+
+static gboolean
+popover_shown (gpointer drop_down)
+{
+  GtkWidget *popover = menu_of (drop_down);
+
+  return popover != NULL && gtk_widget_get_mapped (popover);
+}
+
+static gboolean
+popover_gone (gpointer drop_down)
+{
+  return !popover_shown (drop_down);
+}
+
+static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
+/* MatDropDown: the chosen text on a button; its menu is made when the
+ * button first opens, its items choose by click and by key, and it
+ * follows its model. */
+static void
+test_drop_down (void)
+{
+  const char *const texts[] = { "One", "Two_x", "Three", NULL };
+  g_autoptr(GtkStringList) strings = gtk_string_list_new (texts);
+  g_autoptr(GtkStringList) other = gtk_string_list_new ((const char *const[]) { "Solo", NULL });
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  MatDropDown *drop_down = MAT_DROP_DOWN (mat_drop_down_new (G_LIST_MODEL (strings)));
+  GtkWidget *button = gtk_widget_get_first_child (GTK_WIDGET (drop_down));
+  GtkWidget *popover, *focus;
+  guint notified = 0;
+
+  g_assert_true (GTK_IS_TOGGLE_BUTTON (button));
+  g_signal_connect_swapped (drop_down, "notify::selected", G_CALLBACK (count_notify), &notified);
+  gtk_window_set_child (window, GTK_WIDGET (drop_down));
+  gtk_window_set_default_size (window, 240, 60);
+  gtk_window_present (window);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, button, WAIT_SECONDS));
+
+  /* a new model chooses its first text; no menu yet */
+  g_assert_cmpuint (mat_drop_down_get_selected (drop_down), ==, 0);
+  g_assert_nonnull (ui_find_widget (button, label_reads, "One"));
+  g_assert_null (menu_of (drop_down));
+
+  /* a click opens the menu, with every text as it reads */
+  click (button);
+  g_assert_true (ui_wait_for (popover_shown, drop_down, WAIT_SECONDS));
+  popover = menu_of (drop_down);
+  g_assert_nonnull (ui_find_widget (popover, label_reads, "One"));
+  g_assert_nonnull (ui_find_widget (popover, label_reads, "Two_x"));
+  g_assert_nonnull (ui_find_widget (popover, label_reads, "Three"));
+
+  /* a click on an item chooses it and closes the menu */
+  click (ui_find_widget (popover, label_reads, "Three"));
+  g_assert_true (ui_wait_for (popover_gone, drop_down, WAIT_SECONDS));
+  g_assert_cmpuint (mat_drop_down_get_selected (drop_down), ==, 2);
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_nonnull (ui_find_widget (button, label_reads, "Three"));
+
+  /* by key: Space opens, Up moves to the item before the chosen third,
+   * Return chooses it; the same menu is kept */
+  gtk_widget_grab_focus (GTK_WIDGET (drop_down));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus == button);
+  ui_key (button, XK_space, 0);
+  g_assert_true (ui_wait_for (popover_shown, drop_down, WAIT_SECONDS));
+  g_assert_true (menu_of (drop_down) == popover);
+  ui_key (button, XK_Up, 0);
+  ui_key (button, XK_Return, 0);
+  g_assert_true (ui_wait_for (popover_gone, drop_down, WAIT_SECONDS));
+  g_assert_cmpuint (mat_drop_down_get_selected (drop_down), ==, 1);
+  g_assert_cmpuint (notified, ==, 2);
+
+  /* Escape closes it choosing nothing */
+  mat_drop_down_set_selected (drop_down, 2);
+  notified = 0;
+  ui_key (button, XK_space, 0);
+  g_assert_true (ui_wait_for (popover_shown, drop_down, WAIT_SECONDS));
+  ui_key (button, XK_Escape, 0);
+  g_assert_true (ui_wait_for (popover_gone, drop_down, WAIT_SECONDS));
+  g_assert_cmpuint (mat_drop_down_get_selected (drop_down), ==, 2);
+  g_assert_cmpuint (notified, ==, 0);
+
+  /* the chosen text removed: the one before it is chosen, the menu
+   * follows */
+  gtk_string_list_remove (strings, 2);
+  g_assert_cmpuint (mat_drop_down_get_selected (drop_down), ==, 1);
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_nonnull (ui_find_widget (button, label_reads, "Two_x"));
+  click (button);
+  g_assert_true (ui_wait_for (popover_shown, drop_down, WAIT_SECONDS));
+  g_assert_null (ui_find_widget (popover, label_reads, "Three"));
+  g_assert_nonnull (ui_find_widget (popover, label_reads, "One"));
+  ui_key (button, XK_Escape, 0);
+  g_assert_true (ui_wait_for (popover_gone, drop_down, WAIT_SECONDS));
+
+  /* another model: its first text; outside the model: none */
+  mat_drop_down_set_model (drop_down, G_LIST_MODEL (other));
+  g_assert_true (mat_drop_down_get_model (drop_down) == G_LIST_MODEL (other));
+  g_assert_cmpuint (mat_drop_down_get_selected (drop_down), ==, 0);
+  g_assert_nonnull (ui_find_widget (button, label_reads, "Solo"));
+  mat_drop_down_set_selected (drop_down, 5);
+  g_assert_cmpuint (mat_drop_down_get_selected (drop_down), ==, GTK_INVALID_LIST_POSITION);
+  g_assert_null (ui_find_widget (button, label_reads, "Solo"));
+
+  ui_close_window (window);
 }
 
 static gboolean
@@ -1679,7 +1808,7 @@ test_new_material_in_view (void)
   g_assert_true (ui_wait_for (material_row_in_view, &wait, WAIT_SECONDS));
 
   /* sorted by name: it lands where the name puts it */
-  gtk_drop_down_set_selected (template_child (window, "sort_dropdown"), 1);
+  mat_drop_down_set_selected (template_child (window, "sort_dropdown"), 1);
   select_by_name (window, "DEFAULT");
   ui_spin_ms (200);
   dialog = open_name_dialog (window, "win.new-material");
@@ -1688,7 +1817,7 @@ test_new_material_in_view (void)
   wait.material = mat_library_find (library, "FILLER_450A");
   g_assert_true (mat_window_get_selected_material (window) == wait.material);
   g_assert_true (ui_wait_for (material_row_in_view, &wait, WAIT_SECONDS));
-  gtk_drop_down_set_selected (template_child (window, "sort_dropdown"), 0);
+  mat_drop_down_set_selected (template_child (window, "sort_dropdown"), 0);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
 
@@ -2567,10 +2696,10 @@ test_settings (void)
     g_assert_cmpint (height, ==, 600);
   }
 
-  gtk_drop_down_set_selected (template_child (window, "sort_dropdown"), 1);
+  mat_drop_down_set_selected (template_child (window, "sort_dropdown"), 1);
   sort = g_settings_get_string (settings, "sort-order");
   g_assert_cmpstr (sort, ==, "name");
-  gtk_drop_down_set_selected (template_child (window, "sort_dropdown"), 0);
+  mat_drop_down_set_selected (template_child (window, "sort_dropdown"), 0);
 
   close_window (window);
   g_settings_reset (settings, "window-width");
@@ -3143,6 +3272,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/lint-panel", test_lint_panel);
   g_test_add_func ("/ui/window/tooltip-set", test_tooltip_set);
   g_test_add_func ("/ui/window/template-tooltips", test_template_tooltips);
+  g_test_add_func ("/ui/window/drop-down", test_drop_down);
   g_test_add_func ("/ui/window/material-management", test_material_management);
   g_test_add_func ("/ui/window/screenshot", test_screenshot);
   g_test_add_func ("/ui/window/delete-key", test_delete_key);

@@ -13,6 +13,7 @@
 
 #include "mat-block-editor.h"
 #include "mat-document.h"
+#include "mat-drop-down.h"
 #include "mat-flags-inspector.h"
 #include "mat-meta-editor.h"
 #include "mat-phase-table.h"
@@ -45,7 +46,7 @@ struct _MatWindow
   GtkWidget            *sidebar;
   GtkSearchEntry       *search_entry;
   GtkLabel             *fallback_label;
-  GtkDropDown          *sort_dropdown;
+  MatDropDown          *sort_dropdown;
   GtkStack             *list_stack;
   GtkListView          *list_view;
   GtkLabel             *count_label;

@@ -293,7 +293,7 @@ apply_sort (MatWindow *self,
 static void
 sort_changed_cb (MatWindow *self)
 {
-  guint order = gtk_drop_down_get_selected (self->sort_dropdown);
+  guint order = mat_drop_down_get_selected (self->sort_dropdown);
   GSettings *settings = _mat_window_get_settings (self);
 
   if (order >= G_N_ELEMENTS (sort_keys))
@@ -547,7 +547,7 @@ _mat_window_sidebar_apply_settings (MatWindow *self,
 
   for (guint i = 0; i < G_N_ELEMENTS (sort_keys); i++)
     if (g_strcmp0 (sort, sort_keys[i]) == 0)
-      gtk_drop_down_set_selected (self->sort_dropdown, i);
+      mat_drop_down_set_selected (self->sort_dropdown, i);
 }
 
 void

@@ -1044,6 +1044,7 @@ mat_window_class_init (MatWindowClass *klass)
   widget_class->size_allocate = mat_window_size_allocate;
   window_class->close_request = mat_window_close_request;
 
+  g_type_ensure (MAT_TYPE_DROP_DOWN);
   g_type_ensure (MAT_TYPE_PHASE_TABLE);
   g_type_ensure (MAT_TYPE_PREVIEW);
   /* GtkBuilder looks a type it does not know yet up by name in every
@@ -1051,9 +1052,8 @@ mat_window_class_init (MatWindowClass *klass)
    * its phase table and its preview */
   {
     const GType types[] = {
-      GTK_TYPE_BOX, GTK_TYPE_BUTTON, GTK_TYPE_COLUMN_VIEW, GTK_TYPE_DROP_DOWN,
-      GTK_TYPE_GL_AREA, GTK_TYPE_GRID, GTK_TYPE_HEADER_BAR, GTK_TYPE_IMAGE, GTK_TYPE_LABEL,
-      GTK_TYPE_LIST_VIEW, GTK_TYPE_MENU_BUTTON, GTK_TYPE_PANED, GTK_TYPE_REVEALER, GTK_TYPE_SCALE,
+      GTK_TYPE_BOX, GTK_TYPE_BUTTON, GTK_TYPE_COLUMN_VIEW, GTK_TYPE_GL_AREA, GTK_TYPE_GRID,
+      GTK_TYPE_HEADER_BAR, GTK_TYPE_IMAGE, GTK_TYPE_LABEL, GTK_TYPE_LIST_VIEW, GTK_TYPE_MENU_BUTTON, GTK_TYPE_PANED, GTK_TYPE_REVEALER, GTK_TYPE_SCALE,
       GTK_TYPE_SCROLLED_WINDOW, GTK_TYPE_SEARCH_ENTRY, GTK_TYPE_SEPARATOR, GTK_TYPE_SPIN_BUTTON,
       GTK_TYPE_SPINNER, GTK_TYPE_STACK, GTK_TYPE_STACK_PAGE, GTK_TYPE_STACK_SWITCHER,
       GTK_TYPE_STRING_LIST, GTK_TYPE_TOGGLE_BUTTON, GTK_TYPE_VIEWPORT,

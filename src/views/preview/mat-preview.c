@@ -32,6 +32,7 @@
 #include "mat-dialogs.h"
 #include "mat-preview-private.h"
 #include "mat-style.h"
+#include "mat-drop-down.h"
 #include "mat-tooltip.h"
 
 #define RESOURCE_PREFIX "/io/github/parkan/MatEdit/"
@@ -129,15 +130,15 @@ struct _MatPreview
   GtkScale          *time_scale;
   GtkAdjustment     *time_adjustment;
   GtkLabel          *time_label;
-  GtkDropDown       *block_dropdown;
+  MatDropDown       *block_dropdown;
   GtkSpinButton     *phase_spin;
   GtkAdjustment     *phase_adjustment;
   GtkButton         *reroll_button;
-  GtkDropDown       *shape_dropdown;
+  MatDropDown       *shape_dropdown;
   GtkToggleButton   *unlit_button;
   GtkSpinButton     *speed_spin;
   GtkAdjustment     *speed_adjustment;
-  GtkDropDown       *background_dropdown;
+  MatDropDown       *background_dropdown;
   GtkWidget         *scene_box;
   GtkWidget         *scene_button;    /* made in code: the 4.8 / 4.10 colour button */
   GtkLabel          *blend_label;
@@ -954,16 +955,16 @@ sync_blocks (MatPreview *self)
     }
 
   self->syncing = TRUE;
-  if (!same_strings (gtk_drop_down_get_model (self->block_dropdown), labels))
+  if (!same_strings (mat_drop_down_get_model (self->block_dropdown), labels))
     {
       g_autoptr(GtkStringList) list = gtk_string_list_new (NULL);
 
       for (guint i = 0; i < labels->len; i++)
         gtk_string_list_append (list, g_ptr_array_index (labels, i));
-      gtk_drop_down_set_model (self->block_dropdown, G_LIST_MODEL (list));
+      mat_drop_down_set_model (self->block_dropdown, G_LIST_MODEL (list));
     }
-  if (gtk_drop_down_get_selected (self->block_dropdown) != (guint) (self->block + 1))
-    gtk_drop_down_set_selected (self->block_dropdown, (guint) (self->block + 1));
+  if (mat_drop_down_get_selected (self->block_dropdown) != (guint) (self->block + 1))
+    mat_drop_down_set_selected (self->block_dropdown, (guint) (self->block + 1));
   gtk_widget_set_sensitive (GTK_WIDGET (self->block_dropdown), self->core != NULL);
   self->syncing = FALSE;
 }
@@ -1030,8 +1031,8 @@ static void
 sync_background_controls (MatPreview *self)
 {
   self->syncing = TRUE;
-  if (gtk_drop_down_get_selected (self->background_dropdown) != (guint) self->background)
-    gtk_drop_down_set_selected (self->background_dropdown, self->background);
+  if (mat_drop_down_get_selected (self->background_dropdown) != (guint) self->background)
+    mat_drop_down_set_selected (self->background_dropdown, self->background);
   g_object_set (self->scene_button, "rgba", &self->scene, NULL);
   self->syncing = FALSE;
 }
@@ -1226,11 +1227,11 @@ on_time_scale_changed (GtkAdjustment *adjustment,
 }
 
 static void
-on_block_selected (GtkDropDown *dropdown,
+on_block_selected (MatDropDown *dropdown,
                    GParamSpec  *pspec,
                    MatPreview  *self)
 {
-  guint selected = gtk_drop_down_get_selected (dropdown);
+  guint selected = mat_drop_down_get_selected (dropdown);
 
   if (self->syncing || selected == GTK_INVALID_LIST_POSITION)
     return;
@@ -1238,11 +1239,11 @@ on_block_selected (GtkDropDown *dropdown,
 }
 
 static void
-on_shape_selected (GtkDropDown *dropdown,
+on_shape_selected (MatDropDown *dropdown,
                    GParamSpec  *pspec,
                    MatPreview  *self)
 {
-  guint selected = gtk_drop_down_get_selected (dropdown);
+  guint selected = mat_drop_down_get_selected (dropdown);
 
   if (self->syncing || selected > MAT_PREVIEW_SHAPE_PLANE)
     return;
@@ -1250,11 +1251,11 @@ on_shape_selected (GtkDropDown *dropdown,
 }
 
 static void
-on_background_selected (GtkDropDown *dropdown,
+on_background_selected (MatDropDown *dropdown,
                         GParamSpec  *pspec,
                         MatPreview  *self)
 {
-  guint selected = gtk_drop_down_get_selected (dropdown);
+  guint selected = mat_drop_down_get_selected (dropdown);
 
   if (self->syncing || selected > MAT_PREVIEW_BACKGROUND_SCENE)
     return;
@@ -1468,6 +1469,7 @@ mat_preview_class_init (MatPreviewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  g_type_ensure (MAT_TYPE_DROP_DOWN);
   object_class->dispose = mat_preview_dispose;
   object_class->finalize = mat_preview_finalize;
   object_class->get_property = mat_preview_get_property;
@@ -1693,7 +1695,7 @@ mat_preview_init (MatPreview *self)
                     G_CALLBACK (on_scene_button_changed), self);
 
   self->syncing = TRUE;
-  gtk_drop_down_set_selected (self->shape_dropdown, self->shape);
+  mat_drop_down_set_selected (self->shape_dropdown, self->shape);
   self->syncing = FALSE;
   sync_background_controls (self);
   sync_all (self);
@@ -1997,7 +1999,7 @@ mat_preview_set_shape (MatPreview      *self,
     return;
   self->shape = shape;
   self->syncing = TRUE;
-  gtk_drop_down_set_selected (self->shape_dropdown, shape);
+  mat_drop_down_set_selected (self->shape_dropdown, shape);
   self->syncing = FALSE;
   queue_render (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHAPE]);
