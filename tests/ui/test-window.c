@@ -24,6 +24,8 @@
 #include "mat-file-private.h"
 #include "ui-support.h"
 
+#include <gdk/x11/gdkx.h>
+#include <X11/Xatom.h>
 #include <X11/keysym.h>
 #include <errno.h>
 #include <sys/stat.h>
@@ -1136,6 +1138,86 @@ test_template_tooltips (void)
 }
 
 static void click (GtkWidget *widget);
+
+/* The pictures in @window's _NET_WM_ICON, the icon the X window manager
+ * shows: each is its width, its height and its pixels. */
+static guint
+x_window_icons (GtkWindow *window)
+{
+  GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (window));
+  Display *xdisplay = gdk_x11_display_get_xdisplay (display);
+  Window xid = gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (window)));
+  Atom type;
+  int format;
+  unsigned long n_items = 0, left;
+  unsigned char *data = NULL;
+  guint n_icons = 0;
+
+  if (XGetWindowProperty (xdisplay, xid, gdk_x11_get_xatom_by_name_for_display (display, "_NET_WM_ICON"),
+                          0, G_MAXLONG, False, XA_CARDINAL, &type, &format, &n_items, &left,
+                          &data) != Success || data == NULL)
+    return 0;
+  for (unsigned long i = 0; i + 1 < n_items; n_icons++)
+    {
+      const unsigned long *values = (const unsigned long *) (gpointer) data;
+
+      g_assert_cmpuint (values[i] * values[i + 1], >, 0);
+      i += 2 + values[i] * values[i + 1];
+      g_assert_cmpuint (i, <=, n_items);
+    }
+  XFree (data);
+  return n_icons;
+}
+
+static gboolean
+has_icon_name (gpointer window)
+{
+  return gtk_window_get_icon_name (window) != NULL;
+}
+
+/* The first window gets its icon once its first frame is on screen
+ * (drawn from the SVG, it loads librsvg); the X window has it then, and a
+ * window after it has it from the start. In a process of its own: the
+ * first window there is this one. */
+static void
+test_window_icon (void)
+{
+  g_autoptr(GBytes) original = NULL;
+  g_autoptr(GFile) file = NULL;
+  MatWindow *window, *second;
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  g_assert_true (GDK_IS_X11_DISPLAY (gdk_display_get_default ()));
+  g_assert_null (gtk_window_get_default_icon_name ());
+  original = ui_demo_bytes ();
+  file = temp_file ("icon.lib", original);
+
+  window = mat_window_new (app);
+  mat_window_open (window, file, FALSE);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (gtk_widget_get_realized (GTK_WIDGET (window)));
+  g_assert_null (gtk_window_get_icon_name (GTK_WINDOW (window)));
+  g_assert_cmpuint (x_window_icons (GTK_WINDOW (window)), ==, 0);
+
+  g_assert_true (ui_wait_for (has_icon_name, window, WAIT_SECONDS));
+  g_assert_cmpstr (gtk_window_get_icon_name (GTK_WINDOW (window)), ==, APPLICATION_ID);
+  g_assert_cmpstr (gtk_window_get_default_icon_name (), ==, APPLICATION_ID);
+  g_assert_cmpuint (x_window_icons (GTK_WINDOW (window)), >, 0);
+
+  second = mat_window_new (app);
+  gtk_window_present (GTK_WINDOW (second));
+  g_assert_cmpuint (x_window_icons (GTK_WINDOW (second)), >, 0);
+
+  close_window (second);
+  g_assert_true (ui_wait_for (not_busy, window, WAIT_SECONDS));
+  close_window (window);
+}
 
 static gboolean
 label_reads (GtkWidget     *widget,
@@ -3273,6 +3355,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/tooltip-set", test_tooltip_set);
   g_test_add_func ("/ui/window/template-tooltips", test_template_tooltips);
   g_test_add_func ("/ui/window/drop-down", test_drop_down);
+  g_test_add_func ("/ui/window/icon", test_window_icon);
   g_test_add_func ("/ui/window/material-management", test_material_management);
   g_test_add_func ("/ui/window/screenshot", test_screenshot);
   g_test_add_func ("/ui/window/delete-key", test_delete_key);

@@ -430,7 +430,8 @@ mat_application_startup (GApplication *application)
       g_set_application_name (_("Parkan Material Editor"));
       g_once_init_leave (&application_named, 1);
     }
-  gtk_window_set_default_icon_name (APPLICATION_ID);
+  /* the windows' icon: set after the first window's first frame
+   * (mat-window.c, set_icon_cb()) */
 
   if (source != NULL)
     schema = g_settings_schema_source_lookup (source, SCHEMA_ID, TRUE);

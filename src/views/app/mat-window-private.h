@@ -130,6 +130,7 @@ struct _MatWindow
   GCancellable         *dialogs;        /* closes the questions asked */
 
   guint                 present_source; /* timeout: show it though loading */
+  gulong                icon_paint_handler; /* the first frame, then the icon */
 
   guint                 is_demo : 1;
   guint                 loading_demo : 1;

@@ -1032,6 +1032,41 @@ mat_window_size_allocate (GtkWidget *widget,
   GTK_WIDGET_CLASS (mat_window_parent_class)->size_allocate (widget, width, height, baseline);
 }
 
+/* The window's icon is for the window manager (X11's _NET_WM_ICON; a
+ * Wayland compositor takes the desktop file's). Drawn from its SVG, it
+ * loads librsvg: 5 ms and more of start-up for a picture that is not in
+ * the window. So the first window gets it once its first frame
+ * is on screen, and the windows and dialogs after it from the start. */
+static gboolean
+set_icon_cb (gpointer data)
+{
+  gtk_window_set_default_icon_name (APPLICATION_ID);
+  gtk_window_set_icon_name (GTK_WINDOW (data), APPLICATION_ID);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+first_frame_painted_cb (GdkFrameClock *clock,
+                        MatWindow     *self)
+{
+  g_clear_signal_handler (&self->icon_paint_handler, clock);
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, set_icon_cb, g_object_ref (self), g_object_unref);
+}
+
+static void
+mat_window_map (GtkWidget *widget)
+{
+  MatWindow *self = MAT_WINDOW (widget);
+
+  GTK_WIDGET_CLASS (mat_window_parent_class)->map (widget);
+
+  if (gtk_window_get_default_icon_name () == NULL && self->icon_paint_handler == 0)
+    self->icon_paint_handler = g_signal_connect_object (gtk_widget_get_frame_clock (widget),
+                                                        "after-paint",
+                                                        G_CALLBACK (first_frame_painted_cb),
+                                                        self, 0);
+}
+
 static void
 mat_window_class_init (MatWindowClass *klass)
 {
@@ -1042,6 +1077,7 @@ mat_window_class_init (MatWindowClass *klass)
   object_class->dispose = mat_window_dispose;
   object_class->finalize = mat_window_finalize;
   widget_class->size_allocate = mat_window_size_allocate;
+  widget_class->map = mat_window_map;
   window_class->close_request = mat_window_close_request;
 
   g_type_ensure (MAT_TYPE_DROP_DOWN);
