@@ -588,6 +588,8 @@ test_search (void)
   GtkLabel *fallback = template_child (window, "fallback_label");
   GtkLabel *count = template_child (window, "count_label");
   guint total = g_list_model_get_n_items (G_LIST_MODEL (library));
+  GtkWidget *sidebar = template_child (window, "sidebar");
+  int sidebar_width = gtk_widget_get_width (sidebar);
   RowsWait wait = { window, 0 };
 
   /* Case-insensitive substring. */
@@ -628,6 +630,9 @@ test_search (void)
   g_assert_nonnull (strstr (gtk_label_get_label (fallback), "DEFAULT"));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (template_child (window, "list_stack")), ==,
                    "no-results");
+  /* the page it shows sizes the stack: the sidebar keeps its width */
+  ui_spin_ms (100);
+  g_assert_cmpint (gtk_widget_get_width (sidebar), ==, sidebar_width);
   g_signal_emit_by_name (entry, "activate");
   g_assert_cmpstr (gtk_editable_get_text (entry), ==, "");
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (mat_window_get_selection (window))), ==, total);
@@ -1138,6 +1143,33 @@ test_template_tooltips (void)
 }
 
 static void click (GtkWidget *widget);
+
+/* The stacks shown at start-up are sized by the page they show: a
+ * homogeneous GtkStack measures every page, and the status pages behind
+ * (a big icon and wrapped text each) cost a tenth of the first frame. */
+static void
+test_stacks_sized_by_page (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("stacks.lib", original);
+  MatWindow *window = open_window (file);
+  GtkWidget *preview = template_child (window, "preview");
+  GtkStack *stacks[] = {
+    template_child (window, "main_stack"),
+    template_child (window, "list_stack"),
+    template_child (window, "material_stack"),
+    ui_template_child (preview, MAT_TYPE_PREVIEW, "view_stack"),
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (stacks); i++)
+    {
+      g_assert_true (GTK_IS_STACK (stacks[i]));
+      g_assert_false (gtk_stack_get_hhomogeneous (stacks[i]));
+      g_assert_false (gtk_stack_get_vhomogeneous (stacks[i]));
+    }
+
+  close_window (window);
+}
 
 /* The pictures in @window's _NET_WM_ICON, the icon the X window manager
  * shows: each is its width, its height and its pixels. */
@@ -3356,6 +3388,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/template-tooltips", test_template_tooltips);
   g_test_add_func ("/ui/window/drop-down", test_drop_down);
   g_test_add_func ("/ui/window/icon", test_window_icon);
+  g_test_add_func ("/ui/window/stacks-sized-by-page", test_stacks_sized_by_page);
   g_test_add_func ("/ui/window/material-management", test_material_management);
   g_test_add_func ("/ui/window/screenshot", test_screenshot);
   g_test_add_func ("/ui/window/delete-key", test_delete_key);
