@@ -1171,6 +1171,45 @@ test_stacks_sized_by_page (void)
   close_window (window);
 }
 
+/* The wrapping labels beside other widgets in a row are measured in one
+ * layout for the row's height (mat-style.h): their natural width is the
+ * text on one line whatever the height, and they wrap within a line
+ * limit, so that GTK does not search for the width by bisection. That
+ * they are read in full at the window's sizes is test-pane's. */
+static void
+test_wrapped_labels (void)
+{
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("labels.lib", original);
+  MatWindow *window = open_window (file);
+  GtkWidget *preview = template_child (window, "preview");
+  GtkLabel *labels[] = {
+    template_child (window, "material_info_label"),
+    template_child (window, "count_label"),
+    ui_template_child (preview, MAT_TYPE_PREVIEW, "time_label"),
+    ui_template_child (preview, MAT_TYPE_PREVIEW, "blend_label"),
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    {
+      int natural, natural_for_height, minimum;
+
+      g_assert_true (gtk_label_get_wrap (labels[i]));
+      g_assert_cmpint (gtk_label_get_natural_wrap_mode (labels[i]), ==, GTK_NATURAL_WRAP_NONE);
+      g_assert_cmpint (gtk_label_get_ellipsize (labels[i]), ==, PANGO_ELLIPSIZE_END);
+      g_assert_cmpint (gtk_label_get_lines (labels[i]), >=, 2);
+      gtk_label_set_label (labels[i], "Entry 9 · version 6 · 3 phases · 1 animation block");
+      gtk_widget_measure (GTK_WIDGET (labels[i]), GTK_ORIENTATION_HORIZONTAL, -1, &minimum,
+                          &natural, NULL, NULL);
+      gtk_widget_measure (GTK_WIDGET (labels[i]), GTK_ORIENTATION_HORIZONTAL, 40, NULL,
+                          &natural_for_height, NULL, NULL);
+      g_assert_cmpint (natural_for_height, ==, natural);
+      g_assert_cmpint (minimum, <, natural);
+    }
+
+  close_window (window);
+}
+
 /* The pictures in @window's _NET_WM_ICON, the icon the X window manager
  * shows: each is its width, its height and its pixels. */
 static guint
@@ -3389,6 +3428,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/drop-down", test_drop_down);
   g_test_add_func ("/ui/window/icon", test_window_icon);
   g_test_add_func ("/ui/window/stacks-sized-by-page", test_stacks_sized_by_page);
+  g_test_add_func ("/ui/window/wrapped-labels", test_wrapped_labels);
   g_test_add_func ("/ui/window/material-management", test_material_management);
   g_test_add_func ("/ui/window/screenshot", test_screenshot);
   g_test_add_func ("/ui/window/delete-key", test_delete_key);
