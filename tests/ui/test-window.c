@@ -1171,8 +1171,9 @@ test_stacks_sized_by_page (void)
   close_window (window);
 }
 
-/* The wrapping labels beside other widgets in a row are measured in one
- * layout for the row's height (mat-style.h): their natural width is the
+/* The wrapping labels beside other widgets in a row, or under the
+ * side-by-side paned, are measured in one layout for a height
+ * (mat-style.h): their natural width is the
  * text on one line whatever the height, and they wrap within a line
  * limit, so that GTK does not search for the width by bisection. That
  * they are read in full at the window's sizes is test-pane's. */
@@ -1186,6 +1187,7 @@ test_wrapped_labels (void)
   GtkLabel *labels[] = {
     template_child (window, "material_info_label"),
     template_child (window, "count_label"),
+    ui_template_child (template_child (window, "phase_table"), MAT_TYPE_PHASE_TABLE, "legend_label"),
     ui_template_child (preview, MAT_TYPE_PREVIEW, "time_label"),
     ui_template_child (preview, MAT_TYPE_PREVIEW, "blend_label"),
   };

@@ -11,14 +11,16 @@ G_BEGIN_DECLS
  * looks the same. */
 void mat_style_ensure (void);
 
-/* Wrapping labels in a row. A horizontal box asks each child its width
- * for the row's height, and a wrapping GtkLabel answers that by a binary
- * search over widths, a text layout at each step, every time its row is
- * laid out: one such label cost a twentieth of the window's start-up.
- * A wrapping label beside other widgets therefore sets, in its .ui,
- * natural-wrap-mode "none" (its natural width is its text on one line),
- * ellipsize "end" and a number of lines it never needs more than (its
- * narrowest is then one layout too): GTK measures it in two layouts,
- * and it still wraps as before. */
+/* Wrapping labels asked their width for a height. A horizontal box asks
+ * each child its width for the row's height (and a side-by-side
+ * GtkPaned its children for its own, which every vertical box below
+ * shares out), and a wrapping GtkLabel answers that by a binary search
+ * over widths, a text layout at each step, every time it is laid out:
+ * one such label cost a twentieth of the window's start-up. A wrapping
+ * label beside other widgets, or under such a paned, therefore sets in
+ * its .ui natural-wrap-mode "none" (its natural width is its text on
+ * one line), ellipsize "end" and a number of lines it never needs more
+ * than (its narrowest is then one layout too): GTK measures it in two
+ * layouts, and it still wraps as before. */
 
 G_END_DECLS
