@@ -718,6 +718,11 @@ check_rows (MatWindow *window)
                        mat_material_get_name (material));
       for (guint b = 0; b < 5; b++)
         g_assert_true (badges[b] == NULL || gtk_widget_get_has_tooltip (badges[b]));
+      /* the icons are drawn by the style sheet (mat-style.h) */
+      g_assert_null (ui_find_by_type (GTK_WIDGET (row), GTK_TYPE_IMAGE));
+      for (guint b = 0; b < 5; b++)
+        if (b != 2 && badges[b] != NULL)
+          g_assert_true (gtk_widget_has_css_class (badges[b], "mat-icon"));
 
       g_assert_cmpint (badge_shown (badges[0]), ==, mat_material_get_animated (material));
       g_assert_cmpint (badge_shown (badges[1]), ==, mat_material_get_textured (material));
@@ -1343,6 +1348,9 @@ test_drop_down (void)
   guint notified = 0;
 
   g_assert_true (GTK_IS_TOGGLE_BUTTON (button));
+  /* its arrow is drawn by the style sheet (mat-style.h) */
+  g_assert_null (ui_find_by_type (GTK_WIDGET (drop_down), GTK_TYPE_IMAGE));
+  g_assert_nonnull (ui_find_by_css_class (GTK_WIDGET (drop_down), "arrow-icon"));
   g_signal_connect_swapped (drop_down, "notify::selected", G_CALLBACK (count_notify), &notified);
   gtk_window_set_child (window, GTK_WIDGET (drop_down));
   gtk_window_set_default_size (window, 240, 60);

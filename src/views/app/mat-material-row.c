@@ -216,19 +216,24 @@ badge_new (MatMaterialRow *self,
 {
   static const struct {
     const char *name;        /* the widget's name */
-    const char *icon_name;   /* %NULL: the flags' label */
+    const char *icon;        /* its style class in style.css; %NULL: the flags' label */
     const char *css_class;
   } kinds[N_BADGES] = {
-    [BADGE_ANIMATED] = { "animated-badge", "media-playlist-repeat-symbolic", "badge-icon" },
-    [BADGE_TEXTURED] = { "textured-badge", "image-x-generic-symbolic", "badge-icon" },
+    [BADGE_ANIMATED] = { "animated-badge", "animated-icon", "badge-icon" },
+    [BADGE_TEXTURED] = { "textured-badge", "textured-icon", "badge-icon" },
     [BADGE_FLAGS] = { "flags-badge", NULL, "badge" },
-    [BADGE_LINT] = { "lint-badge", "dialog-warning-symbolic", "warning" },
-    [BADGE_ERROR] = { "error-badge", "dialog-error-symbolic", "error" },
+    [BADGE_LINT] = { "lint-badge", "warning-icon", "warning" },
+    [BADGE_ERROR] = { "error-badge", "error-icon", "error" },
   };
   GtkWidget *badge, *before = NULL;
 
-  if (kinds[which].icon_name != NULL)
-    badge = gtk_image_new_from_icon_name (kinds[which].icon_name);
+  if (kinds[which].icon != NULL)
+    {
+      /* drawn by the style sheet: no GtkImage (mat-style.h) */
+      badge = g_object_new (GTK_TYPE_BOX, "accessible-role", GTK_ACCESSIBLE_ROLE_IMG, NULL);
+      gtk_widget_add_css_class (badge, "mat-icon");
+      gtk_widget_add_css_class (badge, kinds[which].icon);
+    }
   else
     {
       badge = gtk_label_new (NULL);

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "mat-drop-down.h"
+#include "mat-style.h"
 
 struct _MatDropDown
 {
@@ -333,7 +334,13 @@ static void
 mat_drop_down_init (MatDropDown *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *arrow = gtk_image_new_from_icon_name ("pan-down-symbolic");
+  /* drawn by the style sheet: no GtkImage (mat-style.h) */
+  GtkWidget *arrow = g_object_new (GTK_TYPE_BOX, "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                                   "valign", GTK_ALIGN_CENTER, NULL);
+
+  mat_style_ensure ();
+  gtk_widget_add_css_class (arrow, "mat-icon");
+  gtk_widget_add_css_class (arrow, "arrow-icon");
 
   self->selected = GTK_INVALID_LIST_POSITION;
 

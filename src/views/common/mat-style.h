@@ -11,6 +11,12 @@ G_BEGIN_DECLS
  * looks the same. */
 void mat_style_ensure (void);
 
+/* Small symbolic icons that are many or in every row (the list's badges,
+ * a drop-down's arrow) are a GtkBox drawn by style.css (.mat-icon and
+ * the icon's class), not a GtkImage: a GtkImage makes a Pango context
+ * and asks it for the font's metrics on its first measure, to place a
+ * baseline, 0.1 M instructions each. */
+
 /* Wrapping labels asked their width for a height. A horizontal box asks
  * each child its width for the row's height (and a side-by-side
  * GtkPaned its children for its own, which every vertical box below
