@@ -1074,7 +1074,9 @@ cmd_build (char **args)
   close (fd);
   if (bytes == NULL)
     {
-      gboolean invalid = error->domain == JSON_PARSER_ERROR ||
+      /* what the document says is wrong (the writer refuses a name or a
+       * size too), not what reading it met */
+      gboolean invalid = error->domain == JSON_PARSER_ERROR || error->domain == NRES_ERROR ||
                          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
 
       mt_printerr ("%s: %s", args[0], error->message);
