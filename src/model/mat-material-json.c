@@ -13,6 +13,9 @@
 
 /* ---- Writing text ------------------------------------------------------ */
 
+/* A string, every control character escaped: C0, DEL and C1 (U+0080 to
+ * U+009F, 0xC2 0x80..0x9F in UTF-8), so that what the dump prints never
+ * reaches a terminal as a command. */
 static void
 write_string (GString    *out,
               const char *s)
@@ -28,8 +31,10 @@ write_string (GString    *out,
         case '\r': g_string_append (out, "\\r"); break;
         case '\t': g_string_append (out, "\\t"); break;
         default:
-          if (*p < 0x20)
+          if (*p < 0x20 || *p == 0x7f)
             g_string_append_printf (out, "\\u%04x", *p);
+          else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            g_string_append_printf (out, "\\u%04x", *++p);
           else
             g_string_append_c (out, (char) *p);
         }
