@@ -9,9 +9,8 @@
 #include "mat-file.h"
 #include "mat-picture.h"
 
-/* Bytes handed to the loader at a time: the size is known after the
- * first piece, and a picture refused then is never read further. */
-#define WRITE_PIECE (1u << 16)
+/* Bytes read from the file at a time. */
+#define READ_PIECE (1u << 16)
 
 typedef enum {
   FORMAT_PNG,
@@ -101,7 +100,21 @@ set_not_a_picture (const guint8  *data,
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, message);
 }
 
-/* ---- whether it is whole ---------------------------------------------- */
+/* ---- its header ------------------------------------------------------- */
+
+/* What a picture's header says before any decoder sees it: its size
+ * (unknown when the header does not say it where it should: the decoder
+ * refuses that picture), and for PNG and JPEG whether the file runs to
+ * its end marker. The decoder's size-prepared is checked
+ * too: these are read first so that nothing before the size (a PNG's
+ * text chunks, a JPEG's APP segments) is ever processed for a picture
+ * refused. */
+typedef struct {
+  gboolean known;
+  gint64   width;
+  gint64   height;
+  gboolean whole;
+} Header;
 
 static guint32
 get_be32 (const guint8 *p)
@@ -109,31 +122,48 @@ get_be32 (const guint8 *p)
   return ((guint32) p[0] << 24) | ((guint32) p[1] << 16) | ((guint32) p[2] << 8) | p[3];
 }
 
-/* PNG: the chunks, each inside the file, up to IEND. */
-static gboolean
-png_is_whole (const guint8 *data,
-              gsize         size)
+static guint32
+get_le32 (const guint8 *p)
+{
+  return (guint32) p[0] | ((guint32) p[1] << 8) | ((guint32) p[2] << 16) | ((guint32) p[3] << 24);
+}
+
+/* PNG: IHDR first; the chunks, each inside the file, up to IEND. */
+static void
+png_header (const guint8 *data,
+            gsize         size,
+            Header       *header)
 {
   gsize at = 8;
 
+  if (size >= 8 + 8 + 13 && get_be32 (data + 8) == 13 && memcmp (data + 12, "IHDR", 4) == 0)
+    {
+      header->known = TRUE;
+      header->width = get_be32 (data + 16);
+      header->height = get_be32 (data + 20);
+    }
   while (size - at >= 12)
     {
       guint32 length = get_be32 (data + at);
 
       if (length > size - at - 12)
-        return FALSE;
+        return;
       if (memcmp (data + at + 4, "IEND", 4) == 0)
-        return TRUE;
+        {
+          header->whole = TRUE;
+          return;
+        }
       at += 12 + (gsize) length;
     }
-  return FALSE;
 }
 
-/* JPEG: the segments, each inside the file, and the entropy-coded data
- * after each start of scan, up to the end-of-image marker. */
-static gboolean
-jpeg_is_whole (const guint8 *data,
-               gsize         size)
+/* JPEG: the segments, each inside the file, the frame header's size,
+ * and the entropy-coded data after each start of scan, up to the
+ * end-of-image marker. */
+static void
+jpeg_header (const guint8 *data,
+             gsize         size,
+             Header       *header)
 {
   gsize at = 2;   /* after SOI */
 
@@ -143,21 +173,32 @@ jpeg_is_whole (const guint8 *data,
       gsize length;
 
       if (at >= size || data[at] != 0xFF)
-        return FALSE;
+        return;
       while (at < size && data[at] == 0xFF)
         at++;   /* fill bytes */
       if (at >= size)
-        return FALSE;
+        return;
       marker = data[at++];
       if (marker == 0xD9)   /* EOI */
-        return TRUE;
+        {
+          header->whole = TRUE;
+          return;
+        }
       if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7))
         continue;   /* TEM, RSTn: no length */
       if (marker == 0x00 || size - at < 2)
-        return FALSE;
+        return;
       length = ((gsize) data[at] << 8) | data[at + 1];
       if (length < 2 || length > size - at)
-        return FALSE;
+        return;
+      /* SOF0..SOF15 but DHT, JPG and DAC: precision, height, width */
+      if (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 &&
+          marker != 0xCC && length >= 8 && !header->known)
+        {
+          header->known = TRUE;
+          header->height = (data[at + 3] << 8) | data[at + 4];
+          header->width = (data[at + 5] << 8) | data[at + 6];
+        }
       at += length;
       if (marker != 0xDA)   /* SOS */
         continue;
@@ -168,8 +209,64 @@ jpeg_is_whole (const guint8 *data,
                !(data[at + 1] >= 0xD0 && data[at + 1] <= 0xD7)))
         at++;
       if (size - at < 2)
-        return FALSE;
+        return;
     }
+}
+
+/* BMP: the info header's size (OS/2's 12 bytes: 16-bit sides; Windows'
+ * 40 and more: 32-bit, a negative height for rows top down). */
+static void
+bmp_header (const guint8 *data,
+            gsize         size,
+            Header       *header)
+{
+  guint32 info = get_le32 (data + 14);
+
+  header->whole = TRUE;   /* every row must be decoded: see decode () */
+  if (info == 12 && size >= 14 + 12)
+    {
+      header->known = TRUE;
+      header->width = data[18] | (data[19] << 8);
+      header->height = data[20] | (data[21] << 8);
+    }
+  else if (info >= 40 && size >= 14 + 40)
+    {
+      header->known = TRUE;
+      header->width = (gint32) get_le32 (data + 18);
+      header->height = ABS ((gint64) (gint32) get_le32 (data + 22));
+    }
+}
+
+static Header
+read_header (const guint8 *data,
+             gsize         size,
+             Format        format)
+{
+  Header header = { FALSE, 0, 0, FALSE };
+
+  switch (format)
+    {
+    case FORMAT_PNG:
+      png_header (data, size, &header);
+      break;
+    case FORMAT_JPEG:
+      jpeg_header (data, size, &header);
+      break;
+    case FORMAT_BMP:
+      bmp_header (data, size, &header);
+      break;
+    case FORMAT_TGA:
+      /* 18 bytes at least (sniff); the loader says when it is cut short */
+      header.known = TRUE;
+      header.width = data[12] | (data[13] << 8);
+      header.height = data[14] | (data[15] << 8);
+      header.whole = TRUE;
+      break;
+    case FORMAT_OTHER:
+    default:
+      g_assert_not_reached ();
+    }
+  return header;
 }
 
 /* ---- decoding ----------------------------------------------------------- */
@@ -220,13 +317,13 @@ area_updated_cb (GdkPixbufLoader *loader,
 }
 
 static void
-set_too_large (int      width,
-               int      height,
+set_too_large (gint64   width,
+               gint64   height,
                GError **error)
 {
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-               _("expected a picture of at most %u×%u pixels, found %d×%d"),
-               MAT_PICTURE_MAX_SIDE, MAT_PICTURE_MAX_SIDE, width, height);
+               _("expected a picture of at most %u×%u pixels, found %lld×%lld"),
+               MAT_PICTURE_MAX_SIDE, MAT_PICTURE_MAX_SIDE, (long long) width, (long long) height);
 }
 
 static GdkPixbuf *
@@ -255,8 +352,8 @@ decode (GBytes    *bytes,
   g_signal_connect (loader, "size-prepared", G_CALLBACK (size_prepared_cb), &load);
   g_signal_connect (loader, "area-updated", G_CALLBACK (area_updated_cb), &load);
 
-  for (gsize at = 0; ok && at < size && !load.refused; at += WRITE_PIECE)
-    ok = gdk_pixbuf_loader_write (loader, data + at, MIN (WRITE_PIECE, size - at), &local);
+  /* in one piece: libpng copies what it holds over at every write */
+  ok = gdk_pixbuf_loader_write (loader, data, size, &local);
   /* always closed: a loader dropped open complains */
   if (!gdk_pixbuf_loader_close (loader, ok ? &local : NULL))
     ok = FALSE;
@@ -297,6 +394,7 @@ mat_picture_load_bytes (GBytes  *bytes,
   const guint8 *data;
   g_autoptr(GdkPixbuf) loaded = NULL;
   g_autoptr(GdkPixbuf) oriented = NULL;
+  Header header;
   Format format;
 
   g_return_val_if_fail (bytes != NULL, NULL);
@@ -318,8 +416,14 @@ mat_picture_load_bytes (GBytes  *bytes,
       set_not_a_picture (data, size, error);
       return NULL;
     }
-  if ((format == FORMAT_PNG && !png_is_whole (data, size)) ||
-      (format == FORMAT_JPEG && !jpeg_is_whole (data, size)))
+  header = read_header (data, size, format);
+  if (header.known && (header.width <= 0 || header.height <= 0 ||
+                        header.width > MAT_PICTURE_MAX_SIDE || header.height > MAT_PICTURE_MAX_SIDE))
+    {
+      set_too_large (header.width, header.height, error);
+      return NULL;
+    }
+  if (!header.whole)
     {
       g_autofree char *count = mat_file_format_count (size);
 
@@ -328,20 +432,6 @@ mat_picture_load_bytes (GBytes  *bytes,
                    _("expected a complete %s picture up to its end marker, found the end of "
                      "the file after %s bytes"), format_names[format], count);
       return NULL;
-    }
-
-  if (format == FORMAT_TGA)
-    {
-      /* gdk-pixbuf's TGA loader stops at a size of 0 without saying why
-       * (and warns of it): its 18-byte header is read here */
-      int width = data[12] | (data[13] << 8);
-      int height = data[14] | (data[15] << 8);
-
-      if (width == 0 || height == 0 || width > MAT_PICTURE_MAX_SIDE || height > MAT_PICTURE_MAX_SIDE)
-        {
-          set_too_large (width, height, error);
-          return NULL;
-        }
     }
 
   loaded = decode (bytes, format, error);
@@ -395,7 +485,7 @@ mat_picture_load_path (const char  *path,
   data = g_byte_array_sized_new ((guint) st.st_size + 1);
   for (;;)
     {
-      guint8 piece[WRITE_PIECE];
+      guint8 piece[READ_PIECE];
       gssize n = read (fd, piece, sizeof piece);
 
       if (n < 0 && errno == EINTR)

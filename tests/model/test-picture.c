@@ -96,6 +96,30 @@ test_refused_before_decoding (void)
   assert_refused (bmp, "expected a picture of at most 1024×1024 pixels, found 65535×65535");
   assert_refused (bmp_down, "expected a picture of at most 1024×1024 pixels, found 4096×4096");
   assert_refused (tga, "expected a picture of at most 1024×1024 pixels, found 65535×65535");
+  /* the size is refused from the header, whatever follows it: an IHDR
+   * whose CRC is wrong, a JPEG table that libjpeg refuses before it
+   * reaches the frame header */
+  {
+    g_autoptr(GBytes) png = test_png_new (2048, 2048, 8, 6, TRUE);
+    g_autoptr(GBytes) jpeg_frame = test_jpeg_header (4096, 4096);
+    g_autoptr(GByteArray) bad_crc = g_byte_array_new ();
+    g_autoptr(GByteArray) bad_table = g_byte_array_new ();
+    g_autoptr(GBytes) crc_bytes = NULL;
+    g_autoptr(GBytes) table_bytes = NULL;
+    static const guint8 dqt[] = { 0xFF, 0xDB, 0x00, 0x03, 0x00 };
+
+    g_byte_array_append (bad_crc, g_bytes_get_data (png, NULL), (guint) g_bytes_get_size (png));
+    bad_crc->data[8 + 8 + 13] ^= 0xFF;   /* the first byte of IHDR's CRC */
+    crc_bytes = g_bytes_new (bad_crc->data, bad_crc->len);
+    assert_refused (crc_bytes, "expected a picture of at most 1024×1024 pixels, found 2048×2048");
+
+    g_byte_array_append (bad_table, g_bytes_get_data (jpeg_frame, NULL), 2);
+    g_byte_array_append (bad_table, dqt, sizeof dqt);
+    g_byte_array_append (bad_table, (const guint8 *) g_bytes_get_data (jpeg_frame, NULL) + 2,
+                         (guint) g_bytes_get_size (jpeg_frame) - 2);
+    table_bytes = g_bytes_new (bad_table->data, bad_table->len);
+    assert_refused (table_bytes, "expected a picture of at most 1024×1024 pixels, found 4096×4096");
+  }
   /* none of them was decoded */
   g_test_message ("peak memory: %ld KiB", peak_kib ());
   g_assert_cmpint (peak_kib (), <, 100 * 1024);

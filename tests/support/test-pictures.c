@@ -187,6 +187,24 @@ test_tga_new (guint16 width,
 }
 
 GBytes *
+test_png_add_text (GBytes *png,
+                   gsize   size)
+{
+  GByteArray *a = g_byte_array_new ();
+  const guint8 *data = g_bytes_get_data (png, NULL);
+  g_autofree guint8 *text = g_malloc (size);
+  const gsize after_ihdr = 8 + 12 + 13;
+
+  g_assert_cmpuint (size, >=, 9);
+  memcpy (text, "Comment", 8);   /* the keyword and its NUL */
+  memset (text + 8, 'a', size - 8);
+  g_byte_array_append (a, data, after_ihdr);
+  put_chunk (a, "tEXt", text, size);
+  g_byte_array_append (a, data + after_ihdr, (guint) (g_bytes_get_size (png) - after_ihdr));
+  return g_byte_array_free_to_bytes (a);
+}
+
+GBytes *
 test_bytes_cut (GBytes *bytes,
                 gsize   length)
 {

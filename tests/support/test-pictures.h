@@ -37,6 +37,11 @@ GBytes  *test_bmp_header     (gint32    width,
 GBytes  *test_tga_new        (guint16   width,
                               guint16   height,
                               guint     rows);
+/* @png with a tEXt chunk of @size bytes after its IHDR (a comment of
+ * @size - 8 letters): the largest files a picture can be.
+ * Returns: (transfer full). */
+GBytes  *test_png_add_text   (GBytes   *png,
+                              gsize     size);
 /* The first @length bytes of @bytes. Returns: (transfer full). */
 GBytes  *test_bytes_cut      (GBytes   *bytes,
                               gsize     length);
