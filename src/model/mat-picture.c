@@ -292,12 +292,14 @@ size_prepared_cb (GdkPixbufLoader *loader,
   load->sized = TRUE;
   if (width <= 0 || height <= 0 || width > MAT_PICTURE_MAX_SIDE || height > MAT_PICTURE_MAX_SIDE)
     {
-      /* a size of 0 makes every loader stop before it allocates the
-       * pixels (as gdk_pixbuf_get_file_info() does) */
+      /* a size of 0 makes the loaders stop before they allocate the
+       * pixels, as gdk_pixbuf_get_file_info() has them do (the TGA one
+       * with a warning: its header was checked before) */
       load->refused = TRUE;
       gdk_pixbuf_loader_set_size (loader, 0, 0);
       return;
     }
+  g_free (load->rows);
   load->rows = g_malloc0 ((gsize) height);
 }
 

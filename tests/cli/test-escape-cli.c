@@ -35,7 +35,9 @@ assert_clean (const char *what, const char *text, gsize len, const char * const 
 
   if (!g_utf8_validate (text, (gssize) len, &end))
     {
-      g_test_message ("%s of '%s': not UTF-8 at byte %" G_GSIZE_FORMAT, what, argv[1],
+      g_autofree char *command = g_strescape (argv[1], NULL);
+
+      g_test_message ("%s of '%s': not UTF-8 at byte %" G_GSIZE_FORMAT, what, command,
                       (gsize) (end - text));
       g_test_fail ();
       return;
@@ -46,10 +48,12 @@ assert_clean (const char *what, const char *text, gsize len, const char * const 
 
       if ((c < 0x20 && c != '\n') || (c >= 0x7f && c <= 0x9f))
         {
-          g_autofree char *shown = g_strescape (text, NULL);
+          g_autofree char *shown = g_strndup (text, len);
+          g_autofree char *escaped = g_strescape (shown, NULL);
+          g_autofree char *command = g_strescape (argv[1], NULL);
 
           g_test_message ("%s of '%s' holds U+%04X at byte %" G_GSIZE_FORMAT ": %s", what,
-                          argv[1], c, (gsize) (p - text), shown);
+                          command, c, (gsize) (p - text), escaped);
           g_test_fail ();
           return;
         }
@@ -88,10 +92,11 @@ run_checked (const char *first, ...)
   assert_clean ("stdout", out_data, out_len, (const char * const *) argv->pdata);
   assert_clean ("stderr", err_data, err_len, (const char * const *) argv->pdata);
   {
-    g_autofree char *shown = g_strndup (err_len > 0 ? err_data : "", err_len);
+    g_autofree char *err_text = g_strndup (err_len > 0 ? err_data : "", err_len);
+    g_autofree char *command = g_strescape (argv->pdata[1], NULL);
+    g_autofree char *shown = g_strescape (err_text, NULL);
 
-    g_test_message ("%s: exit %d: %s", (const char *) argv->pdata[1],
-                    g_subprocess_get_exit_status (proc), shown);
+    g_test_message ("%s: exit %d: %s", command, g_subprocess_get_exit_status (proc), shown);
   }
   n_runs++;
   return g_subprocess_get_exit_status (proc);
