@@ -598,14 +598,20 @@ holds_number (JsonNode *node)
   return holds (node, G_TYPE_INT64) || holds (node, G_TYPE_DOUBLE);
 }
 
-/* An integer 0..@max at @path; "found" says what else it is. */
+/* An integer 0..@max at @where, then ".@key" or, with @key %NULL,
+ * "[@index]"; "found" says what else it is. The path is made only for
+ * the message: this runs for every byte of every phase. */
 static gboolean
 check_uint (JsonNode    *node,
-            const char  *path,
+            const char  *where,
+            const char  *key,
+            guint        index,
             guint32      max,
             guint32     *out,
             GError     **error)
 {
+  g_autofree char *path = NULL;
+
   if (holds (node, G_TYPE_INT64) &&
       json_node_get_int (node) >= 0 && (guint64) json_node_get_int (node) <= max)
     {
@@ -613,6 +619,8 @@ check_uint (JsonNode    *node,
         *out = (guint32) json_node_get_int (node);
       return TRUE;
     }
+  path = key != NULL ? g_strdup_printf ("%s.%s", where, key)
+                     : g_strdup_printf ("%s[%u]", where, index);
   if (holds_number (node))
     {
       char found[G_ASCII_DTOSTR_BUF_SIZE];
@@ -640,7 +648,6 @@ get_uint (JsonObject  *object,
           GError     **error)
 {
   JsonNode *node = json_object_get_member (object, key);
-  g_autofree char *path = NULL;
 
   if (node == NULL)
     {
@@ -650,8 +657,7 @@ get_uint (JsonObject  *object,
                    _("%s: expected member \"%s\", found none"), where, key);
       return FALSE;
     }
-  path = g_strdup_printf ("%s.%s", where, key);
-  return check_uint (node, path, max, out, error);
+  return check_uint (node, where, key, 0, max, out, error);
 }
 
 static gboolean
@@ -662,9 +668,7 @@ get_uint_element (JsonArray   *array,
                   guint32     *out,
                   GError     **error)
 {
-  g_autofree char *path = g_strdup_printf ("%s[%u]", where, index);
-
-  return check_uint (json_array_get_element (array, index), path, max, out, error);
+  return check_uint (json_array_get_element (array, index), where, NULL, index, max, out, error);
 }
 
 /* The member @key when it is a string (%NULL when it is absent, or null
