@@ -442,6 +442,81 @@ test_eval_demo (void)
   }
 }
 
+/* The position r that eval reports is the game's: the demo's
+ * WATER_SURFACE (ping-pong over 3000 ms) runs back in odd periods, a once
+ * track holds its end, and the start wraps as a uint32. */
+static void
+test_eval_positions (void)
+{
+  static const struct {
+    const char *name;
+    const char *time;
+    const char *start;
+    gint64      r;
+    gint        segment;
+    gboolean    hold;
+  } cases[] = {
+    { "WATER_SURFACE", "0", "0", 0, 0, FALSE },
+    { "WATER_SURFACE", "1633", "0", 1633, 1, FALSE },
+    { "WATER_SURFACE", "2999", "0", 2999, 1, FALSE },
+    /* the turnaround: the end of the last interval */
+    { "WATER_SURFACE", "3000", "0", 3000, 1, FALSE },
+    { "WATER_SURFACE", "3001", "0", 2999, 1, FALSE },
+    /* 4.633 s in: 1633 ms into the way back */
+    { "WATER_SURFACE", "4633", "0", 1367, 0, FALSE },
+    { "WATER_SURFACE", "6000", "0", 0, 0, FALSE },
+    { "WATER_SURFACE", "6001", "0", 1, 0, FALSE },
+    { "WATER_SURFACE", "10633", "6000", 1367, 0, FALSE },
+    /* a start after now: delta = 4633 + 1 */
+    { "WATER_SURFACE", "4633", "4294967295", 1366, 0, FALSE },
+    /* 4294967295 = 1431655 * 3000 + 2295, an odd period */
+    { "WATER_SURFACE", "4294967295", "0", 705, 0, FALSE },
+    /* FADE_IN, once over 751 ms: held at the end from 751 on */
+    { "FADE_IN", "750", "0", 750, 5, FALSE },
+    { "FADE_IN", "751", "0", 751, 5, TRUE },
+    { "FADE_IN", "1502", "0", 751, 5, TRUE },
+    { "FADE_IN", "4294967295", "0", 751, 5, TRUE },
+    /* FLIPBOOK, a loop of 1000 ms */
+    { "FLIPBOOK", "1000", "0", 0, 0, FALSE },
+    { "FLIPBOOK", "2250", "0", 250, 1, FALSE },
+    { "FLIPBOOK", "4294967295", "0", 295, 1, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) r = { 0 };
+      g_auto(Run) text = { 0 };
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *line = NULL;
+      JsonObject *o;
+
+      run_tool (&r, "eval", g_getenv ("DEMO_LIB"), cases[i].name, "--block", "0", "--time",
+                cases[i].time, "--start", cases[i].start, "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      root = parse_json (r.out);
+      o = json_node_get_object (root);
+      g_assert_cmpint (json_object_get_int_member (o, "r"), ==, cases[i].r);
+      g_assert_cmpint (json_object_get_int_member (o, "segment"), ==, cases[i].segment);
+      g_assert_cmpint (json_object_get_boolean_member (o, "hold"), ==, cases[i].hold);
+      /* the very function the views show positions from */
+      {
+        guint64 now = g_ascii_strtoull (cases[i].time, NULL, 10);
+        guint64 start = g_ascii_strtoull (cases[i].start, NULL, 10);
+
+        g_assert_cmpint (json_object_get_int_member (o, "r"), ==,
+                         phase_eval_position ((guint) json_object_get_int_member (o, "mode"),
+                                              (guint32) json_object_get_int_member (o, "cycle"),
+                                              (guint32) (now - start), 0, NULL));
+      }
+
+      run_tool (&text, "eval", g_getenv ("DEMO_LIB"), cases[i].name, "--block", "0", "--time",
+                cases[i].time, "--start", cases[i].start, NULL);
+      g_assert_cmpint (text.status, ==, 0);
+      line = g_strdup_printf (", r %" G_GINT64_FORMAT ", ", cases[i].r);
+      g_assert_nonnull (strstr (text.out, line));
+    }
+}
+
 static void
 test_eval_errors (void)
 {
@@ -1552,6 +1627,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/eval/period-end", test_eval_period_end);
   g_test_add_func ("/cli/eval/random-agrees", test_eval_random_agrees);
   g_test_add_func ("/cli/eval/demo", test_eval_demo);
+  g_test_add_func ("/cli/eval/positions", test_eval_positions);
   g_test_add_func ("/cli/eval/errors", test_eval_errors);
   g_test_add_func ("/cli/resolve", test_resolve);
   g_test_add_func ("/cli/set/only-edited-bytes", test_set_changes_only_the_edited_bytes);
