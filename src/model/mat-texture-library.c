@@ -753,10 +753,14 @@ mat_texture_library_import_payload (MatTextureLibrary *self,
 
   if (existing != NULL)
     {
+      g_autoptr(GBytes) kept = NULL;
+
       slot = slot_of_texture (self, existing);
       g_assert (slot != NULL);
-      if (!g_bytes_equal (slot->payload, payload))
-        push_payload (self, slot, payload, _("Replace Texture"));
+      /* a replace keeps the header's flags5 and unk6 (formats.md 3) */
+      kept = texm_keep_replaced_flags (payload, slot->payload);
+      if (!g_bytes_equal (slot->payload, kept))
+        push_payload (self, slot, kept, _("Replace Texture"));
       return existing;
     }
 

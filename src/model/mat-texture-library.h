@@ -85,7 +85,8 @@ gboolean           mat_texture_library_check_import_name (MatTextureLibrary *sel
 /* Encodes the picture (@width x @height RGBA8, @stride bytes a row, see
  * texm_encode) with @options and stores it under @name: over the Texm
  * entry of that name (its name bytes and every other directory field
- * kept) or as a new Texm entry at the end of the directory (attr1..3 0).
+ * kept, and its header's flags5 and unk6: texm_keep_replaced_flags) or as
+ * a new Texm entry at the end of the directory (attr1..3 0).
  * One undo step. @result: (out) (optional): what the encoder made.
  * Returns: (transfer none): the texture, or %NULL with the name's or the
  * encoder's error and nothing changed. */
@@ -119,7 +120,8 @@ MatTexture        *mat_texture_library_import_finish  (MatTextureLibrary       *
                                                        TexmEncodeResult        *encoded,
                                                        GError                 **error);
 /* The same with a Texm payload made elsewhere; it must parse
- * (TEXM_ERROR). Returns: (transfer none) */
+ * (TEXM_ERROR). Over an existing texture it, too, takes that texture's
+ * flags5 and unk6. Returns: (transfer none) */
 MatTexture        *mat_texture_library_import_payload (MatTextureLibrary *self,
                                                        const char        *name,
                                                        GBytes            *payload,
