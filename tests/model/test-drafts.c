@@ -246,6 +246,24 @@ store_new (Scratch *scratch,
   return store;
 }
 
+/* The editor of @store ends as a killed one does: its lock is free once
+ * the store is gone (a worker thread may hold it a moment longer). */
+static void
+end_store (MatDraftStore **store)
+{
+  gpointer weak = *store;
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  g_object_add_weak_pointer (G_OBJECT (weak), &weak);
+  g_clear_object (store);
+  while (weak != NULL)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, end);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
 static GListModel *
 find_left (MatDraftStore *store)
 {
@@ -587,7 +605,7 @@ test_left_restore (void)
 
   /* killed: its lock goes with the process (here: the store, before
    * the library, which would be discarded otherwise) */
-  g_clear_object (&first);
+  end_store (&first);
   g_clear_object (&library);
   folders = sessions (scratch);
   g_assert_cmpuint (folders->len, ==, 1);
@@ -661,7 +679,7 @@ test_left_changed_on_disk (void)
   mat_draft_store_track (first, MAT_DRAFTABLE (library), NULL);
   edit_attr1 (library, 0, 0x41);
   wait_idle (first);
-  g_clear_object (&first);
+  end_store (&first);
   g_clear_object (&library);
 
   /* another program writes the file meanwhile */
@@ -690,7 +708,7 @@ test_left_changed_on_disk (void)
   g_clear_object (&left);
   g_clear_object (&draft);
   g_assert_cmpint (g_unlink (scratch->lib_path), ==, 0);
-  g_clear_object (&second);
+  end_store (&second);
   second = store_new (scratch, 20);
   left = find_left (second);
   draft = g_list_model_get_item (left, 0);
@@ -734,7 +752,7 @@ test_left_discard_damaged (void)
   g_assert_no_error (error);
   g_clear_object (&a);
   g_clear_object (&b);
-  g_clear_object (&first);
+  end_store (&first);
 
   second = store_new (scratch, 20);
   left = find_left (second);
@@ -781,7 +799,7 @@ test_left_discard_damaged (void)
     g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
   }
   g_clear_object (&left);
-  g_clear_object (&second);
+  end_store (&second);
   second = store_new (scratch, 20);
   left = find_left (second);
   g_assert_cmpuint (g_list_model_get_n_items (left), ==, 0);
@@ -831,7 +849,7 @@ test_textures (void)
 
   g_assert_true (mat_draft_store_flush_sync (first, TRUE, &error));
   g_clear_object (&textures);
-  g_clear_object (&first);
+  end_store (&first);
   second = store_new (scratch, 20);
   left = find_left (second);
   g_assert_cmpuint (g_list_model_get_n_items (left), ==, 1);
@@ -851,8 +869,9 @@ test_textures (void)
 
 /* The plan a draft is made from is taken on the main thread and written
  * in the worker: on the 65,536-material library the part on the main
- * thread is small beside the whole (figures in the log; the check is
- * lenient, this machine is shared). The plan also stays right when the
+ * thread is a few milliseconds (figures in the log; the check is
+ * lenient, the machine may be shared); the SHA-256 and the safe write
+ * that follow are the worker's. The plan also stays right when the
  * library is saved and edited after it was taken. */
 static void
 test_plan_main_thread (void)
@@ -887,7 +906,8 @@ test_plan_main_thread (void)
   assert_bytes_equal (written, expected);
   g_test_message ("65,536 materials: plan on the main thread %.1f ms, bytes in the worker %.1f ms (best of 5)",
                   plan_ms, write_ms);
-  g_assert_cmpfloat (plan_ms, <, write_ms);
+  /* a frame of the main loop at most, even on a busy machine */
+  g_assert_cmpfloat (plan_ms, <, 50.0);
 
   /* taken, then the library edited: the plan still writes the old state */
   {
