@@ -1037,6 +1037,21 @@ queue_op (MatDraftStore *self,
       op_free (op);
       return;
     }
+  /* a newer draft of the same archive supersedes one still waiting (a
+   * slow disk does not pile plans up) */
+  if (op->kind == OP_WRITE)
+    for (GList *l = self->ops.head; l != NULL;)
+      {
+        GList *next = l->next;
+        Op *waiting = l->data;
+
+        if (waiting->kind == OP_WRITE && g_str_equal (waiting->record->id, op->record->id))
+          {
+            g_queue_delete_link (&self->ops, l);
+            op_free (waiting);
+          }
+        l = next;
+      }
   g_queue_push_tail (&self->ops, op);
   run_next (self);
   update_busy (self);

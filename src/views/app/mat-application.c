@@ -81,7 +81,11 @@ left_found_cb (GObject      *object,
   g_autoptr(GListModel) left = mat_draft_store_find_left_finish (MAT_DRAFT_STORE (object), result,
                                                                  &error);
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
 
+  /* over the first window, also when it is not shown yet */
+  if (parent == NULL && windows != NULL)
+    parent = windows->data;
   if (left == NULL)
     {
       g_message ("Drafts of unsaved changes: %s", error->message);
