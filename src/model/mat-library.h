@@ -2,12 +2,15 @@
  *
  * One MatMaterial per directory entry, in directory order. The library
  * owns the archive bytes, the file and its ETag, and the MatHistory that
- * every edit goes through.
+ * every edit goes through. It is a MatDraftable: the draft store keeps
+ * its unsaved changes. Properties "file", "etag", "dirty", "history" and
+ * "n-items" (read-only, notified when they change).
  */
 #pragma once
 
 #include <gio/gio.h>
 
+#include "mat-draftable.h"
 #include "mat-file.h"
 #include "mat-history.h"
 #include "mat-material.h"
@@ -23,6 +26,17 @@ G_DECLARE_FINAL_TYPE (MatLibrary, mat_library, MAT, LIBRARY, GObject)
  * core's NRES_ERROR message (entry, offset, expected, found).
  * Returns: (transfer full): the library, or %NULL with @error. */
 MatLibrary  *mat_library_new_from_bytes   (GBytes               *bytes,
+                                           GError              **error);
+
+/* A library holding @bytes (a draft of unsaved changes, see
+ * mat-drafts.h) as unsaved changes to @file, made from its version
+ * @etag: "dirty" until it is saved, with nothing to undo. A save to its
+ * own file passes @etag, so a file changed on disk since that version
+ * fails with G_IO_ERROR_WRONG_ETAG and is left as it is.
+ * Returns: (transfer full): the library, or %NULL with @error. */
+MatLibrary  *mat_library_new_restored     (GBytes               *bytes,
+                                           GFile                *file,
+                                           const char           *etag,
                                            GError              **error);
 
 /* Reads and parses @file in a thread (mat_file_read_library: a FIFO or
