@@ -1232,25 +1232,37 @@ release_temp (Temp *temp)
   temp->lock = -1;
 }
 
-/* Copies the original (open as @original_fd) to TARGET.bak, through a
- * temporary file renamed over the old backup, with the original's mode,
- * owner and attributes. */
-static gboolean
-keep_backup (const char     *target,
-             int             original_fd,
-             const GStatBuf *original,
-             GError        **error)
+static void
+set_backup_error (GError     **error,
+                  const char  *target,
+                  int          saved)
 {
   g_autofree char *backup = g_strconcat (target, ".bak", NULL);
+  g_autofree char *shown = display_path (backup);
+
+  set_errno_error (error, saved,
+                   _("Could not keep the backup “%s”: %s. The original was left as it was."),
+                   shown, g_strerror (saved));
+}
+
+/* Copies the original (open as @original_fd) to a temporary file @temp
+ * with the original's mode, owner and attributes, synced: the backup,
+ * renamed over TARGET.bak just before the save's own rename. */
+static gboolean
+prepare_backup (const char     *target,
+                int             original_fd,
+                const GStatBuf *original,
+                Temp           *temp,
+                GError        **error)
+{
   g_autofree char *failed_name = NULL;
   g_autofree guint8 *buf = g_malloc (READ_PIECE);
   goffset offset = 0;
   MetadataStep step;
-  Temp temp = TEMP_INIT;
   int saved = 0;
 
   /* never wider than the original while it is filled */
-  if (!create_temp (target, ".bak", 0600 & original->st_mode, &temp, error))
+  if (!create_temp (target, ".bak", 0600 & original->st_mode, temp, error))
     return FALSE;
 
   for (;;)
@@ -1272,31 +1284,20 @@ keep_backup (const char     *target,
         }
       if (n == 0)
         break;
-      if (!write_all (temp.fd, buf, (gsize) n, &saved))
+      if (!write_all (temp->fd, buf, (gsize) n, &saved))
         goto failed;
       offset += n;
     }
 
-  saved = copy_metadata (temp.fd, original_fd, original, &step, &failed_name);
+  saved = copy_metadata (temp->fd, original_fd, original, &step, &failed_name);
   if (saved == 0)
-    saved = sync_and_close (&temp.fd);
-  if (saved == 0 && io->rename (temp.path, backup) != 0)
-    saved = errno;
+    saved = sync_and_close (&temp->fd);
   if (saved == 0)
-    {
-      release_temp (&temp);
-      return TRUE;
-    }
+    return TRUE;
 
 failed:
-  discard_temp (&temp);
-  {
-    g_autofree char *shown = display_path (backup);
-
-    set_errno_error (error, saved,
-                     _("Could not keep the backup “%s”: %s. The original was left as it was."),
-                     shown, g_strerror (saved));
-  }
+  discard_temp (temp);
+  set_backup_error (error, target, saved);
   return FALSE;
 }
 
@@ -1347,6 +1348,7 @@ mat_file_replace (const char    *path,
   GStatBuf original, written;
   gboolean exists;
   Temp temp = TEMP_INIT;
+  Temp backup = TEMP_INIT;
   int original_fd = -1;
   int saved = 0;
 
@@ -1435,7 +1437,8 @@ mat_file_replace (const char    *path,
       goto failed;
     }
 
-  if (exists && (flags & MAT_SAVE_BACKUP) && !keep_backup (target, original_fd, &original, error))
+  if (exists && (flags & MAT_SAVE_BACKUP) &&
+      !prepare_backup (target, original_fd, &original, &backup, error))
     goto failed;
 
   /* The last look before the rename: another program may have written
@@ -1445,6 +1448,17 @@ mat_file_replace (const char    *path,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     goto failed;
 
+  if (backup.path != NULL)
+    {
+      g_autofree char *backup_path = g_strconcat (target, ".bak", NULL);
+
+      if (io->rename (backup.path, backup_path) != 0)
+        {
+          set_backup_error (error, target, errno);
+          goto failed;
+        }
+      release_temp (&backup);
+    }
   if (io->rename (temp.path, target) != 0)
     {
       saved = errno;
@@ -1477,6 +1491,7 @@ changed:
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_WRONG_ETAG,
                        _("The file changed on disk since it was read. Nothing was written."));
 failed:
+  discard_temp (&backup);
   discard_temp (&temp);
   if (original_fd >= 0)
     io->close (original_fd);
