@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -1862,6 +1863,131 @@ test_stale_after_kill (void)
   remove_tree (dir);
 }
 
+static gsize
+resident_bytes (void)
+{
+  g_autofree char *statm = NULL;
+  unsigned long size = 0, resident = 0;
+
+  g_assert_true (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL));
+  g_assert_cmpint (sscanf (statm, "%lu %lu", &size, &resident), ==, 2);
+  return (gsize) resident * (gsize) sysconf (_SC_PAGESIZE);
+}
+
+/* The demo library with @extra bytes of a pattern before its directory:
+ * an unindexed region the reader leaves out. */
+static GBytes *
+with_unindexed (GBytes *demo,
+                guint32 extra)
+{
+  const guint8 *data = g_bytes_get_data (demo, NULL);
+  GByteArray *array = g_byte_array_new ();
+  guint32 count, directory, total;
+
+  memcpy (&count, data + 8, 4);
+  directory = (guint32) g_bytes_get_size (demo) - count * 64;
+  g_byte_array_append (array, data, directory);
+  for (guint32 i = 0; i < extra; i++)
+    {
+      guint8 b = (guint8) (i * 31 + 7);
+
+      g_byte_array_append (array, &b, 1);
+    }
+  g_byte_array_append (array, data + directory, count * 64);
+  total = array->len;
+  memcpy (array->data + 12, &total, 4);
+  return g_byte_array_free_to_bytes (array);
+}
+
+/* The editor's open of a 4 GiB library (sparse) with one material: what
+ * the directory names is read, in well under a second and 50 MB; a save of
+ * a library with a large unindexed region copies it from the file; and
+ * what killed saves left in the folder is removed at the open. */
+static void
+test_document_huge_library (void)
+{
+  g_autoptr(GBytes) demo = env_file ("DEMO_LIB");
+  g_autoptr(NresArchive) demo_archive = nres_archive_parse (demo, NULL);
+  g_autofree char *dir = make_dir ("huge");
+  g_autofree char *path = g_build_filename (dir, "Huge.lib", NULL);
+  g_autofree char *small = g_build_filename (dir, "Material.lib", NULL);
+  g_autofree char *stale = g_build_filename (dir, ".Material.lib.Zz09Yy.matedit-tmp", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) small_file = g_file_new_for_path (small);
+  g_autoptr(MatDocument) document = mat_document_new ();
+  g_autoptr(GError) error = NULL;
+  const guint32 total = 0xFFFFFFFFu;
+  guint8 header[16] = { 'N', 'R', 'e', 's', 0, 1, 0, 0, 1, 0, 0, 0 };
+  NresEntry entry = demo_archive->entries[0];
+  const guint8 *payload;
+  gsize size = 0, before;
+  gint64 start;
+  int fd;
+
+  payload = nres_archive_payload (demo_archive, 0, &size);
+  memcpy (header + 12, &total, 4);
+  entry.data_offset = 16;
+  entry.sort_index = 0;
+  fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, total), ==, 0);
+  g_assert_cmpint (pwrite (fd, header, 16, 0), ==, 16);
+  g_assert_cmpint (pwrite (fd, payload, size, 16), ==, (gssize) size);
+  g_assert_cmpint (pwrite (fd, &entry, 64, total - 64), ==, 64);
+  close (fd);
+
+  before = resident_bytes ();
+  start = g_get_monotonic_time ();
+  g_assert_true (document_load (document, file, &error));
+  g_assert_no_error (error);
+  g_test_message ("opened a 4 GiB library in %.3f s, %.1f MB more resident",
+                  (g_get_monotonic_time () - start) / 1e6,
+                  ((double) resident_bytes () - (double) before) / 1e6);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+  g_assert_cmpuint (resident_bytes (), <, before + 50 * 1000 * 1000);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (mat_document_get_library (document))), ==, 1);
+  g_unlink (path);
+
+  /* 300,000 unindexed bytes: left out at the open, copied at the save */
+  {
+    g_autoptr(GBytes) original = with_unindexed (demo, 300000);
+    g_autoptr(GBytes) saved = NULL;
+    g_autoptr(GBytes) expected = NULL;
+    MatLibrary *library;
+
+    write_bytes (small, original, 0644);
+    g_assert_true (g_file_set_contents (stale, "left by a killed save", -1, NULL));
+    g_assert_true (document_load (document, small_file, &error));
+    g_assert_no_error (error);
+    library = mat_document_get_library (document);
+    g_assert_cmpuint (mat_library_get_removed_temporaries (library), ==, 1);
+    g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+
+    edit_first (library);
+    g_assert_true (document_save (document, NULL, MAT_SAVE_NONE, NULL, &error));
+    g_assert_no_error (error);
+    saved = test_load_file (small);
+    /* the original with entry 0's attr3 one more (a directory field):
+     * every other byte, the unindexed ones too, as they were */
+    {
+      gsize n = g_bytes_get_size (original);
+      guint8 *copy = g_memdup2 (g_bytes_get_data (original, NULL), n);
+      guint32 count, attr3;
+      gsize field;
+
+      memcpy (&count, copy + 8, 4);
+      field = n - (gsize) count * 64 + 16;
+      memcpy (&attr3, copy + field, 4);
+      attr3++;
+      memcpy (copy + field, &attr3, 4);
+      expected = g_bytes_new_take (copy, n);
+    }
+    g_assert_true (g_bytes_equal (saved, expected));
+    g_assert_cmpuint (g_bytes_get_size (saved), ==, g_bytes_get_size (original));
+  }
+  remove_tree (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1916,6 +2042,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/document/overwrite", test_document_overwrite);
   g_test_add_func ("/document/load-failure", test_document_load_failure);
   g_test_add_func ("/document/links-note", test_document_links_note);
+  g_test_add_func ("/document/huge-library", test_document_huge_library);
 
   status = g_test_run ();
   remove_tree (base_dir);
