@@ -774,14 +774,18 @@ mat_file_read_archive (const char    *path,
       goto io_failed;
     }
   held = g_bytes_new_take (data, held_size);
-  checksum = g_checksum_new (DIGEST_TYPE);
+  /* the ETag's digest, hashed as it is read; a caller that does not
+   * write (check) needs none, and a gap reader only with one */
+  if (etag != NULL)
+    checksum = g_checksum_new (DIGEST_TYPE);
   for (guint i = 0; i <= n_gaps; i++)
     {
       guint64 end = i < n_gaps ? gaps[i].offset : size;
 
       if (!read_at (fd, data + at, end - pos, (goffset) pos, cancellable, &local_error))
         goto io_failed;
-      checksum_update (checksum, data + at, end - pos);
+      if (checksum != NULL)
+        checksum_update (checksum, data + at, end - pos);
       at += end - pos;
       if (i < n_gaps)
         pos = (guint64) gaps[i].offset + gaps[i].length;
@@ -799,12 +803,14 @@ mat_file_read_archive (const char    *path,
   archive = nres_archive_parse_held (held, size, &local_error);
   if (archive == NULL)
     goto nres_failed;
-  source = g_new0 (GapSource, 1);
-  source->path = g_strdup (path);
-  source->etag = etag_make (&st, g_checksum_get_string (checksum));
-  if (etag != NULL)
-    *etag = g_strdup (source->etag);
-  nres_archive_set_gap_reader (archive, read_gaps, source, gap_source_free);
+  if (checksum != NULL)
+    {
+      source = g_new0 (GapSource, 1);
+      source->path = g_strdup (path);
+      source->etag = etag_make (&st, g_checksum_get_string (checksum));
+      *etag = g_strdup (source->etag);
+      nres_archive_set_gap_reader (archive, read_gaps, source, gap_source_free);
+    }
 
   return archive;
 

@@ -64,7 +64,9 @@ GBytes   *mat_file_read_library   (const char      *path,
  * claims gigabytes answers at once. The archive's gap reader reads them
  * from the file when the preserving writer needs them, after checking that
  * the file is still the version read (G_IO_ERROR_WRONG_ETAG otherwise).
- * @etag, @summary: as mat_file_read_library ().
+ * @etag, @summary: as mat_file_read_library (); without @etag no digest
+ * is taken and the archive has no gap reader (it can be read, not
+ * written with the preserving writer when it has gaps).
  * Returns: (transfer full): the archive, or %NULL with @error. */
 NresArchive *mat_file_read_archive (const char      *path,
                                     char           **etag,
