@@ -1317,7 +1317,11 @@ test_huge_library_bounded (void)
                           commands[c][0], n, seconds, rss, base_seconds, base_rss);
           g_assert_cmpint (status, ==, 0);
           g_assert_cmpfloat (seconds, <, 1.0);
-          g_assert_cmpint (rss, <, 50 * 1024);
+          /* beyond what the tool takes for a small library (under a
+           * sanitizer that is itself over 100 MB) */
+          g_assert_cmpint (rss - base_rss, <, 50 * 1024);
+          if (base_rss < 20 * 1024)
+            g_assert_cmpint (rss, <, 50 * 1024);
           if (c == 1)
             g_assert_nonnull (strstr (output, "size: 4294967295 bytes"));
         }
