@@ -22,6 +22,7 @@ struct _MatLibrary
   guint64      saved_state;
   gboolean     dirty;
   GPtrArray   *diagnostics;   /* cache, %NULL when stale */
+  guint        removed_temporaries;   /* found at the load */
 };
 
 static void mat_library_list_model_init (GListModelInterface *iface);
@@ -175,22 +176,24 @@ load_thread (GTask        *task,
   g_autofree char *etag = NULL;
   g_autofree char *summary = NULL;
   g_autofree char *path = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  NresArchive *archive = NULL;
   MatLibrary *self;
 
   path = mat_file_get_local_path (file, &error);
+  /* only what the directory names: unindexed gigabytes are not read */
   if (path != NULL)
-    bytes = mat_file_read_library (path, &etag, &summary, cancellable, &error);
-  if (bytes != NULL)
+    archive = mat_file_read_archive (path, &etag, &summary, cancellable, &error);
+  if (archive != NULL)
     {
-      self = mat_library_new_from_bytes (bytes, &error);
-      if (self != NULL)
-        {
-          self->file = g_object_ref (file);
-          self->etag = g_steal_pointer (&etag);
-          g_task_return_pointer (task, self, g_object_unref);
-          return;
-        }
+      g_autofree char *dir = g_path_get_dirname (path);
+
+      self = library_new (archive);
+      self->file = g_object_ref (file);
+      self->etag = g_steal_pointer (&etag);
+      /* what killed saves left beside it, unless a save still runs */
+      self->removed_temporaries = mat_file_remove_stale_temporaries (dir, NULL);
+      g_task_return_pointer (task, self, g_object_unref);
+      return;
     }
 
   /* First what is wrong in plain words, then the exact detail. */
@@ -392,6 +395,14 @@ mat_library_save_async (MatLibrary          *self,
     etag = self->etag;
   mat_file_replace_async (file, save->bytes, etag, flags, cancellable, save_done_cb,
                           g_steal_pointer (&task));
+}
+
+guint
+mat_library_get_removed_temporaries (MatLibrary *self)
+{
+  g_return_val_if_fail (MAT_IS_LIBRARY (self), 0);
+
+  return self->removed_temporaries;
 }
 
 gboolean

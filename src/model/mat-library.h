@@ -39,10 +39,12 @@ MatLibrary  *mat_library_new_restored     (GBytes               *bytes,
                                            const char           *etag,
                                            GError              **error);
 
-/* Reads and parses @file in a thread (mat_file_read_library: a FIFO or
+/* Reads and parses @file in a thread (mat_file_read_archive: a FIFO or
  * a device is refused at once, the header and directory are checked
- * against the file's size before the payloads are read); remembers its
- * ETag. On failure the error's message is two lines: first what is
+ * against the file's size before the payloads are read, and large
+ * unindexed regions are read only when a save needs them); remembers its
+ * ETag. Removes what killed saves left in its folder
+ * (mat_library_get_removed_temporaries). On failure the error's message is two lines: first what is
  * wrong in plain words ("The file is cut short: 1,900 of 3,768 bytes."),
  * then the exact detail. */
 void         mat_library_load_async       (GFile                *file,
@@ -84,6 +86,10 @@ GBytes      *mat_library_save_to_bytes    (MatLibrary           *self,
 GFile       *mat_library_get_file         (MatLibrary           *self);
 /* Returns: (transfer none) (nullable). */
 const char  *mat_library_get_etag         (MatLibrary           *self);
+/* How many temporary files of killed saves the load removed from the
+ * library's folder (mat_file_remove_stale_temporaries): a note to show
+ * once. */
+guint        mat_library_get_removed_temporaries (MatLibrary     *self);
 /* TRUE iff the state differs from the last load or save. */
 gboolean     mat_library_get_dirty        (MatLibrary           *self);
 /* Returns: (transfer none). */

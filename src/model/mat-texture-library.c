@@ -404,8 +404,8 @@ mat_texture_library_new_empty (void)
 /* ---- loading ---------------------------------------------------------- */
 
 /* Reads @file as the model reads every library: a local file through
- * mat_file_read_library (regular files only, the header and directory
- * checked first), with its ETag. */
+ * mat_file_read_archive (regular files only, the header and directory
+ * checked first, unindexed gigabytes not read), with its ETag. */
 static MatTextureLibrary *
 read_library (GFile         *file,
               GCancellable  *cancellable,
@@ -417,14 +417,23 @@ read_library (GFile         *file,
   MatTextureLibrary *self;
 
   if (path != NULL)
-    bytes = mat_file_read_library (path, &etag, NULL, cancellable, error);
+    {
+      /* only what the directory names (mat_file_read_archive) */
+      NresArchive *archive = mat_file_read_archive (path, &etag, NULL, cancellable, error);
+
+      if (archive == NULL)
+        return NULL;
+      self = library_new (archive);
+    }
   else
-    bytes = g_file_load_bytes (file, cancellable, NULL, error);
-  if (bytes == NULL)
-    return NULL;
-  self = mat_texture_library_new_from_bytes (bytes, error);
-  if (self == NULL)
-    return NULL;
+    {
+      bytes = g_file_load_bytes (file, cancellable, NULL, error);
+      if (bytes == NULL)
+        return NULL;
+      self = mat_texture_library_new_from_bytes (bytes, error);
+      if (self == NULL)
+        return NULL;
+    }
   self->file = g_object_ref (file);
   self->etag = g_steal_pointer (&etag);
   return self;
