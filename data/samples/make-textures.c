@@ -199,7 +199,8 @@ draw_water (guint size)
   return rgba;
 }
 
-/* Lava palette: black, red, orange, yellow, white over indices 0..255. */
+/* Lava palette: black, red, orange, yellow, white over indices 0..255,
+ * as the payload stores it: B, G, R, 0 (formats.md 3). */
 static void
 lava_palette (guint8 *palette)
 {
@@ -207,9 +208,9 @@ lava_palette (guint8 *palette)
     {
       int v = (int) i;
 
-      palette[i * 4 + 0] = clamp8 (v * 3);
+      palette[i * 4 + 0] = clamp8 ((v - 170) * 3);
       palette[i * 4 + 1] = clamp8 ((v - 85) * 3);
-      palette[i * 4 + 2] = clamp8 ((v - 170) * 3);
+      palette[i * 4 + 2] = clamp8 (v * 3);
       palette[i * 4 + 3] = 0;
     }
 }
@@ -228,7 +229,7 @@ draw_lava (guint         size,
         int heat = 255 - ABS (n - 128) * 6;
         const guint8 *e = palette + (gsize) clamp8 (heat) * 4;
 
-        put_px (rgba, size, x, y, e[0], e[1], e[2], 255);
+        put_px (rgba, size, x, y, e[2], e[1], e[0], 255);
       }
 
   return rgba;
