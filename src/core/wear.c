@@ -1,7 +1,8 @@
 /* wear.c - WEAR: a model's material table, reader and preserving writer
  *
  * See models.md 3 and wear.h. The reader walks the member line by line
- * (a line ends at "\n", a "\r" before it belongs to the line ending) and
+ * (a line ends at "\n", a "\r" just before it belongs to the line ending;
+ * any other "\r" is a byte of its line) and
  * splits a line into fields at runs of spaces and tabs. It keeps where
  * every field is, so that the writer can replace exactly one name.
  */
@@ -51,7 +52,7 @@ next_line (const guint8 *data,
     }
   else
     line->end = line->next = size;
-  if (line->end > line->start && data[line->end - 1] == '\r')
+  if (nl != NULL && line->end > line->start && data[line->end - 1] == '\r')
     line->end--;
 
   return TRUE;
@@ -195,6 +196,7 @@ parse_row (WearTable    *table,
   memset (row, 0, sizeof *row);
   row->line_start = line->start;
   row->line_end = line->end;
+  row->line_next = line->next;
   first_field (data, line, &row->id_start, &row->id_end);
   row->name_start = skip_blanks (data, row->id_end, line->end);
   if (row->name_start == line->end)
@@ -284,7 +286,9 @@ read_rows (WearTable    *table,
     }
 
   *n_out = rows->len;
-  return (WearRow *) (void *) g_array_free (g_steal_pointer (&rows), rows->len == 0);
+  if (rows->len == 0)
+    return NULL;
+  return (WearRow *) (void *) g_array_free (g_steal_pointer (&rows), FALSE);
 }
 
 /* Reads a count line at the next filled line from *@pos. */
@@ -297,7 +301,7 @@ read_count (WearTable    *table,
             guint64      *count,
             gsize        *start,
             gsize        *end,
-            gsize        *line_end)
+            gsize        *line_next)
 {
   Line line;
 
@@ -318,7 +322,7 @@ read_count (WearTable    *table,
     }
 
   first_field (data, &line, start, end);
-  *line_end = line.end;
+  *line_next = line.next;
   *pos = line.next;
   if (!parse_number (data, *start, *end, count))
     {
@@ -366,7 +370,7 @@ wear_table_read (GBytes      *bytes,
 
   table->has_count = read_count (table, data, size, &pos, FALSE, &table->count,
                                  &table->count_start, &table->count_end,
-                                 &table->count_line_end);
+                                 &table->count_line_next);
   if (!table->has_count)
     {
       table->end = size;
@@ -387,13 +391,13 @@ wear_table_read (GBytes      *bytes,
 
   if (next_filled_line (data, size, pos, &line) && line_is_lightmaps (data, &line))
     {
-      gsize start, end, line_end;
+      gsize start, end, line_next;
 
       table->has_lightmaps = TRUE;
       table->lightmaps_start = line.start;
       pos = table->end = line.next;
       if (read_count (table, data, size, &pos, TRUE, &table->lightmap_count,
-                      &start, &end, &line_end))
+                      &start, &end, &line_next))
         {
           table->end = pos;
           table->lightmaps = read_rows (table, data, size, &pos, table->lightmap_count,
@@ -555,6 +559,8 @@ wear_table_add_row (const WearTable  *table,
   g_autofree char *row_text = NULL;
   const guint8 *data;
   gsize size = 0, len, at;
+  gboolean ended;
+  const char *sep;
   GByteArray *out;
 
   g_return_val_if_fail (table != NULL, NULL);
@@ -571,17 +577,25 @@ wear_table_add_row (const WearTable  *table,
   if (!wear_check_name (name, encoded, &len, error))
     return NULL;
 
+  /* after the last row's line and its ending: no line the table has is
+   * split or joined; a last line without an ending gets one first */
   data = g_bytes_get_data (table->bytes, &size);
-  at = table->n_rows > 0 ? table->rows[table->n_rows - 1].line_end : table->count_line_end;
+  at = table->n_rows > 0 ? table->rows[table->n_rows - 1].line_next : table->count_line_next;
+  ended = at > 0 && data[at - 1] == '\n';
+  /* a "\r" ending the last line is a byte of that line: a "\n" after it
+   * would make it a line ending, "\r\n" keeps it */
+  sep = ended ? "" : at > 0 && data[at - 1] == '\r' ? "\r\n" : table->eol;
   digits = g_strdup_printf ("%u", table->n_rows + 1);
-  row_text = g_strdup_printf ("%s%u ", table->eol, table->n_rows);
+  row_text = g_strdup_printf ("%s%u ", sep, table->n_rows);
 
-  out = g_byte_array_sized_new ((guint) (size + strlen (digits) + strlen (row_text) + len));
+  out = g_byte_array_sized_new ((guint) (size + strlen (digits) + strlen (row_text) + len + 2));
   g_byte_array_append (out, data, (guint) table->count_start);
   g_byte_array_append (out, (const guint8 *) digits, (guint) strlen (digits));
   g_byte_array_append (out, data + table->count_end, (guint) (at - table->count_end));
   g_byte_array_append (out, (const guint8 *) row_text, (guint) strlen (row_text));
   g_byte_array_append (out, encoded, (guint) len);
+  if (ended)
+    g_byte_array_append (out, (const guint8 *) table->eol, (guint) strlen (table->eol));
   g_byte_array_append (out, data + at, (guint) (size - at));
 
   return g_byte_array_free_to_bytes (out);

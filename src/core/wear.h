@@ -10,6 +10,10 @@
  *   <count>
  *   <id> <lightmapName>
  *
+ * Lines end at "\n"; a "\r" just before it belongs to the line ending,
+ * any other "\r" to its line. Fields are runs of bytes other than spaces
+ * and tabs.
+ *
  * A batch's byte +4 picks row r of the material rows BY POSITION: the
  * id is kept as its raw token and only linted. The reader never fails:
  * whatever it cannot read becomes a lint (msh-problem.h) and the rows it
@@ -46,6 +50,9 @@ GQuark wear_error_quark (void);
 typedef struct {
   gsize    line_start;   /* the line, without its line ending */
   gsize    line_end;
+  gsize    line_next;    /* after its line ending: where the next line
+                            starts (the member's size for a last line
+                            without one) */
   gsize    id_start;     /* the first field, as written */
   gsize    id_end;
   gsize    name_start;   /* the second field; both equal id_end when the
@@ -69,7 +76,7 @@ typedef struct {
   guint64  count;             /* that number (0 when not one; saturates) */
   gsize    count_start;       /* the count's first field */
   gsize    count_end;
-  gsize    count_line_end;    /* the count line's end (before its EOL) */
+  gsize    count_line_next;   /* where the line after the count's starts */
   WearRow *rows;              /* the material rows found, by position */
   guint    n_rows;
 
@@ -117,11 +124,13 @@ GBytes     *wear_table_set_name    (const WearTable *table,
                                     const char      *name,
                                     GError         **error);
 
-/* Adds material row number n_rows naming @name: "<n> <name>" and the
- * file's own line ending after the last row (after the count line when
- * there is none), and the count's digits rewritten to n_rows + 1 (the
- * rest of the count line kept). When the count said more rows than the
- * table had, it now says how many there are.
+/* Adds material row number n_rows naming @name: the line "<n> <name>"
+ * with the file's own line ending after the last row's line (after the
+ * count line when there is none; a last line without a line ending gets
+ * one before the new line, and the new line none), and the count's digits
+ * rewritten to n_rows + 1 (the rest of the count line kept). When the
+ * count said more rows than the table had, it now says how many there
+ * are.
  * Returns: (transfer full): the new member, or %NULL with a
  * %WEAR_ERROR_NO_COUNT or %WEAR_ERROR_BAD_NAME. */
 GBytes     *wear_table_add_row     (const WearTable *table,

@@ -431,6 +431,29 @@ test_add_row_lf (void)
   assert_bytes (d, "2\n0 A\n1 X\n\nLIGHTMAPS\n1\n0 p\n");
 }
 
+/* A "\r" that is not before a "\n" is a byte of its line: adding a row
+ * neither splits nor joins a line, so every old row reads back as it was
+ * (found by fuzzing). */
+static void
+test_add_row_stray_cr (void)
+{
+  g_autoptr(WearTable) eof = read_text ("2\n0 A\n1 B\r", 0);
+  g_autoptr(WearTable) inner = read_text ("1\n0 A\r\r\n", 0);
+  g_autoptr(GBytes) a = wear_table_add_row (eof, "X", NULL);
+  g_autoptr(GBytes) b = wear_table_add_row (inner, "X", NULL);
+  g_autoptr(WearTable) again_a = wear_table_read (a, 0, "tree.wea");
+  g_autoptr(WearTable) again_b = wear_table_read (b, 0, "tree.wea");
+
+  g_assert_cmpstr (eof->rows[1].name, ==, "B\r");
+  g_assert_cmpstr (inner->rows[0].name, ==, "A\r");
+  assert_bytes (a, "3\n0 A\n1 B\r\r\n2 X");
+  assert_bytes (b, "2\n0 A\r\r\n1 X\n");
+  g_assert_cmpstr (again_a->rows[1].name, ==, "B\r");
+  g_assert_cmpstr (again_a->rows[2].name, ==, "X");
+  g_assert_cmpstr (again_b->rows[0].name, ==, "A\r");
+  g_assert_cmpstr (again_b->rows[1].name, ==, "X");
+}
+
 static void
 test_add_row_no_count (void)
 {
@@ -525,6 +548,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/wear/name-check", test_name_check);
   g_test_add_func ("/core/wear/add-row/crlf", test_add_row_crlf);
   g_test_add_func ("/core/wear/add-row/lf", test_add_row_lf);
+  g_test_add_func ("/core/wear/add-row/stray-cr", test_add_row_stray_cr);
   g_test_add_func ("/core/wear/add-row/no-count", test_add_row_no_count);
   g_test_add_func ("/core/wear/lint-library", test_lint_library);
   g_test_add_func ("/core/wear/member-name", test_member_name);
