@@ -76,8 +76,9 @@ enum {
 /* Lightmap page byte: none */
 #define MSH_PAGE_NONE           0xFFu
 
-/* The most one model may draw at rest (each 12 times the largest retail
- * model): beyond, msh_model_read reports an MSH_CHECK_TOO_LARGE error. */
+/* The most one model may draw at rest (about 13 times the triangles and
+ * 290 times the batches of the largest retail model): beyond,
+ * msh_model_read reports an MSH_CHECK_TOO_LARGE error. */
 #define MSH_MAX_DRAWN_TRIANGLES (1u << 19)
 #define MSH_MAX_DRAWN_BATCHES   (1u << 16)
 
@@ -276,8 +277,9 @@ typedef struct {
   float        *positions;      /* 3 per vertex */
   float        *normals;        /* 3 per vertex */
   float        *uvs;            /* 2 per vertex */
-  float        *lightmap_uvs;   /* 2 per vertex; NULL when the model has
-                                   no stream 18; 0 past its count */
+  float        *lightmap_uvs;   /* 2 per vertex; NULL when the model's
+                                   stream 18 is missing or empty; 0 for
+                                   a vertex past its count */
   guint         n_indices;
   guint32      *indices;        /* into the vertex arrays */
 
