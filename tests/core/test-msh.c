@@ -243,6 +243,15 @@ test_material_byte_4 (void)
   g_assert_cmpuint (draw->batches[1].row, ==, 1);
   /* a word with unknown bits is not a lint */
   g_assert_cmpuint (model->problems->len, ==, 0);
+
+  /* and the row is a position in the wear, whatever the ids say */
+  {
+    g_autoptr(GBytes) text = g_bytes_new_static ("2\r\n1 SECOND\r\n0 FIRST\r\n", 22);
+    g_autoptr(WearTable) wear = wear_table_read (text, 0, "tree.wea");
+
+    g_assert_cmpstr (wear->rows[draw->batches[0].row].name, ==, "SECOND");
+    g_assert_cmpstr (wear->rows[draw->batches[1].row].name, ==, "FIRST");
+  }
   test_mesh_free (m);
 }
 
