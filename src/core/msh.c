@@ -964,8 +964,38 @@ box_add (float        min[3],
     }
 }
 
+/* The rotation of the unit quaternion @q (w, x, y, z) as a row-major
+ * 3 x 3 matrix: the same turn as msh_quat_rotate, cheaper per vertex. */
+static void
+quat_to_matrix (const float q[4],
+                float       m[9])
+{
+  double w = q[0], x = q[1], y = q[2], z = q[3];
+
+  m[0] = (float) (1 - 2 * (y * y + z * z));
+  m[1] = (float) (2 * (x * y - w * z));
+  m[2] = (float) (2 * (x * z + w * y));
+  m[3] = (float) (2 * (x * y + w * z));
+  m[4] = (float) (1 - 2 * (x * x + z * z));
+  m[5] = (float) (2 * (y * z - w * x));
+  m[6] = (float) (2 * (x * z - w * y));
+  m[7] = (float) (2 * (y * z + w * x));
+  m[8] = (float) (1 - 2 * (x * x + y * y));
+}
+
+static void
+matrix_apply (const float  m[9],
+              const float  v[3],
+              float        out[3])
+{
+  for (guint k = 0; k < 3; k++)
+    out[k] = m[3 * k] * v[0] + m[3 * k + 1] * v[1] + m[3 * k + 2] * v[2];
+}
+
 /* One batch drawn by one node. With @fill, writes its vertices and
- * indices; without, only counts the vertices it will have. */
+ * indices, its box and the bounds; without, only counts the vertices it
+ * will have. Every corner is below the vertex streams' counts (checked
+ * by msh_model_read). */
 static void
 walk_batch (DrawWalk     *w,
             MshDrawBatch *item,
@@ -975,15 +1005,20 @@ walk_batch (DrawWalk     *w,
   const MshBatch *b = &model->batches[item->batch];
   const MshNodePose *pose = &model->poses[item->node];
   const guint8 *indices = model->streams[MSH_STREAM_TRIANGLES].data;
+  const guint8 *positions = model->streams[MSH_STREAM_POSITIONS].data;
   guint first = (guint) (b->first_index / 3) * 3;
   guint n = item->n_triangles * 3;
   MshDraw *draw = w->draw;
+  float rot[9];
 
+  quat_to_matrix (pose->rotation, rot);
   w->item++;
   for (guint j = 0; j < n; j++)
     {
       guint v = (guint) b->first_vertex + get_u16 (indices + (gsize) (first + j) * 2);
-      float p[3], posed[3];
+      const guint8 *pv = positions + (gsize) v * VERTEX_SIZE;
+      float p[3] = { get_f32 (pv), get_f32 (pv + 4), get_f32 (pv + 8) };
+      float posed[3];
 
       if (w->geometry && w->stamp[v] != w->item)
         {
@@ -995,12 +1030,11 @@ walk_batch (DrawWalk     *w,
               guint o = w->map[v];
               float nrm[3];
 
-              msh_model_position (model, v, p);
-              msh_quat_rotate (pose->rotation, p, posed);
+              matrix_apply (rot, p, posed);
               for (guint k = 0; k < 3; k++)
                 draw->positions[3 * o + k] = posed[k] + pose->translation[k];
               msh_model_normal (model, v, nrm);
-              msh_quat_rotate (pose->rotation, nrm, draw->normals + 3 * o);
+              matrix_apply (rot, nrm, draw->normals + 3 * o);
               msh_model_uv (model, v, draw->uvs + 2 * o);
               if (draw->lightmap_uvs != NULL && v < model->n_lightmap_uvs)
                 msh_model_lightmap_uv (model, v, draw->lightmap_uvs + 2 * o);
@@ -1011,8 +1045,7 @@ walk_batch (DrawWalk     *w,
 
       if (w->geometry)
         draw->indices[draw->n_indices++] = w->map[v];
-      msh_model_position (model, v, p);
-      msh_quat_rotate (pose->rotation, p, posed);
+      matrix_apply (rot, p, posed);
       for (guint k = 0; k < 3; k++)
         posed[k] += pose->translation[k];
       box_add (item->box_min, item->box_max, posed, j == 0);
