@@ -75,9 +75,12 @@ compare_names_bounded (const char *a,
 }
 
 /* @data holds the first min(@len, 16) bytes of a file of @len bytes. */
+/* @base is added to every offset a message names: the archive's own
+ * offset in the file that holds it (0 for a file of its own). */
 static gboolean
 check_header (const guint8  *data,
               guint64        len,
+              guint64        base,
               guint32       *out_count,
               guint32       *out_directory_offset,
               GError       **error)
@@ -89,16 +92,16 @@ check_header (const guint8  *data,
   if (len < NRES_HEADER_SIZE)
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_TRUNCATED,
-                   _("(header): offset 0: expected at least %u bytes, found %lu"),
-                   (guint) NRES_HEADER_SIZE, (unsigned long) len);
+                   _("(header): offset %lu: expected at least %u bytes, found %lu"),
+                   (unsigned long) base, (guint) NRES_HEADER_SIZE, (unsigned long) len);
       return FALSE;
     }
 
   if (memcmp (data, "NRes", 4) != 0)
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_MAGIC,
-                   _("(header): offset 0: expected magic \"NRes\", found %02X %02X %02X %02X"),
-                   data[0], data[1], data[2], data[3]);
+                   _("(header): offset %lu: expected magic \"NRes\", found %02X %02X %02X %02X"),
+                   (unsigned long) base, data[0], data[1], data[2], data[3]);
       return FALSE;
     }
 
@@ -106,8 +109,8 @@ check_header (const guint8  *data,
   if (version != NRES_VERSION)
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_VERSION,
-                   _("(header): offset 4: expected version 0x%08X, found 0x%08X"),
-                   NRES_VERSION, version);
+                   _("(header): offset %lu: expected version 0x%08X, found 0x%08X"),
+                   (unsigned long) (base + 4), NRES_VERSION, version);
       return FALSE;
     }
 
@@ -115,8 +118,8 @@ check_header (const guint8  *data,
   if (count < 0)
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_COUNT,
-                   _("(header): offset 8: expected entry count >= 0, found %d"),
-                   count);
+                   _("(header): offset %lu: expected entry count >= 0, found %d"),
+                   (unsigned long) (base + 8), count);
       return FALSE;
     }
 
@@ -124,8 +127,8 @@ check_header (const guint8  *data,
   if ((guint64) total_size != len)
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_SIZE,
-                   _("(header): offset 12: expected total size %lu (the file size), found %u"),
-                   (unsigned long) len, total_size);
+                   _("(header): offset %lu: expected total size %lu (the file size), found %u"),
+                   (unsigned long) (base + 12), (unsigned long) len, total_size);
       return FALSE;
     }
 
@@ -135,7 +138,8 @@ check_header (const guint8  *data,
       (guint64) total_size - directory_size < NRES_HEADER_SIZE)
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_COUNT,
-                   _("(directory): offset 8: expected at most %u entries of %u bytes after the %u-byte header in a file of %u bytes, found %d"),
+                   _("(directory): offset %lu: expected at most %u entries of %u bytes after the %u-byte header in a file of %u bytes, found %d"),
+                   (unsigned long) (base + 8),
                    (guint) ((total_size - NRES_HEADER_SIZE) / NRES_ENTRY_SIZE),
                    (guint) NRES_ENTRY_SIZE, (guint) NRES_HEADER_SIZE,
                    total_size, count);
@@ -151,7 +155,7 @@ check_header (const guint8  *data,
 static gboolean
 check_entry (const NresEntry  *entry,
              guint             index,
-             guint32           entry_offset,
+             guint64           entry_offset,
              guint32           directory_offset,
              GError          **error)
 {
@@ -172,7 +176,7 @@ check_entry (const NresEntry  *entry,
       label = entry_label (entry->name, index);
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_NAME,
                    _("%s: offset %u: expected a NUL within the %u-byte name field, found none"),
-                   label, entry_offset + ENTRY_OFF_NAME, (guint) NRES_NAME_SIZE);
+                   label, (guint) (entry_offset + ENTRY_OFF_NAME), (guint) NRES_NAME_SIZE);
       return FALSE;
     }
 
@@ -182,7 +186,7 @@ check_entry (const NresEntry  *entry,
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_NAME,
                    _("%s: offset %u: expected a non-empty name, found an empty one"),
-                   label, entry_offset + ENTRY_OFF_NAME);
+                   label, (guint) (entry_offset + ENTRY_OFF_NAME));
       return FALSE;
     }
 
@@ -190,7 +194,7 @@ check_entry (const NresEntry  *entry,
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_ENTRY,
                    _("%s: offset %u: expected data offset >= %u, found %u"),
-                   label, entry_offset + ENTRY_OFF_DATA_OFFSET,
+                   label, (guint) (entry_offset + ENTRY_OFF_DATA_OFFSET),
                    (guint) NRES_HEADER_SIZE, entry->data_offset);
       return FALSE;
     }
@@ -199,7 +203,7 @@ check_entry (const NresEntry  *entry,
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_ENTRY,
                    _("%s: offset %u: expected data offset <= %u (the directory offset), found %u"),
-                   label, entry_offset + ENTRY_OFF_DATA_OFFSET,
+                   label, (guint) (entry_offset + ENTRY_OFF_DATA_OFFSET),
                    directory_offset, entry->data_offset);
       return FALSE;
     }
@@ -208,7 +212,7 @@ check_entry (const NresEntry  *entry,
     {
       g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_ENTRY,
                    _("%s: offset %u: expected size <= %u (data offset %u up to the directory at %u), found %u"),
-                   label, entry_offset + ENTRY_OFF_SIZE,
+                   label, (guint) (entry_offset + ENTRY_OFF_SIZE),
                    directory_offset - entry->data_offset,
                    entry->data_offset, directory_offset, entry->size);
       return FALSE;
@@ -306,6 +310,7 @@ static void
 maybe_blame_count (const guint8  *directory,
                    guint32        n_entries,
                    guint32        directory_offset,
+                   guint64        base,
                    GError       **error)
 {
   guint32 fitting = 0;
@@ -315,8 +320,9 @@ maybe_blame_count (const guint8  *directory,
     return;
   g_clear_error (error);
   g_set_error (error, NRES_ERROR, NRES_ERROR_BAD_COUNT,
-               _("(header): offset 8: expected entry count %u (with %u the directory would begin at offset %u, inside the payloads), found %u"),
-               fitting, n_entries, directory_offset, n_entries);
+               _("(header): offset %lu: expected entry count %u (with %u the directory would begin at offset %lu, inside the payloads), found %u"),
+               (unsigned long) (base + 8), fitting, n_entries,
+               (unsigned long) (base + directory_offset), n_entries);
 }
 
 static int
@@ -394,7 +400,7 @@ nres_check_header (const guint8  *header,
   g_return_val_if_fail (header_len >= MIN (file_size, NRES_HEADER_SIZE), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!check_header (header, file_size, &count, &offset, error))
+  if (!check_header (header, file_size, 0, &count, &offset, error))
     return FALSE;
   if (n_entries != NULL)
     *n_entries = count;
@@ -424,7 +430,7 @@ nres_check_directory (const guint8  *directory,
       entry.data_offset = get_u32 (p + ENTRY_OFF_DATA_OFFSET);
       if (!check_entry (&entry, i, entry_offset, directory_offset, error))
         {
-          maybe_blame_count (directory, n_entries, directory_offset, error);
+          maybe_blame_count (directory, n_entries, directory_offset, 0, error);
           return FALSE;
         }
     }
@@ -499,11 +505,14 @@ sort_index_is_canonical (const NresEntry *entries,
   return TRUE;
 }
 
-/* @bytes: the file (@held FALSE), or the file less its gaps. */
+/* @bytes: the file (@held FALSE), or the file less its gaps. @base_offset
+ * is added to every offset a message names (the archive's own offset in
+ * the file that holds it). */
 static NresArchive *
 parse_archive (GBytes   *bytes,
                guint64   file_size,
                gboolean  held,
+               guint64   base_offset,
                GError  **error)
 {
   g_autoptr(NresArchive) archive = NULL;
@@ -513,7 +522,7 @@ parse_archive (GBytes   *bytes,
 
   data = g_bytes_get_data (bytes, &len);
 
-  if (!check_header (data, held ? file_size : len, &count, &directory_offset, error))
+  if (!check_header (data, held ? file_size : len, base_offset, &count, &directory_offset, error))
     return NULL;
   if (held && (len < NRES_HEADER_SIZE || len - NRES_HEADER_SIZE < (guint64) count * NRES_ENTRY_SIZE ||
                len > file_size))
@@ -548,9 +557,9 @@ parse_archive (GBytes   *bytes,
       entry->data_offset = get_u32 (p + ENTRY_OFF_DATA_OFFSET);
       entry->sort_index = get_u32 (p + ENTRY_OFF_SORT_INDEX);
 
-      if (!check_entry (entry, i, entry_offset, directory_offset, error))
+      if (!check_entry (entry, i, base_offset + entry_offset, directory_offset, error))
         {
-          maybe_blame_count (directory, count, directory_offset, error);
+          maybe_blame_count (directory, count, directory_offset, base_offset, error);
           return NULL;
         }
     }
@@ -591,7 +600,18 @@ nres_archive_parse (GBytes  *bytes,
   g_return_val_if_fail (bytes != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return parse_archive (bytes, g_bytes_get_size (bytes), FALSE, error);
+  return parse_archive (bytes, g_bytes_get_size (bytes), FALSE, 0, error);
+}
+
+NresArchive *
+nres_archive_parse_nested (GBytes  *bytes,
+                           guint64  base_offset,
+                           GError **error)
+{
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return parse_archive (bytes, g_bytes_get_size (bytes), FALSE, base_offset, error);
 }
 
 NresArchive *
@@ -602,7 +622,7 @@ nres_archive_parse_held (GBytes   *held,
   g_return_val_if_fail (held != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return parse_archive (held, file_size, TRUE, error);
+  return parse_archive (held, file_size, TRUE, 0, error);
 }
 
 void

@@ -38,6 +38,7 @@ GQuark nres_error_quark (void);
 #define NRES_TYPE_MAT0       0x3054414Du   /* "MAT0" */
 #define NRES_TYPE_TEXM       0x6D786554u   /* "Texm" */
 #define NRES_TYPE_WEAR       0x52414557u   /* "WEAR" */
+#define NRES_TYPE_MESH       0x4853454Du   /* "MESH" */
 
 /* One directory entry, every field as stored. */
 typedef struct {
@@ -101,6 +102,13 @@ typedef struct {
  * or %NULL with @error naming the entry, the byte offset, what was
  * expected and what was found. */
 NresArchive  *nres_archive_parse        (GBytes             *bytes,
+                                         GError            **error);
+/* nres_archive_parse for an archive held inside another file (the payload
+ * of a MESH member is one, models.md 2): @base_offset is where @bytes
+ * starts in that file, and every offset @error names is absolute in it.
+ * Returns: (transfer full): the archive, or %NULL with @error. */
+NresArchive  *nres_archive_parse_nested (GBytes             *bytes,
+                                         guint64             base_offset,
                                          GError            **error);
 void          nres_archive_free         (NresArchive        *archive);
 
