@@ -159,6 +159,10 @@ load_thread (GTask        *task,
       self = mat_library_new_from_bytes (bytes, &error);
       if (self != NULL)
         {
+          /* a material of many keys is decoded here, not in the main
+           * loop when the list first shows it */
+          for (guint i = 0; i < self->items->len; i++)
+            _mat_material_prepare (g_ptr_array_index (self->items, i));
           self->file = g_object_ref (file);
           self->etag = g_steal_pointer (&etag);
           g_task_return_pointer (task, self, g_object_unref);
