@@ -49,6 +49,9 @@
 #define ZOOM_STEP           1.1
 /* OpenGL starts once the window has painted this many frames. */
 #define START_AFTER_FRAMES  2
+/* A block of more keys than this gets no mark per key under the time
+ * scale (see sync_marks). */
+#define MAX_TIME_MARKS      256
 
 struct _MatPreview
 {
@@ -803,7 +806,10 @@ sync_time (MatPreview *self)
 }
 
 /* A mark where each key's interval ends (its k1), but the period's end;
- * for ping-pong the way back too, mirrored, and the turnaround. */
+ * for ping-pong the way back too, mirrored, and the turnaround. Each
+ * mark is a widget of the scale, and GTK keeps them in a sorted list:
+ * a block of more than MAX_TIME_MARKS keys gets only the turnaround
+ * (its marks would be a solid bar under the scale anyway). */
 static void
 sync_marks (MatPreview *self)
 {
@@ -814,6 +820,12 @@ sync_marks (MatPreview *self)
   gtk_scale_clear_marks (self->time_scale);
   if (block == NULL || span == 0)
     return;
+  if (block->n_keys > MAX_TIME_MARKS)
+    {
+      if (span > period)
+        gtk_scale_add_mark (self->time_scale, period, GTK_POS_BOTTOM, NULL);
+      return;
+    }
   for (guint k = 0; k < block->n_keys; k++)
     {
       guint32 t = block->keys[k].k1;
