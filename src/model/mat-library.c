@@ -188,6 +188,10 @@ load_thread (GTask        *task,
       g_autofree char *dir = g_path_get_dirname (path);
 
       self = library_new (archive);
+      /* a material of many keys is decoded here, not in the main loop
+       * when the list first shows it */
+      for (guint i = 0; i < self->items->len; i++)
+        _mat_material_prepare (g_ptr_array_index (self->items, i));
       self->file = g_object_ref (file);
       self->etag = g_steal_pointer (&etag);
       /* what killed saves left beside it, unless a save still runs */

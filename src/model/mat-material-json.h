@@ -154,6 +154,47 @@ gboolean     mat_json_identify             (const char   *text,
                                             char        **name,
                                             GError      **error);
 
+/* ---- Decoding off the main thread ------------------------------------- */
+
+/* What a text to paste holds, decoded: the kind and the material's name
+ * (mat_json_identify), and every value checked: a material's directory
+ * fields and payload and the material made of them, decoded (its content
+ * and lints computed once), or a phase. A text that holds a material or
+ * a phase whose values are wrong still gives an item, holding the error
+ * its paste fails with. Reference counted; may be made in any thread and
+ * used in another. */
+typedef struct _MatJsonItem MatJsonItem;
+
+#define MAT_TYPE_JSON_ITEM (mat_json_item_get_type ())
+GType        mat_json_item_get_type        (void) G_GNUC_CONST;
+MatJsonItem *mat_json_item_ref             (MatJsonItem  *item);
+void         mat_json_item_unref           (MatJsonItem  *item);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MatJsonItem, mat_json_item_unref)
+
+/* Decodes @text (@length bytes, -1: NUL-terminated); all the work of a
+ * paste but the insertion. Returns: (transfer full) (nullable): the item,
+ * or %NULL with @error (G_IO_ERROR_INVALID_DATA) when @text is neither a
+ * material nor a phase (the errors of mat_json_identify). */
+MatJsonItem *mat_json_item_decode          (const char   *text,
+                                            gssize        length,
+                                            GError      **error);
+/* mat_json_item_decode() of @text in a worker thread: only the cheap
+ * insertion (mat_library_paste_item) is left for the main thread. */
+void         mat_json_item_decode_async    (GBytes              *text,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+/* Returns: (transfer full) (nullable): as mat_json_item_decode(). */
+MatJsonItem *mat_json_item_decode_finish   (GAsyncResult        *result,
+                                            GError             **error);
+MatJsonKind  mat_json_item_get_kind        (MatJsonItem  *item);
+/* Returns: (transfer none) (nullable): the material's name as the text
+ * gives it, %NULL for a phase or a material without one. */
+const char  *mat_json_item_get_name        (MatJsonItem  *item);
+/* Returns: (transfer none) (nullable): why pasting @item fails, %NULL
+ * when its values are right (a name may still be taken). */
+const GError *mat_json_item_get_error      (MatJsonItem  *item);
+
 /* ---- Pasting: each one undoable step ------------------------------------ */
 
 /* @name, or @name with "_2", "_3", ... appended (shortened to fit the 35
@@ -174,6 +215,15 @@ MatMaterial *mat_library_paste_material    (MatLibrary   *self,
                                             const char   *name,
                                             GError      **error);
 
+/* mat_library_paste_material() of a decoded @item: the material made
+ * in the decode is inserted (a second paste of the same item decodes
+ * its payload again). Fails with the item's error, or when it holds a
+ * phase. Returns: (transfer none): the new material, or %NULL with @error. */
+MatMaterial *mat_library_paste_item        (MatLibrary   *self,
+                                            MatJsonItem  *item,
+                                            const char   *name,
+                                            GError      **error);
+
 /* The phase of @text (a phase, see mat_json_identify) into @material:
  * with @replace it takes the place of phase @index (all 34 bytes; the
  * keys stay as they are), otherwise it is inserted at @index (0..n;
@@ -184,6 +234,12 @@ MatPhase    *mat_material_paste_phase      (MatMaterial  *material,
                                             gboolean      replace,
                                             const char   *text,
                                             gssize        length,
+                                            GError      **error);
+/* mat_material_paste_phase() of a decoded @item. */
+MatPhase    *mat_material_paste_phase_item (MatMaterial  *material,
+                                            guint         index,
+                                            gboolean      replace,
+                                            MatJsonItem  *item,
                                             GError      **error);
 
 G_END_DECLS

@@ -87,6 +87,14 @@ MatMaterial *_mat_material_new_from_core  (const NresEntry    *entry,
                                            const Mat0Material *core);
 void         _mat_material_set_library    (MatMaterial *material,
                                            MatLibrary  *library);
+/* In the thread that made @material, before it is shared: decodes it and
+ * makes its content and lints, what every view asks for first, when its
+ * payload is large (a material of tens of thousands of keys); a small
+ * one stays undecoded until it is asked for. */
+void         _mat_material_prepare        (MatMaterial *material);
+/* The name field of a material in no library yet (no command). */
+void         _mat_material_set_entry_name (MatMaterial *material,
+                                           const char  *raw);
 MatLibrary  *_mat_material_get_library    (MatMaterial *material);
 const NresEntry *_mat_material_get_entry  (MatMaterial *material);
 gint         _mat_material_get_source     (MatMaterial *material,
