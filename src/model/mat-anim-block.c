@@ -134,16 +134,14 @@ typedef struct {
   guint32       header_raw;
 } SetHeaderCommand;
 
-static void
-set_header_run (MatCommand *cmd,
-                gboolean    undo)
+void
+_mat_anim_block_swap_header (MatAnimBlock *block,
+                             guint32      *header_raw)
 {
-  SetHeaderCommand *self = (SetHeaderCommand *) cmd;
-  MatAnimBlock *block = self->block;
   guint32 old = block->header_raw;
 
-  block->header_raw = self->header_raw;
-  self->header_raw = old;
+  block->header_raw = *header_raw;
+  *header_raw = old;
   if (old == block->header_raw)
     return;
 
@@ -156,6 +154,15 @@ set_header_run (MatCommand *cmd,
   g_object_thaw_notify (G_OBJECT (block));
   if (block->material != NULL)
     _mat_material_content_changed (block->material);
+}
+
+static void
+set_header_run (MatCommand *cmd,
+                gboolean    undo)
+{
+  SetHeaderCommand *self = (SetHeaderCommand *) cmd;
+
+  _mat_anim_block_swap_header (self->block, &self->header_raw);
 }
 
 static void

@@ -123,6 +123,8 @@ struct _MatJsonItem
   MatMaterial    *material;   /* ... made of them, until it is pasted */
   GMutex          lock;       /* guards @material */
   Mat0Phase       phase;      /* a phase */
+  GPtrArray      *items;      /* MAT_JSON_MATERIALS: a MatJsonItem an entry */
+  guint           n_entries;  /* ... of the document */
 };
 
 /* GTask source tag (function pointers are not data pointers in ISO C). */
@@ -171,6 +173,7 @@ mat_json_item_unref (MatJsonItem *item)
   g_clear_error (&item->error);
   g_clear_pointer (&item->payload, g_bytes_unref);
   g_clear_object (&item->material);
+  g_clear_pointer (&item->items, g_ptr_array_unref);
   g_mutex_clear (&item->lock);
   g_free (item);
 }
@@ -187,6 +190,47 @@ material_new (const NresEntry *entry,
   return material;
 }
 
+static MatJsonItem *
+item_new (MatJsonKind kind)
+{
+  MatJsonItem *item = g_new0 (MatJsonItem, 1);
+
+  g_atomic_ref_count_init (&item->ref);
+  g_mutex_init (&item->lock);
+  item->kind = kind;
+  return item;
+}
+
+static void item_decode_values (MatJsonItem *item,
+                                JsonNode    *node,
+                                const char  *where);
+
+/* The entries of a document (@node, its array), each an item of its
+ * own; the first one that fails is the error of them all. */
+static void
+items_decode_values (MatJsonItem *item,
+                     JsonNode    *node)
+{
+  JsonArray *entries = json_node_get_array (node);
+  guint n = json_array_get_length (entries);
+
+  item->items = g_ptr_array_new_full (n, (GDestroyNotify) mat_json_item_unref);
+  item->n_entries = n;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *where = g_strdup_printf ("entries[%u]", i);
+      MatJsonItem *entry = item_new (MAT_JSON_MATERIAL);
+
+      g_ptr_array_add (item->items, entry);
+      item_decode_values (entry, json_array_get_element (entries, i), where);
+      if (entry->error != NULL)
+        {
+          item->error = g_error_copy (entry->error);
+          return;
+        }
+    }
+}
+
 /* Checks the values of @node (a material or a phase, @where in
  * messages) into @item. */
 static void
@@ -194,6 +238,11 @@ item_decode_values (MatJsonItem *item,
                     JsonNode    *node,
                     const char  *where)
 {
+  if (item->kind == MAT_JSON_MATERIALS)
+    {
+      items_decode_values (item, node);
+      return;
+    }
   if (item->kind == MAT_JSON_PHASE)
     {
       mat_json_phase_parse (node, where, &item->phase, &item->error);
@@ -234,10 +283,7 @@ mat_json_item_decode (const char  *text,
   if (node == NULL)
     return NULL;
 
-  item = g_new0 (MatJsonItem, 1);
-  g_atomic_ref_count_init (&item->ref);
-  g_mutex_init (&item->lock);
-  item->kind = kind;
+  item = item_new (kind);
   if (kind == MAT_JSON_MATERIAL && JSON_NODE_HOLDS_OBJECT (node))
     {
       JsonNode *name = json_object_get_member (json_node_get_object (node), "name");
@@ -315,6 +361,19 @@ mat_json_item_get_error (MatJsonItem *item)
   return item->error;
 }
 
+guint
+mat_json_item_get_n_materials (MatJsonItem *item)
+{
+  g_return_val_if_fail (item != NULL, 0);
+
+  switch (item->kind)
+    {
+    case MAT_JSON_MATERIAL: return 1;
+    case MAT_JSON_MATERIALS: return item->n_entries;
+    default: return 0;
+    }
+}
+
 /* ---- pasting ---------------------------------------------------------- */
 
 MatMaterial *
@@ -330,6 +389,16 @@ mat_library_paste_item (MatLibrary   *self,
   g_return_val_if_fail (item != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  if (item->kind == MAT_JSON_MATERIALS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "The document holds %u material; they are pasted together",
+                                "The document holds %u materials; they are pasted together",
+                                item->n_entries),
+                   item->n_entries);
+      return NULL;
+    }
   if (item->kind != MAT_JSON_MATERIAL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -363,6 +432,137 @@ mat_library_paste_item (MatLibrary   *self,
                                 _("Paste Material"));
 
   return material;
+}
+
+/* The name field @raw as a key of the names taken: ASCII in lower case,
+ * as the engine compares names. Returns: (transfer full). */
+static char *
+name_key (const char *raw)
+{
+  return g_ascii_strdown (raw, (gssize) strnlen (raw, NRES_NAME_SIZE));
+}
+
+/* @raw, or @raw with "_2", "_3", ... (its base shortened to fit the 35
+ * bytes of a name) that @taken does not hold: the bytes of the field
+ * into @out. */
+static void
+free_raw_name (GHashTable *taken,
+               const char *raw,
+               char       *out)
+{
+  gsize len = strnlen (raw, NRES_NAME_SIZE);
+  gsize base = len;
+
+  /* "ROCK_2" taken: try "ROCK_3", not "ROCK_2_2" */
+  while (base > 0 && g_ascii_isdigit (raw[base - 1]))
+    base--;
+  if (base > 1 && base < len && raw[base - 1] == '_')
+    base--;
+  else
+    base = len;
+
+  for (guint i = 2; ; i++)
+    {
+      char suffix[16];
+      gsize suffix_len = (gsize) g_snprintf (suffix, sizeof suffix, "_%u", i);
+      gsize head = MIN (base, NRES_NAME_SIZE - 1 - suffix_len);
+      g_autofree char *key = NULL;
+
+      memset (out, 0, NRES_NAME_SIZE);
+      memcpy (out, raw, head);
+      memcpy (out + head, suffix, suffix_len);
+      key = name_key (out);
+      if (!g_hash_table_contains (taken, key))
+        return;
+    }
+}
+
+GPtrArray *
+mat_library_paste_all (MatLibrary   *self,
+                       MatJsonItem  *item,
+                       guint        *renamed,
+                       GError      **error)
+{
+  g_autoptr(GHashTable) taken = NULL;
+  g_autoptr(GPtrArray) pasted = NULL;
+  GPtrArray *sources;
+  MatJsonItem *one[1];
+  guint n_renamed = 0;
+  guint n;
+
+  g_return_val_if_fail (MAT_IS_LIBRARY (self), NULL);
+  g_return_val_if_fail (item != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (item->kind == MAT_JSON_PHASE)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("The text holds a phase, not a material"));
+      return NULL;
+    }
+  if (item->error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (item->error));
+      return NULL;
+    }
+
+  /* the names taken, once: a document of thousands of materials is not
+   * checked against the library name by name */
+  taken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self));
+  for (guint i = 0; i < n; i++)
+    g_hash_table_add (taken, name_key (_mat_material_get_entry (mat_library_get_material (self, i))->name));
+
+  one[0] = item;
+  sources = item->kind == MAT_JSON_MATERIALS ? item->items : NULL;
+  n = sources != NULL ? sources->len : 1;
+  pasted = g_ptr_array_new_full (n, g_object_unref);
+  for (guint i = 0; i < n; i++)
+    {
+      MatJsonItem *entry = sources != NULL ? g_ptr_array_index (sources, i) : one[0];
+      const char *raw = entry->entry.name;
+      const char *nul = memchr (raw, 0, NRES_NAME_SIZE);
+      g_autofree char *key = NULL;
+      MatMaterial *material;
+      char name[NRES_NAME_SIZE];
+
+      if (nul == NULL || nul == raw)
+        {
+          g_autofree char *shown = cp1251_to_utf8 ((const guint8 *) raw, NRES_NAME_SIZE);
+
+          g_set_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_INVALID,
+                       _("“%s” cannot be used as a name: %s"), shown,
+                       nul == NULL ? _("the name field has no end") : _("the name is empty"));
+          return NULL;
+        }
+
+      memcpy (name, raw, NRES_NAME_SIZE);
+      key = name_key (name);
+      if (g_hash_table_contains (taken, key))
+        {
+          free_raw_name (taken, raw, name);
+          g_free (key);
+          key = name_key (name);
+          n_renamed++;
+        }
+      g_hash_table_add (taken, g_steal_pointer (&key));
+
+      /* the material the decode made, once; another paste decodes again */
+      g_mutex_lock (&entry->lock);
+      material = g_steal_pointer (&entry->material);
+      g_mutex_unlock (&entry->lock);
+      if (material == NULL)
+        material = material_new (&entry->entry, entry->payload);
+      if (memcmp (name, entry->entry.name, NRES_NAME_SIZE) != 0)
+        _mat_material_set_entry_name (material, name);
+      g_ptr_array_add (pasted, material);
+    }
+
+  _mat_library_insert_materials (self, pasted, g_list_model_get_n_items (G_LIST_MODEL (self)),
+                                 pasted->len == 1 ? _("Paste Material") : _("Paste Materials"));
+  if (renamed != NULL)
+    *renamed = n_renamed;
+  return g_steal_pointer (&pasted);
 }
 
 MatMaterial *

@@ -615,6 +615,158 @@ push_item (MatLibrary  *self,
   _mat_history_push (self->history, &cmd->parent);
 }
 
+/* Command: remove or insert many materials at once, one change of the
+ * list. @positions (ascending) are where @materials stand while they are
+ * in the list. */
+typedef struct {
+  MatCommand  parent;
+  MatLibrary *library;    /* not owned */
+  GPtrArray  *materials;  /* MatMaterial, refs */
+  GArray     *positions;  /* guint */
+  gboolean    remove;
+} ItemsCommand;
+
+static void
+items_run (MatCommand *cmd,
+           gboolean    undo)
+{
+  ItemsCommand *self = (ItemsCommand *) cmd;
+  MatLibrary *library = self->library;
+  const guint *positions = (const guint *) (gpointer) self->positions->data;
+  guint n = self->positions->len;
+  guint first = positions[0], last = positions[n - 1];
+  guint span = last - first + 1;   /* the part of the longer list that changes */
+  GPtrArray *items = g_ptr_array_new_full (library->items->len + n, g_object_unref);
+  guint k = 0;
+
+  if (self->remove != undo)
+    {
+      for (guint i = 0; i < library->items->len; i++)
+        {
+          MatMaterial *material = g_ptr_array_index (library->items, i);
+
+          if (k < n && positions[k] == i)
+            {
+              _mat_material_set_library (material, NULL);
+              k++;
+              continue;
+            }
+          g_ptr_array_add (items, g_object_ref (material));
+        }
+      g_ptr_array_unref (library->items);
+      library->items = items;
+      g_list_model_items_changed (G_LIST_MODEL (library), first, span, span - n);
+    }
+  else
+    {
+      guint old = 0;
+      guint total = library->items->len + n;
+
+      for (guint i = 0; i < total; i++)
+        {
+          MatMaterial *material;
+
+          if (k < n && positions[k] == i)
+            {
+              material = g_ptr_array_index (self->materials, k++);
+              _mat_material_set_library (material, library);
+            }
+          else
+            material = g_ptr_array_index (library->items, old++);
+          g_ptr_array_add (items, g_object_ref (material));
+        }
+      g_ptr_array_unref (library->items);
+      library->items = items;
+      g_list_model_items_changed (G_LIST_MODEL (library), first, span - n, span);
+    }
+  g_object_notify_by_pspec (G_OBJECT (library), properties[PROP_N_ITEMS]);
+}
+
+static void
+items_free (MatCommand *cmd)
+{
+  ItemsCommand *self = (ItemsCommand *) cmd;
+
+  g_clear_pointer (&self->materials, g_ptr_array_unref);
+  g_clear_pointer (&self->positions, g_array_unref);
+}
+
+static const MatCommandClass items_class = {
+  items_run,
+  items_free,
+  NULL,
+};
+
+static void
+push_items (MatLibrary *self,
+            GPtrArray  *materials,
+            GArray     *positions,
+            gboolean    remove,
+            const char *label)
+{
+  ItemsCommand *cmd = _mat_command_new (&items_class, sizeof (ItemsCommand), label);
+
+  cmd->library = self;
+  cmd->materials = materials;
+  cmd->positions = positions;
+  cmd->remove = remove;
+  _mat_history_push (self->history, &cmd->parent);
+}
+
+void
+_mat_library_insert_materials (MatLibrary *self,
+                               GPtrArray  *materials,
+                               guint       position,
+                               const char *label)
+{
+  GArray *positions;
+
+  if (materials->len == 0)
+    return;
+  positions = g_array_sized_new (FALSE, FALSE, sizeof (guint), materials->len);
+  for (guint i = 0; i < materials->len; i++)
+    {
+      guint at = position + i;
+
+      g_array_append_val (positions, at);
+    }
+  push_items (self, g_ptr_array_ref (materials), positions, FALSE, label);
+}
+
+guint
+mat_library_delete_materials (MatLibrary          *self,
+                              MatMaterial * const *materials,
+                              guint                n_materials)
+{
+  g_autoptr(GHashTable) seen = NULL;
+  g_autoptr(GArray) positions = NULL;
+  g_autoptr(GPtrArray) removed = NULL;
+
+  g_return_val_if_fail (MAT_IS_LIBRARY (self), 0);
+  g_return_val_if_fail (materials != NULL || n_materials == 0, 0);
+
+  /* the positions, in one pass over the library */
+  seen = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < n_materials; i++)
+    if (mat_material_get_library (materials[i]) == self &&
+        mat_material_get_type_id (materials[i]) == NRES_TYPE_MAT0)
+      g_hash_table_add (seen, materials[i]);
+  positions = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < self->items->len; i++)
+    if (g_hash_table_contains (seen, g_ptr_array_index (self->items, i)))
+      g_array_append_val (positions, i);
+  if (positions->len == 0)
+    return 0;
+
+  removed = g_ptr_array_new_full (positions->len, g_object_unref);
+  for (guint i = 0; i < positions->len; i++)
+    g_ptr_array_add (removed, g_object_ref (g_ptr_array_index (self->items,
+                                                               g_array_index (positions, guint, i))));
+  push_items (self, g_steal_pointer (&removed), g_array_ref (positions), TRUE,
+              positions->len == 1 ? _("Delete Material") : _("Delete Materials"));
+  return positions->len;
+}
+
 void
 _mat_library_insert_material (MatLibrary  *self,
                               MatMaterial *material,

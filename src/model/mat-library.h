@@ -130,6 +130,13 @@ gboolean     mat_library_delete_material  (MatLibrary           *self,
                                            MatMaterial          *material,
                                            GError              **error);
 
+/* Deletes the MAT0 entries among @materials (those of other types stay,
+ * as mat_library_delete_material keeps them) as ONE undo step, however
+ * many they are. Returns: how many were deleted (0: nothing recorded). */
+guint        mat_library_delete_materials (MatLibrary          *self,
+                                           MatMaterial * const *materials,
+                                           guint                n_materials);
+
 /* Every error and lint of the current state (mat0_validate_archive of
  * what a save would write), cached until the next edit.
  * Returns: (transfer none) (element-type Mat0Diagnostic). */

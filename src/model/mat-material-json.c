@@ -1352,40 +1352,60 @@ mat_json_entry_parse (JsonNode    *node,
 
 /* ---- The editor's texts ------------------------------------------------- */
 
-/* The directory entry and payload of @material as the only entry of a
- * canonical library: index 0 at offset 16, sort_index 0. */
-static JsonNode *
-material_entry_node (MatMaterial  *material,
-                     GError      **error)
+/* What the dump writes of @material: its directory entry (data_offset
+ * and sort_index left to the caller, size set), its content (@core, or
+ * for an entry that does not decode its @payload). */
+static gboolean
+material_entry (MatMaterial   *material,
+                NresEntry     *entry,
+                Mat0Material **core,
+                GBytes       **payload,
+                GError       **error)
 {
-  g_autoptr(Mat0Material) core = NULL;
-  g_autoptr(GBytes) payload = NULL;
-  NresEntry entry;
-  gsize size;
-
   if (mat_material_get_type_id (material) != NRES_TYPE_MAT0)
     {
       g_set_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE,
                    _("“%s” is not a material: only materials are copied"),
                    mat_material_get_name (material));
-      return NULL;
+      return FALSE;
     }
 
-  entry = *_mat_material_get_entry (material);
-  core = mat_material_dup_core (material);
-  if (core == NULL)
-    /* generation 0 is no library's: the payload as it is now */
-    payload = _mat_material_dup_payload (material, 0);
-  size = core != NULL ? mat0_encoded_size (core) : g_bytes_get_size (payload);
+  *entry = *_mat_material_get_entry (material);
+  *core = mat_material_dup_core (material);
+  /* generation 0 is no library's: the payload as it is now */
+  *payload = *core == NULL ? _mat_material_dup_payload (material, 0) : NULL;
+  entry->size = (guint32) (*core != NULL ? mat0_encoded_size (*core) : g_bytes_get_size (*payload));
+  return TRUE;
+}
 
-  entry.data_offset = NRES_HEADER_SIZE;
-  entry.size = (guint32) size;
-  entry.sort_index = 0;
-
-  return mat_json_entry_new (0, &entry, core,
+static JsonNode *
+material_entry_node (guint               index,
+                     const NresEntry    *entry,
+                     const Mat0Material *core,
+                     GBytes             *payload,
+                     MatMaterial        *material)
+{
+  return mat_json_entry_new (index, entry, core,
                              payload != NULL ? g_bytes_get_data (payload, NULL) : NULL,
                              payload != NULL ? g_bytes_get_size (payload) : 0,
                              mat_material_get_error (material));
+}
+
+/* The entry object of @material as the only entry of a canonical
+ * library: index 0 at offset 16, sort_index 0. */
+static JsonNode *
+single_entry_node (MatMaterial  *material,
+                   GError      **error)
+{
+  g_autoptr(Mat0Material) core = NULL;
+  g_autoptr(GBytes) payload = NULL;
+  NresEntry entry;
+
+  if (!material_entry (material, &entry, &core, &payload, error))
+    return NULL;
+  entry.data_offset = NRES_HEADER_SIZE;
+  entry.sort_index = 0;
+  return material_entry_node (0, &entry, core, payload, material);
 }
 
 static char *
@@ -1407,7 +1427,7 @@ mat_material_to_json (MatMaterial  *material,
   g_return_val_if_fail (MAT_IS_MATERIAL (material), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  node = material_entry_node (material, error);
+  node = single_entry_node (material, error);
   if (node == NULL)
     return NULL;
   return to_text (node);
@@ -1417,31 +1437,66 @@ char *
 mat_material_to_json_document (MatMaterial  *material,
                                GError      **error)
 {
-  g_autoptr(JsonNode) entry = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *document, *archive;
-  JsonArray *entries;
-  guint64 size;
-
   g_return_val_if_fail (MAT_IS_MATERIAL (material), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  entry = material_entry_node (material, error);
-  if (entry == NULL)
-    return NULL;
-  size = (guint64) json_object_get_int_member (json_node_get_object (entry), "size");
+  return mat_materials_to_json_document (&material, 1, error);
+}
 
-  /* What the canonical writer makes of it: header, the payload padded to
-   * 8 bytes, one directory entry. */
+char *
+mat_materials_to_json_document (MatMaterial * const *materials,
+                                guint                n_materials,
+                                GError             **error)
+{
+  g_autofree NresEntry *dir = NULL;
+  g_autofree guint32 *sort = NULL;
+  g_autoptr(GPtrArray) cores = NULL;
+  g_autoptr(GPtrArray) payloads = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *document, *archive;
+  JsonArray *entries;
+  guint64 offset = NRES_HEADER_SIZE;
+
+  g_return_val_if_fail (materials != NULL && n_materials > 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  /* What the canonical writer makes of them: the header, each payload
+   * padded to 8 bytes in turn, the directory with its sort_index. */
+  dir = g_new0 (NresEntry, n_materials);
+  cores = g_ptr_array_new_full (n_materials, (GDestroyNotify) mat0_material_free);
+  payloads = g_ptr_array_new_full (n_materials, (GDestroyNotify) g_bytes_unref);
+  for (guint i = 0; i < n_materials; i++)
+    {
+      Mat0Material *core = NULL;
+      GBytes *payload = NULL;
+
+      g_return_val_if_fail (MAT_IS_MATERIAL (materials[i]), NULL);
+      if (!material_entry (materials[i], &dir[i], &core, &payload, error))
+        return NULL;
+      g_ptr_array_add (cores, core);
+      g_ptr_array_add (payloads, payload);
+      dir[i].data_offset = (guint32) offset;
+      offset += ((guint64) dir[i].size + 7) & ~(guint64) 7;
+    }
+  sort = g_new0 (guint32, n_materials);
+  nres_canonical_sort_index (dir, n_materials, sort);
+
+  entries = json_array_sized_new (n_materials);
+  for (guint i = 0; i < n_materials; i++)
+    {
+      dir[i].sort_index = sort[i];
+      json_array_add_element (entries, material_entry_node (i, &dir[i], g_ptr_array_index (cores, i),
+                                                            g_ptr_array_index (payloads, i),
+                                                            materials[i]));
+    }
+
   archive = json_object_new ();
   json_object_set_int_member (archive, "version", 0x100);
-  json_object_set_int_member (archive, "entry_count", 1);
+  json_object_set_int_member (archive, "entry_count", n_materials);
   json_object_set_int_member (archive, "total_size",
-                              NRES_HEADER_SIZE + ((size + 7) & ~(guint64) 7) + NRES_ENTRY_SIZE);
+                              (gint64) (offset + (guint64) n_materials * NRES_ENTRY_SIZE));
   json_object_set_boolean_member (archive, "sort_index_valid", TRUE);
   json_object_set_boolean_member (archive, "sort_index_canonical", TRUE);
-  entries = json_array_new ();
-  json_array_add_element (entries, g_steal_pointer (&entry));
   document = json_object_new ();
   json_object_set_object_member (document, "archive", archive);
   json_object_set_array_member (document, "entries", entries);
@@ -1516,15 +1571,17 @@ _mat_json_parse_item (const char   *text,
     {
       JsonArray *entries = json_node_get_array (member);
 
-      if (json_array_get_length (entries) != 1)
+      if (json_array_get_length (entries) == 0)
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       g_dngettext (GETTEXT_PACKAGE,
-                                    "The document holds %u entry; one material at a time can be pasted",
-                                    "The document holds %u entries; one material at a time can be pasted",
-                                    json_array_get_length (entries)),
-                       json_array_get_length (entries));
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                               _("The document holds no entries: there is nothing to paste"));
           return NULL;
+        }
+      if (json_array_get_length (entries) > 1)
+        {
+          *kind = MAT_JSON_MATERIALS;
+          *where = "entries";
+          return json_node_ref (member);
         }
       *kind = MAT_JSON_MATERIAL;
       *where = "entries[0]";

@@ -128,6 +128,7 @@ char        *mat_json_to_string           (JsonNode           *node,
 typedef enum {
   MAT_JSON_MATERIAL,
   MAT_JSON_PHASE,
+  MAT_JSON_MATERIALS,   /* a dump document of two entries or more */
 } MatJsonKind;
 
 /* The entry object of @material (a MAT0 entry, one that does not decode
@@ -140,12 +141,20 @@ char        *mat_material_to_json          (MatMaterial  *material,
  * Returns: (transfer full) (nullable): as mat_material_to_json(). */
 char        *mat_material_to_json_document (MatMaterial  *material,
                                             GError      **error);
+/* The dump document of a library holding @materials (MAT0 entries,
+ * @n_materials of them) in this order, as the canonical writer lays it
+ * out: what several selected materials copy and export as, so that
+ * `mat0tool build` makes a library of it.
+ * Returns: (transfer full) (nullable): as mat_material_to_json(). */
+char        *mat_materials_to_json_document (MatMaterial * const *materials,
+                                             guint                n_materials,
+                                             GError             **error);
 /* {"phase": PHASE}, pretty, ending in a newline. Returns: (transfer full). */
 char        *mat_phase_to_json             (MatPhase     *phase);
 
 /* What @text (@length bytes, -1: NUL-terminated) holds: a material (an
- * entry object, or a dump document with exactly one entry) or a phase
- * ({"phase": PHASE}). @name: (out) (optional) (transfer full): the
+ * entry object, or a dump document with exactly one entry), several (a
+ * dump document with more) or a phase ({"phase": PHASE}). @name: (out) (optional) (transfer full): the
  * material's name. Only the shape is checked here; the paste functions
  * check every value. Fails with G_IO_ERROR_INVALID_DATA. */
 gboolean     mat_json_identify             (const char   *text,
@@ -192,8 +201,12 @@ MatJsonKind  mat_json_item_get_kind        (MatJsonItem  *item);
  * gives it, %NULL for a phase or a material without one. */
 const char  *mat_json_item_get_name        (MatJsonItem  *item);
 /* Returns: (transfer none) (nullable): why pasting @item fails, %NULL
- * when its values are right (a name may still be taken). */
+ * when its values are right (a name may still be taken). For several
+ * materials, the first entry's that fails, named ("entries[3] (ROCK)..."). */
 const GError *mat_json_item_get_error      (MatJsonItem  *item);
+/* How many materials @item holds: 1, the entries of a MAT_JSON_MATERIALS
+ * document, 0 for a phase. */
+guint        mat_json_item_get_n_materials (MatJsonItem  *item);
 
 /* ---- Pasting: each one undoable step ------------------------------------ */
 
@@ -222,6 +235,18 @@ MatMaterial *mat_library_paste_material    (MatLibrary   *self,
 MatMaterial *mat_library_paste_item        (MatLibrary   *self,
                                             MatJsonItem  *item,
                                             const char   *name,
+                                            GError      **error);
+
+/* Every material of @item (one, or those of a MAT_JSON_MATERIALS
+ * document) appended to @self in its order as ONE undo step, however
+ * many they are. A name that another entry has (or an earlier one of the
+ * document) is replaced by a free one, ROCK_2 for ROCK (@renamed, when
+ * given, counts them). Fails with the item's error, or when it holds a
+ * phase. Returns: (transfer container) (element-type MatMaterial): the
+ * materials pasted, or %NULL with @error. */
+GPtrArray   *mat_library_paste_all         (MatLibrary   *self,
+                                            MatJsonItem  *item,
+                                            guint        *renamed,
                                             GError      **error);
 
 /* The phase of @text (a phase, see mat_json_identify) into @material:

@@ -50,6 +50,12 @@ struct _MatMaterial
   GPtrArray    *lints;
   char         *lint_name;
   gsize         lint_offset;
+
+  /* for searches (_mat_material_peek_core): the payload that did not
+   * decode, and the kinds of its lints, until a change */
+  gboolean      peek_failed;
+  gboolean      lint_mask_valid;
+  guint32       lint_mask;
 };
 
 G_DEFINE_FINAL_TYPE (MatMaterial, mat_material, G_TYPE_OBJECT)
@@ -144,6 +150,7 @@ clear_caches (MatMaterial *self)
   g_clear_pointer (&self->core, mat0_material_free);
   g_clear_pointer (&self->lints, g_ptr_array_unref);
   g_clear_pointer (&self->lint_name, g_free);
+  self->lint_mask_valid = FALSE;
 }
 
 static void
@@ -193,6 +200,13 @@ ensure_decoded (MatMaterial *self)
   if (self->entry.type_id != NRES_TYPE_MAT0 || self->raw == NULL)
     return;
 
+  /* a search may have read the content already (_mat_material_peek_core) */
+  if (self->core != NULL)
+    {
+      load_core (self, self->core);
+      return;
+    }
+
   data = g_bytes_get_data (self->raw, &size);
   core = mat0_decode (data, size, self->entry.attr2, mat_material_get_name (self),
                       self->entry.data_offset, &error);
@@ -206,6 +220,65 @@ ensure_decoded (MatMaterial *self)
   /* what was decoded is the content: the first dup_core() copies it */
   core->attr2 = self->entry.attr2;
   self->core = g_steal_pointer (&core);
+}
+
+const Mat0Material *
+_mat_material_peek_core (MatMaterial *self)
+{
+  g_autoptr(Mat0Material) core = NULL;
+  const guint8 *data;
+  gsize size;
+
+  if (self->core != NULL)
+    return self->core;
+  if (self->entry.type_id != NRES_TYPE_MAT0)
+    return NULL;
+  if (self->decoded)
+    {
+      if (self->error != NULL)
+        return NULL;
+      /* made from the objects, and kept */
+      core = mat_material_dup_core (self);
+      return self->core;
+    }
+  if (self->raw == NULL || self->peek_failed)
+    return NULL;
+
+  /* decoded without the objects: a search of 65,536 materials makes no
+   * phase, block or key object */
+  data = g_bytes_get_data (self->raw, &size);
+  self->core = mat0_decode (data, size, self->entry.attr2, "", 0, NULL);
+  if (self->core == NULL)
+    {
+      self->peek_failed = TRUE;
+      return NULL;
+    }
+  self->core->attr2 = self->entry.attr2;
+  return self->core;
+}
+
+guint32
+_mat_material_get_lint_mask (MatMaterial *self)
+{
+  const Mat0Material *core;
+
+  if (self->lint_mask_valid)
+    return self->lint_mask;
+
+  self->lint_mask = 0;
+  core = self->entry.type_id == NRES_TYPE_MAT0 ? _mat_material_peek_core (self) : NULL;
+  if (core != NULL)
+    {
+      g_autoptr(GPtrArray) lints = g_ptr_array_new_with_free_func ((GDestroyNotify) mat0_diagnostic_free);
+
+      mat0_lint_material (core, -1, "", 0, lints);
+      for (guint i = 0; i < lints->len; i++)
+        self->lint_mask |= 1u << ((const Mat0Diagnostic *) g_ptr_array_index (lints, i))->check;
+    }
+  else if (self->entry.type_id == NRES_TYPE_MAT0)
+    self->lint_mask = 1u << MAT0_CHECK_DECODE_ERROR;
+  self->lint_mask_valid = TRUE;
+  return self->lint_mask;
 }
 
 MatMaterial *
@@ -460,12 +533,12 @@ set_name_cache (MatMaterial *self)
 
 /* Command: a directory u32 (attr1, attr3) or a metadata value. */
 enum {
-  FIELD_ATTR1,
-  FIELD_ATTR3,
-  FIELD_META_A,
-  FIELD_META_B,
-  FIELD_META_C,
-  FIELD_META_D,
+  FIELD_ATTR1 = MAT_FIELD_ATTR1,
+  FIELD_ATTR3 = MAT_FIELD_ATTR3,
+  FIELD_META_A = MAT_FIELD_META_A,
+  FIELD_META_B = MAT_FIELD_META_B,
+  FIELD_META_C = MAT_FIELD_META_C,
+  FIELD_META_D = MAT_FIELD_META_D,
 };
 
 typedef struct {
@@ -529,6 +602,29 @@ set_field_run (MatCommand *cmd,
     {
       g_object_notify_by_pspec (G_OBJECT (self->material), field_pspec (self->field));
       _mat_material_content_changed (self->material);
+    }
+}
+
+guint32
+_mat_material_get_field (MatMaterial *self,
+                         MatField     field)
+{
+  return field_get (self, field);
+}
+
+void
+_mat_material_swap_field (MatMaterial *self,
+                          MatField     field,
+                          guint32     *value)
+{
+  guint32 old = field_get (self, field);
+
+  field_set (self, field, *value);
+  *value = old;
+  if (old != field_get (self, field))
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), field_pspec (field));
+      _mat_material_content_changed (self);
     }
 }
 

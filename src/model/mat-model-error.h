@@ -19,6 +19,7 @@ typedef enum {
   MAT_MODEL_ERROR_META_ABSENT,      /* the payload version lacks the field */
   MAT_MODEL_ERROR_NO_FILE,          /* save without a file */
   MAT_MODEL_ERROR_TIME_RANGE,       /* a key's time would leave 0..65535 ms */
+  MAT_MODEL_ERROR_QUERY_INVALID,    /* a search term whose value cannot be read */
 } MatModelError;
 
 GQuark mat_model_error_quark (void);

@@ -78,6 +78,13 @@ void         _mat_library_insert_material (MatLibrary  *library,
                                            guint        position,
                                            const char  *label);
 
+/* Inserts @materials (new ones, a ref taken of the array) at @position
+ * and after, as one command with one change of the list. */
+void         _mat_library_insert_materials (MatLibrary *library,
+                                            GPtrArray  *materials,
+                                            guint       position,
+                                            const char *label);
+
 /* MatMaterial */
 MatMaterial *_mat_material_new_from_entry (const NresEntry    *entry,
                                            gint                source,
@@ -97,6 +104,32 @@ void         _mat_material_set_entry_name (MatMaterial *material,
                                            const char  *raw);
 MatLibrary  *_mat_material_get_library    (MatMaterial *material);
 const NresEntry *_mat_material_get_entry  (MatMaterial *material);
+/* The content as the core reads it, kept until the material changes:
+ * an entry not decoded yet is decoded without making its phase, block
+ * and key objects (what a search of every material reads).
+ * Returns: (transfer none) (nullable): %NULL for an entry of another
+ * type or one that does not decode. */
+const Mat0Material *_mat_material_peek_core (MatMaterial *material);
+/* The checks (1 << Mat0Check) its current state has lints of, or
+ * MAT0_CHECK_DECODE_ERROR's bit when it does not decode; 0 for an entry
+ * of another type. Kept until the material changes. */
+guint32      _mat_material_get_lint_mask  (MatMaterial *material);
+/* The directory and metadata values a command swaps (attr1, attr3,
+ * metaA..metaD): sets @field to *@value, stores the old value there and
+ * notifies (no history: the caller records it). */
+typedef enum {
+  MAT_FIELD_ATTR1,
+  MAT_FIELD_ATTR3,
+  MAT_FIELD_META_A,
+  MAT_FIELD_META_B,
+  MAT_FIELD_META_C,
+  MAT_FIELD_META_D,
+} MatField;
+guint32      _mat_material_get_field      (MatMaterial *material,
+                                           MatField     field);
+void         _mat_material_swap_field     (MatMaterial *material,
+                                           MatField     field,
+                                           guint32     *value);
 gint         _mat_material_get_source     (MatMaterial *material,
                                            guint        generation);
 /* After a save: the material is entry @index of @archive (generation
@@ -173,6 +206,10 @@ void         _mat_anim_block_attach       (MatAnimBlock *block,
                                            MatMaterial  *material,
                                            guint         index);
 MatMaterial *_mat_anim_block_get_material (MatAnimBlock *block);
+/* Sets headerRaw to *@header_raw, stores the old one there and notifies
+ * (no history: the caller records it). */
+void         _mat_anim_block_swap_header  (MatAnimBlock *block,
+                                           guint32      *header_raw);
 /* Fills @out (header and keys; keys allocated with g_new). */
 void         _mat_anim_block_to_core      (MatAnimBlock *block,
                                            Mat0Block    *out);

@@ -1,4 +1,4 @@
-/* mat-search-model.c - the entries of a library whose names contain a text
+/* mat-search-model.c - the entries of a library that match a search
  *
  * The matches are kept as an array of library positions, so getting an
  * item is one lookup. (GtkFilterListModel keeps a bitset whose n-th member
@@ -7,16 +7,18 @@
  * second there.) A change is announced as one items-changed covering what
  * lies between the unchanged first and last matches.
  *
- * An ASCII search, nearly every one, compares the raw CP1251 name bytes
- * ignoring ASCII case, with no conversion and no allocation. That agrees
- * with comparing case-folded UTF-8 names, which other searches do: no
- * CP1251 character case-folds to ASCII.
+ * The text is a query (mat-query.h): plain words match names, KEY:VALUE
+ * words the content. An ASCII word, nearly every one, compares the raw
+ * CP1251 name bytes ignoring ASCII case, with no conversion and no
+ * allocation. That agrees with comparing case-folded UTF-8 names, which
+ * other searches do: no CP1251 character case-folds to ASCII.
  */
 #include "config.h"
 
 #include <string.h>
 
 #include "mat-model-private.h"
+#include "mat-query.h"
 #include "mat-search-model.h"
 
 struct _MatSearchModel
@@ -25,9 +27,13 @@ struct _MatSearchModel
 
   MatLibrary *library;
   char       *text;        /* case-folded; %NULL: everything */
-  gsize       text_len;
-  gboolean    text_ascii;
+  MatQuery   *query;       /* of the last text that reads, or %NULL */
+  char       *error;       /* why the text does not read, or %NULL */
   GArray     *matches;     /* guint library positions, ascending */
+
+  MatQueryWornFunc worn_func;
+  gpointer         worn_data;
+  GDestroyNotify   worn_destroy;
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -39,6 +45,7 @@ enum {
   PROP_0,
   PROP_LIBRARY,
   PROP_TEXT,
+  PROP_ERROR,
   N_PROPS
 };
 
@@ -81,60 +88,16 @@ list_model_iface_init (GListModelInterface *iface)
 
 /* Matching */
 
-static gboolean
-is_ascii (const char *s)
-{
-  for (; *s != '\0'; s++)
-    if ((guchar) *s >= 0x80)
-      return FALSE;
-  return TRUE;
-}
-
-/* Whether @needle (ASCII, lower case) occurs in the NUL-terminated bytes
- * of @haystack, at most @size of them, ignoring ASCII case. */
-static gboolean
-raw_contains (const char *haystack,
-              gsize       size,
-              const char *needle,
-              gsize       needle_len)
-{
-  gsize len = strnlen (haystack, size);
-
-  if (needle_len > len)
-    return FALSE;
-  for (gsize start = 0; start + needle_len <= len; start++)
-    {
-      gsize i = 0;
-
-      while (i < needle_len && g_ascii_tolower (haystack[start + i]) == needle[i])
-        i++;
-      if (i == needle_len)
-        return TRUE;
-    }
-  return FALSE;
-}
-
 gboolean
 mat_search_model_matches (MatSearchModel *self,
                           MatMaterial    *material)
 {
-  g_autofree char *folded = NULL;
-
   g_return_val_if_fail (MAT_IS_SEARCH_MODEL (self), FALSE);
   g_return_val_if_fail (MAT_IS_MATERIAL (material), FALSE);
 
-  if (self->text == NULL)
+  if (self->query == NULL)
     return TRUE;
-
-  if (self->text_ascii)
-    {
-      const NresEntry *entry = _mat_material_get_entry (material);
-
-      return raw_contains (entry->name, sizeof entry->name, self->text, self->text_len);
-    }
-
-  folded = g_utf8_casefold (mat_material_get_name (material), -1);
-  return strstr (folded, self->text) != NULL;
+  return mat_query_matches (self->query, material);
 }
 
 /* Returns: (transfer full): the library positions that match, out of
@@ -151,8 +114,8 @@ find_matches (MatSearchModel *self,
     {
       guint position = candidates != NULL ? g_array_index (candidates, guint, i) : i;
 
-      if (self->text == NULL ||
-          mat_search_model_matches (self, mat_library_get_material (self->library, position)))
+      if (self->query == NULL ||
+          mat_query_matches (self->query, mat_library_get_material (self->library, position)))
         g_array_append_val (matches, position);
     }
 
@@ -270,11 +233,24 @@ mat_search_model_get_text (MatSearchModel *self)
   return self->text;
 }
 
+static void
+set_error (MatSearchModel *self,
+           const char     *error)
+{
+  if (g_strcmp0 (error, self->error) == 0)
+    return;
+  g_free (self->error);
+  self->error = g_strdup (error);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+}
+
 void
 mat_search_model_set_text (MatSearchModel *self,
                            const char     *text)
 {
   g_autofree char *folded = NULL;
+  g_autoptr(MatQuery) query = NULL;
+  g_autoptr(GError) error = NULL;
   g_autoptr(GArray) before = NULL;
   g_autoptr(GArray) matches = NULL;
   gboolean stricter;
@@ -285,19 +261,74 @@ mat_search_model_set_text (MatSearchModel *self,
   if (g_strcmp0 (folded, self->text) == 0)
     return;
 
-  /* a longer search only needs to look at what matched before */
-  stricter = self->text == NULL || (folded != NULL && strstr (folded, self->text) != NULL);
-
   g_free (self->text);
   self->text = g_steal_pointer (&folded);
-  self->text_len = self->text != NULL ? strlen (self->text) : 0;
-  self->text_ascii = self->text != NULL && is_ascii (self->text);
+
+  if (self->text != NULL)
+    {
+      query = mat_query_new (text, &error);
+      if (query == NULL)
+        {
+          /* the list stays as the last text that reads had it */
+          set_error (self, error->message);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
+          return;
+        }
+      if (mat_query_is_empty (query))
+        g_clear_pointer (&query, mat_query_unref);
+    }
+  set_error (self, NULL);
+  if (query != NULL)
+    mat_query_set_worn_func (query, self->worn_func, self->worn_data);
+
+  /* a longer search only needs to look at what matched before */
+  stricter = self->query == NULL || (query != NULL && mat_query_narrows (query, self->query));
+
+  g_clear_pointer (&self->query, mat_query_unref);
+  self->query = g_steal_pointer (&query);
 
   before = g_array_ref (self->matches);
   matches = find_matches (self, stricter ? before : NULL);
   replace_matches (self, before, matches);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TEXT]);
+}
+
+const char *
+mat_search_model_get_error (MatSearchModel *self)
+{
+  g_return_val_if_fail (MAT_IS_SEARCH_MODEL (self), NULL);
+
+  return self->error;
+}
+
+MatQuery *
+mat_search_model_get_query (MatSearchModel *self)
+{
+  g_return_val_if_fail (MAT_IS_SEARCH_MODEL (self), NULL);
+
+  return self->query;
+}
+
+void
+mat_search_model_set_worn_func (MatSearchModel   *self,
+                                MatQueryWornFunc  func,
+                                gpointer          user_data,
+                                GDestroyNotify    destroy)
+{
+  g_return_if_fail (MAT_IS_SEARCH_MODEL (self));
+
+  if (self->worn_destroy != NULL)
+    self->worn_destroy (self->worn_data);
+  self->worn_func = func;
+  self->worn_data = user_data;
+  self->worn_destroy = destroy;
+  if (self->query != NULL)
+    {
+      mat_query_set_worn_func (self->query, func, user_data);
+      if (mat_query_needs_worn (self->query))
+        mat_search_model_refilter (self);
+    }
 }
 
 /* GObject */
@@ -318,6 +349,10 @@ mat_search_model_dispose (GObject *object)
   if (self->library != NULL)
     g_signal_handlers_disconnect_by_data (self->library, self);
   g_clear_object (&self->library);
+  if (self->worn_destroy != NULL)
+    self->worn_destroy (self->worn_data);
+  self->worn_func = NULL;
+  self->worn_destroy = NULL;
 
   G_OBJECT_CLASS (mat_search_model_parent_class)->dispose (object);
 }
@@ -328,6 +363,8 @@ mat_search_model_finalize (GObject *object)
   MatSearchModel *self = MAT_SEARCH_MODEL (object);
 
   g_free (self->text);
+  g_free (self->error);
+  g_clear_pointer (&self->query, mat_query_unref);
   g_array_unref (self->matches);
 
   G_OBJECT_CLASS (mat_search_model_parent_class)->finalize (object);
@@ -348,6 +385,9 @@ mat_search_model_get_property (GObject    *object,
       break;
     case PROP_TEXT:
       g_value_set_string (value, self->text);
+      break;
+    case PROP_ERROR:
+      g_value_set_string (value, self->error);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -392,6 +432,10 @@ mat_search_model_class_init (MatSearchModelClass *klass)
   properties[PROP_TEXT] =
     g_param_spec_string ("text", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* why the text does not read as a query (mat_query_new), or %NULL */
+  properties[PROP_ERROR] =
+    g_param_spec_string ("error", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

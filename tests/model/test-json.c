@@ -623,9 +623,9 @@ test_bad_input (void)
     { "ROCK_WALL", "The text is not JSON" },
     { "[1, 2]", "neither a material" },
     { "{\"name\": \"X\"}", "neither a material" },
-    { "{\"entries\": []}", "The document holds 0 entries" },
+    { "{\"entries\": []}", "The document holds no entries" },
     { "{\"entries\": [{\"name\": \"A\", \"type\": \"MAT0\"}, {\"name\": \"B\", \"type\": \"MAT0\"}]}",
-      "The document holds 2 entries" },
+      "The document holds 2 materials; they are pasted together" },
     { "{\"phase\": {\"params\": [], \"texture\": \"\"}}", "holds a phase, not a material" },
     { "{\"name\": \"NEW\", \"type\": \"MAT0\", \"attr2\": 6, \"phases\": [{\"params\": "
       "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,300]}], \"blocks\": []}",
