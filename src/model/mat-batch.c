@@ -87,7 +87,8 @@ same_place (const MatApply *a,
     {
     case MAT_APPLY_PARAM: return a->byte == b->byte;
     case MAT_APPLY_GROUP: return a->group == b->group;
-    case MAT_APPLY_ATTR1_BITS: return a->mask == b->mask;
+    case MAT_APPLY_ATTR1_BITS:
+    case MAT_APPLY_INTERP: return a->mask == b->mask;
     case MAT_APPLY_META: return a->meta == b->meta;
     default: return TRUE;
     }
@@ -196,7 +197,12 @@ value_apply (const MatApply *what,
     {
     case MAT_APPLY_ATTR1_BITS: return (to & ~what->mask) | (from & what->mask);
     case MAT_APPLY_MODE: return (to & ~7u) | (from & 7u);
-    case MAT_APPLY_INTERP: return (to & 7u) | (from & ~7u);
+    case MAT_APPLY_INTERP:
+      {
+        guint32 bits = what->mask != 0 ? what->mask << 3 : ~7u;
+
+        return (to & ~bits) | (from & bits);
+      }
     default: return from;
     }
 }
@@ -616,7 +622,9 @@ mat_batch_differs (MatBatch       *self,
       if (what->index >= summary->headers->len)
         return FALSE;
       bits = g_array_index (summary->headers, guint32, what->index);
-      return (bits & (what->kind == MAT_APPLY_MODE ? 7u : ~7u)) != 0;
+      if (what->kind == MAT_APPLY_MODE)
+        return (bits & 7u) != 0;
+      return (bits & (what->mask != 0 ? what->mask << 3 : ~7u)) != 0;
     default:
       break;
     }

@@ -32,7 +32,8 @@ typedef enum {
   MAT_APPLY_ATTR3,       /* attr3 */
   MAT_APPLY_META,        /* metadata @meta, where the target's version stores it */
   MAT_APPLY_MODE,        /* the mode bits of block @index (headerRaw & 7) */
-  MAT_APPLY_INTERP,      /* the interpolation mask of block @index (headerRaw >> 3) */
+  MAT_APPLY_INTERP,      /* the interpolation mask of block @index (headerRaw >> 3);
+                            with @mask, only those bits of it */
 } MatApplyKind;
 
 typedef struct {
@@ -40,7 +41,7 @@ typedef struct {
   guint           index;   /* the phase or block */
   guint           byte;    /* MAT_APPLY_PARAM */
   Mat0ColourGroup group;   /* MAT_APPLY_GROUP */
-  guint32         mask;    /* MAT_APPLY_ATTR1_BITS */
+  guint32         mask;    /* MAT_APPLY_ATTR1_BITS, MAT_APPLY_INTERP */
   Mat0MetaId      meta;    /* MAT_APPLY_META */
 } MatApply;
 

@@ -511,6 +511,13 @@ test_search_model (void)
     assert_listed (search, "ROCK,GLOW,FADE");
   }
 
+  /* a word that does not read after one that did */
+  mat_search_model_set_text (search, "texture:ROCK.0");
+  assert_listed (search, "ROCK,ЖЕЛЕЗО");
+  mat_search_model_set_text (search, "texture:ROCK.0 opacity:<");
+  assert_listed (search, "ROCK,ЖЕЛЕЗО");
+  g_assert_nonnull (mat_search_model_get_error (search));
+
   mat_search_model_set_text (search, "");
   g_assert_null (mat_search_model_get_query (search));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (search)), ==, 7);
