@@ -132,8 +132,8 @@ select_by_name (MatWindow  *window,
   MatMaterial *material = mat_library_find (mat_window_get_library (window), name);
 
   g_assert_nonnull (material);
-  gtk_single_selection_set_selected (mat_window_get_selection (window),
-                                     position_of (window, material));
+  gtk_selection_model_select_item (mat_window_get_selection (window),
+                                   position_of (window, material), TRUE);
   g_assert_true (mat_window_get_selected_material (window) == material);
 
   return material;
@@ -999,7 +999,7 @@ test_bad_material (void)
 
   g_assert_nonnull (library);
   g_assert_nonnull (mat_material_get_error (broken));
-  gtk_single_selection_set_selected (mat_window_get_selection (window), 1);
+  gtk_selection_model_select_item (mat_window_get_selection (window), 1, TRUE);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (template_child (window, "main_stack")), ==,
                    "entry-error");
   g_assert_cmpstr (gtk_label_get_label (label), ==, mat_material_get_error (broken));
@@ -1008,7 +1008,7 @@ test_bad_material (void)
   ui_screenshot (GTK_WIDGET (window), "entry-error.png");
 
   /* The problems panel lists the error; activating it selects the entry. */
-  gtk_single_selection_set_selected (mat_window_get_selection (window), 0);
+  gtk_selection_model_select_item (mat_window_get_selection (window), 0, TRUE);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lints", NULL);
   g_assert_true (gtk_revealer_get_reveal_child (template_child (window, "lint_revealer")));
   lint_rows = G_LIST_MODEL (gtk_list_view_get_model (lints));

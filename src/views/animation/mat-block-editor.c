@@ -28,6 +28,7 @@ struct _MatBlockEditor
   GtkWidget       parent_instance;
 
   MatMaterial    *material;
+  MatBatch       *batch;   /* the others selected: edits go to them too */
   GSignalGroup   *material_signals;
   GSignalGroup   *blocks_signals;
   MatAnimBlock   *block;
@@ -206,6 +207,8 @@ rebuild_mode_list (MatBlockEditor *self)
     g_free (labels[m]);
 }
 
+static void sync_differs (MatBlockEditor *self);
+
 static void
 sync_header (MatBlockEditor *self)
 {
@@ -245,6 +248,7 @@ sync_header (MatBlockEditor *self)
     ? g_strdup_printf (_("headerRaw as stored. Unknown bits (header >> 8): 0x%X, kept as stored"), high)
     : g_strdup (_("headerRaw as stored. Unknown bits (header >> 8): none"));
   gtk_label_set_text (self->unknown_bits, high_text);
+  sync_differs (self);
 }
 
 static void
@@ -384,6 +388,69 @@ on_block_selected (GtkDropDown    *dropdown,
   show_block (self, selected);
 }
 
+/* Several materials selected: where their blocks differ from the one
+ * shown (its mode, its interpolation bits, its keys, the blocks). */
+static gboolean
+batch_active (MatBlockEditor *self)
+{
+  return self->batch != NULL && self->block != NULL &&
+         mat_batch_get_leader (self->batch) == self->material;
+}
+
+static void
+mark (GtkWidget *widget,
+      gboolean   differs)
+{
+  if (differs)
+    gtk_widget_add_css_class (widget, "differs");
+  else
+    gtk_widget_remove_css_class (widget, "differs");
+}
+
+static void
+sync_differs (MatBlockEditor *self)
+{
+  gboolean active = batch_active (self);
+  guint index = self->block != NULL ? mat_anim_block_get_index (self->block) : 0;
+
+  mark (GTK_WIDGET (self->mode_dropdown),
+        active && mat_batch_differs (self->batch, &(MatApply) { .kind = MAT_APPLY_MODE, .index = index }));
+  for (guint i = 0; i < N_INTERP_BITS; i++)
+    mark (GTK_WIDGET (self->interp[i]),
+          active && mat_batch_differs (self->batch,
+                                       &(MatApply) { .kind = MAT_APPLY_INTERP, .index = index,
+                                                     .mask = mat0_fields_interp (i)->mask }));
+  mark (GTK_WIDGET (self->timeline_scroller), active && mat_batch_keys_differ (self->batch, index));
+  mark (GTK_WIDGET (self->block_dropdown),
+        self->batch != NULL && mat_batch_get_leader (self->batch) == self->material &&
+        mat_batch_block_count_differs (self->batch));
+}
+
+/* The leader's edit (made by @ok) and the same for the others: one step. */
+static void
+batch_begin (MatBlockEditor *self)
+{
+  MatLibrary *library = self->material != NULL ? mat_material_get_library (self->material) : NULL;
+
+  if (library != NULL)
+    mat_history_begin_group (mat_library_get_history (library), NULL);
+}
+
+static gboolean
+batch_end (MatBlockEditor  *self,
+           gboolean         ok,
+           const MatApply  *what,
+           GError         **error)
+{
+  MatLibrary *library = self->material != NULL ? mat_material_get_library (self->material) : NULL;
+
+  if (ok && batch_active (self))
+    ok = mat_batch_apply (self->batch, what, error);
+  if (library != NULL)
+    mat_history_end_group (mat_library_get_history (library));
+  return ok;
+}
+
 static void
 on_mode_selected (GtkDropDown    *dropdown,
                   GParamSpec     *pspec,
@@ -391,13 +458,16 @@ on_mode_selected (GtkDropDown    *dropdown,
 {
   guint selected = gtk_drop_down_get_selected (dropdown);
   g_autoptr(GError) error = NULL;
+  MatApply what = { .kind = MAT_APPLY_MODE };
+  gboolean ok;
 
   if (self->syncing || self->block == NULL || selected >= self->n_modes)
     return;
-  if (!mat_anim_block_set_mode (self->block, self->mode_values[selected], &error))
-    show_error (self, error);
-  else
-    show_error (self, NULL);
+  what.index = mat_anim_block_get_index (self->block);
+  batch_begin (self);
+  ok = mat_anim_block_set_mode (self->block, self->mode_values[selected], &error);
+  ok = batch_end (self, ok, &what, &error);
+  show_error (self, ok ? NULL : error);
 }
 
 static void
@@ -406,6 +476,7 @@ on_interp_toggled (GtkToggleButton *button,
 {
   g_autoptr(GError) error = NULL;
   guint32 mask, bit = 0;
+  gboolean ok;
 
   if (self->syncing || self->block == NULL)
     return;
@@ -416,7 +487,13 @@ on_interp_toggled (GtkToggleButton *button,
   mask = gtk_toggle_button_get_active (button) ? (mask | bit) : (mask & ~bit);
   if (mask == mat_anim_block_get_interp_mask (self->block))
     return;
-  if (!mat_anim_block_set_interp_mask (self->block, mask, &error))
+  batch_begin (self);
+  ok = mat_anim_block_set_interp_mask (self->block, mask, &error);
+  ok = batch_end (self, ok,
+                  &(MatApply) { .kind = MAT_APPLY_INTERP, .index = mat_anim_block_get_index (self->block),
+                                .mask = bit },
+                  &error);
+  if (!ok)
     {
       show_error (self, error);
       sync_header (self);
@@ -607,6 +684,9 @@ mat_block_editor_dispose (GObject *object)
   g_clear_object (&self->block_signals);
   g_clear_object (&self->block);
   g_clear_object (&self->material);
+  if (self->batch != NULL)
+    g_signal_handlers_disconnect_by_data (self->batch, self);
+  g_clear_object (&self->batch);
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_BLOCK_EDITOR);
   g_clear_object (&self->block_names);
   g_clear_object (&self->mode_names);
@@ -839,4 +919,21 @@ mat_block_editor_get_test_widget (MatBlockEditor *self,
         return GTK_WIDGET (self->interp[i]);
     }
   return NULL;
+}
+
+void
+mat_block_editor_set_batch (MatBlockEditor *self,
+                            MatBatch       *batch)
+{
+  g_return_if_fail (MAT_IS_BLOCK_EDITOR (self));
+  g_return_if_fail (batch == NULL || MAT_IS_BATCH (batch));
+
+  if (self->batch == batch)
+    return;
+  if (self->batch != NULL)
+    g_signal_handlers_disconnect_by_data (self->batch, self);
+  g_set_object (&self->batch, batch);
+  if (batch != NULL)
+    g_signal_connect_swapped (batch, "changed", G_CALLBACK (sync_differs), self);
+  sync_differs (self);
 }

@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "mat-batch.h"
 #include "mat-material.h"
 #include "mat-timeline.h"
 
@@ -25,6 +26,14 @@ void         mat_block_editor_set_material       (MatBlockEditor *self,
 int          mat_block_editor_get_selected_block (MatBlockEditor *self);
 void         mat_block_editor_set_selected_block (MatBlockEditor *self,
                                                   int             block);
+/* The other materials selected with the one shown (nullable): a mode
+ * chosen or an interpolation bit toggled goes to the same block of each
+ * of them in the same undo step; the mode, the bits, the keys (the
+ * timeline) and the blocks where they differ have the style class
+ * "differs". Keys, blocks added and removed change the material shown
+ * only. */
+void         mat_block_editor_set_batch          (MatBlockEditor *self,
+                                                  MatBatch       *batch);
 /* Returns: (transfer none): the timeline of the selected block. */
 MatTimeline *mat_block_editor_get_timeline       (MatBlockEditor *self);
 

@@ -39,6 +39,16 @@ _mat_window_actions_update (MatWindow *self)
   gtk_widget_action_set_enabled (widget, "win.textures", have);
   gtk_widget_action_set_enabled (widget, "win.undo-delete",
                                  have && gtk_revealer_get_reveal_child (self->deleted_revealer));
+  /* several selected (mat-window-batch.c) */
+  gtk_widget_action_set_enabled (widget, "win.select-all",
+                                 have && g_list_model_get_n_items (G_LIST_MODEL (self->selection)) > 0);
+  gtk_widget_action_set_enabled (widget, "win.select-one", self->batch != NULL);
+  gtk_widget_action_set_enabled (widget, "win.apply-flags", self->batch != NULL);
+  gtk_widget_action_set_enabled (widget, "win.apply-blend", self->batch != NULL);
+  gtk_widget_action_set_enabled (widget, "win.apply-phase", self->batch != NULL);
+  gtk_widget_action_set_enabled (widget, "win.apply-group", self->batch != NULL);
+  gtk_widget_action_set_enabled (widget, "win.apply-texture", self->batch != NULL);
+  gtk_widget_action_set_enabled (widget, "win.apply-meta", self->batch != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->lint_toggle), have);
   gtk_widget_set_visible (self->sidebar, have);
   if (!have)
@@ -256,6 +266,17 @@ deleted_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+void
+_mat_window_actions_show_deleted (MatWindow  *self,
+                                  const char *text)
+{
+  gtk_label_set_label (self->deleted_label, text);
+  gtk_revealer_set_reveal_child (self->deleted_revealer, TRUE);
+  g_clear_handle_id (&self->deleted_source, g_source_remove);
+  self->deleted_source = g_timeout_add_seconds (DELETED_BANNER_SECONDS, deleted_timeout_cb, self);
+  _mat_window_actions_update (self);
+}
+
 static void
 delete_now (MatWindow   *self,
             MatMaterial *material,
@@ -263,11 +284,12 @@ delete_now (MatWindow   *self,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
+  g_autoptr(GtkBitset) rows = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
   guint position;
   gboolean selected = _mat_window_sidebar_get_selected (self) == material;
   gboolean ok;
 
-  position = gtk_single_selection_get_selected (self->selection);
+  position = gtk_bitset_is_empty (rows) ? GTK_INVALID_LIST_POSITION : gtk_bitset_get_minimum (rows);
   self->deleting = TRUE;
   ok = mat_library_delete_material (self->library, material, &error);
   self->deleting = FALSE;
@@ -287,7 +309,7 @@ delete_now (MatWindow   *self,
       guint n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
 
       if (n > 0)
-        gtk_single_selection_set_selected (self->selection, MIN (position, n - 1));
+        gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), MIN (position, n - 1), TRUE);
     }
   /* the row that had the focus is gone: the list keeps it, on the row
    * now in its place, so Delete and the arrows go on from there */
@@ -296,11 +318,7 @@ delete_now (MatWindow   *self,
 
   /* Translators: the banner after a deletion; %s is a material name */
   text = g_strdup_printf (_("Deleted “%s”"), mat_material_get_name (material));
-  gtk_label_set_label (self->deleted_label, text);
-  gtk_revealer_set_reveal_child (self->deleted_revealer, TRUE);
-  g_clear_handle_id (&self->deleted_source, g_source_remove);
-  self->deleted_source = g_timeout_add_seconds (DELETED_BANNER_SECONDS, deleted_timeout_cb, self);
-  _mat_window_actions_update (self);
+  _mat_window_actions_show_deleted (self, text);
 }
 
 enum {
@@ -336,6 +354,11 @@ delete_action (GtkWidget  *widget,
 
   if (self->library == NULL || self->shown == NULL)
     return;
+  if (_mat_window_sidebar_get_n_selected (self) > 1)
+    {
+      _mat_window_batch_delete (self);
+      return;
+    }
 
   op = g_new0 (DeleteOp, 1);
   op->self = g_object_ref (self);

@@ -216,6 +216,24 @@ copyable_material (MatWindow *self)
   return material;
 }
 
+/* Every material selected that can be copied (several: they copy and
+ * export as one dump document). Returns: (transfer container). */
+static GPtrArray *
+copyable_materials (MatWindow *self)
+{
+  g_autoptr(GPtrArray) selected = mat_window_dup_selected_materials (self);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < selected->len; i++)
+    {
+      MatMaterial *material = g_ptr_array_index (selected, i);
+
+      if (mat_material_get_type_id (material) == NRES_TYPE_MAT0)
+        g_ptr_array_add (out, g_object_ref (material));
+    }
+  return out;
+}
+
 /* The phase selected in the phase table. Returns: (transfer full) (nullable). */
 static MatPhase *
 selected_phase (MatWindow *self)
@@ -304,6 +322,24 @@ paste_material (MatWindow   *self,
   show_error (self, _("Could Not Paste the Material"), error->message);
 }
 
+/* A document of several: all of them, under free names where theirs
+ * are taken, one undo step; they are selected. */
+static void
+paste_materials (MatWindow   *self,
+                 MatLibrary  *library,
+                 MatJsonItem *item)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) pasted = mat_library_paste_all (library, item, NULL, &error);
+
+  if (pasted == NULL)
+    {
+      show_error (self, _("Could Not Paste the Materials"), error->message);
+      return;
+    }
+  mat_window_select_materials (self, (MatMaterial **) pasted->pdata, pasted->len);
+}
+
 static void
 paste_phase (MatWindow   *self,
              MatJsonItem *item)
@@ -349,6 +385,8 @@ paste_item (MatWindow   *self,
 
   if (mat_json_item_get_kind (item) == MAT_JSON_PHASE)
     paste_phase (self, item);
+  else if (mat_json_item_get_kind (item) == MAT_JSON_MATERIALS)
+    paste_materials (self, library, item);
   else
     paste_material (self, library, item);
 }
@@ -444,14 +482,17 @@ copy_material_action (GtkWidget  *widget,
                       GVariant   *parameter)
 {
   MatWindow *self = MAT_WINDOW (widget);
-  MatMaterial *material = copyable_material (self);
+  g_autoptr(GPtrArray) materials = copyable_materials (self);
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
 
-  if (material == NULL)
+  if (materials->len == 0)
     return;
 
-  text = mat_material_to_json (material, &error);
+  /* one: its entry object; several: the dump document of them all */
+  text = materials->len == 1
+         ? mat_material_to_json (g_ptr_array_index (materials, 0), &error)
+         : mat_materials_to_json_document ((MatMaterial * const *) materials->pdata, materials->len, &error);
   if (text == NULL)
     {
       show_error (self, _("Could Not Copy the Material"), error->message);
@@ -535,11 +576,12 @@ library_folder (MatWindow *self)
 }
 
 static gboolean
-export_material (MatMaterial  *material,
+export_material (GPtrArray    *materials,
                  GFile        *file,
                  GError      **error)
 {
-  g_autofree char *text = mat_material_to_json_document (material, error);
+  g_autofree char *text = mat_materials_to_json_document ((MatMaterial * const *) materials->pdata,
+                                                          materials->len, error);
 
   if (text == NULL)
     return FALSE;
@@ -552,30 +594,30 @@ mat_window_export_material_to (MatWindow  *self,
                                GFile      *file,
                                GError    **error)
 {
-  MatMaterial *material;
+  g_autoptr(GPtrArray) materials = NULL;
 
   g_return_val_if_fail (MAT_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  material = copyable_material (self);
-  if (material == NULL)
+  materials = copyable_materials (self);
+  if (materials->len == 0)
     {
       g_set_error_literal (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE,
                            _("No material is selected"));
       return FALSE;
     }
-  return export_material (material, file, error);
+  return export_material (materials, file, error);
 }
 
 static void
 export_chosen (MatWindow   *self,
-               MatMaterial *material,
+               GPtrArray   *materials,
                GFile       *file)
 {
   g_autoptr(GError) error = NULL;
 
-  if (!export_material (material, file, &error))
+  if (!export_material (materials, file, &error))
     {
       g_autofree char *name = g_file_get_basename (file);
       /* Translators: %s is a file name */
@@ -592,11 +634,11 @@ export_dialog_cb (GObject      *object,
                   gpointer      user_data)
 {
   g_autoptr(MatWindow) self = user_data;
-  g_autoptr(MatMaterial) material = g_object_steal_data (object, "mat-material");
+  g_autoptr(GPtrArray) materials = g_object_steal_data (object, "mat-materials");
   g_autoptr(GFile) file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, NULL);
 
-  if (file != NULL && material != NULL)
-    export_chosen (self, material, file);
+  if (file != NULL && materials != NULL)
+    export_chosen (self, materials, file);
 }
 
 static void
@@ -627,14 +669,14 @@ export_response_cb (GtkNativeDialog *dialog,
                     gpointer         user_data)
 {
   g_autoptr(MatWindow) self = user_data;
-  g_autoptr(MatMaterial) material = g_object_steal_data (G_OBJECT (dialog), "mat-material");
+  g_autoptr(GPtrArray) materials = g_object_steal_data (G_OBJECT (dialog), "mat-materials");
 
-  if (response == GTK_RESPONSE_ACCEPT && material != NULL)
+  if (response == GTK_RESPONSE_ACCEPT && materials != NULL)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
       if (file != NULL)
-        export_chosen (self, material, file);
+        export_chosen (self, materials, file);
     }
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
@@ -665,16 +707,23 @@ export_action (GtkWidget  *widget,
                GVariant   *parameter)
 {
   MatWindow *self = MAT_WINDOW (widget);
-  MatMaterial *material = copyable_material (self);
+  GPtrArray *materials = copyable_materials (self);
   g_autoptr(GFile) folder = NULL;
   g_autofree char *name = NULL;
 
-  if (material == NULL)
-    return;
+  if (materials->len == 0)
+    {
+      g_ptr_array_unref (materials);
+      return;
+    }
   folder = library_folder (self);
 
-  /* a name may hold what a file name cannot */
-  name = g_strdup_printf ("%s.json", mat_material_get_name (material));
+  /* a name may hold what a file name cannot; several: "Materials.json" */
+  if (materials->len == 1)
+    name = g_strdup_printf ("%s.json", mat_material_get_name (g_ptr_array_index (materials, 0)));
+  else
+    /* Translators: the file name offered for several materials exported */
+    name = g_strdup (_("Materials.json"));
   g_strdelimit (name, "/\\", '_');
 
 #if GTK_CHECK_VERSION (4, 10, 0)
@@ -682,19 +731,21 @@ export_action (GtkWidget  *widget,
     g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
     g_autoptr(GListModel) filters = dialog_filters ();
 
-    gtk_file_dialog_set_title (dialog, _("Export Material"));
+    gtk_file_dialog_set_title (dialog, materials->len == 1 ? _("Export Material") : _("Export Materials"));
     gtk_file_dialog_set_initial_name (dialog, name);
     if (folder != NULL)
       gtk_file_dialog_set_initial_folder (dialog, folder);
     gtk_file_dialog_set_filters (dialog, filters);
-    g_object_set_data_full (G_OBJECT (dialog), "mat-material", g_object_ref (material), g_object_unref);
+    g_object_set_data_full (G_OBJECT (dialog), "mat-materials", materials,
+                            (GDestroyNotify) g_ptr_array_unref);
     gtk_file_dialog_save (dialog, GTK_WINDOW (self), NULL, export_dialog_cb, g_object_ref (self));
   }
 #else
   {
     GtkFileChooserNative *dialog;
 
-    dialog = gtk_file_chooser_native_new (_("Export Material"), GTK_WINDOW (self),
+    dialog = gtk_file_chooser_native_new (materials->len == 1 ? _("Export Material") : _("Export Materials"),
+                                          GTK_WINDOW (self),
                                           GTK_FILE_CHOOSER_ACTION_SAVE,
                                           _("_Export"), _("_Cancel"));
     gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
@@ -704,7 +755,8 @@ export_action (GtkWidget  *widget,
     if (folder != NULL)
       gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
     gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-    g_object_set_data_full (G_OBJECT (dialog), "mat-material", g_object_ref (material), g_object_unref);
+    g_object_set_data_full (G_OBJECT (dialog), "mat-materials", materials,
+                            (GDestroyNotify) g_ptr_array_unref);
     g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), g_object_ref (self));
     gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
   }
@@ -1038,7 +1090,7 @@ mat_window_clipboard_init (MatWindow *self)
   g_signal_connect_object (target, "drop", G_CALLBACK (drop_cb), self, 0);
   gtk_widget_add_controller (list, GTK_EVENT_CONTROLLER (target));
 
-  g_signal_connect_object (mat_window_get_selection (self), "notify::selected-item",
+  g_signal_connect_object (mat_window_get_selection (self), "selection-changed",
                            G_CALLBACK (update_enabled), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (mat_window_get_selection (self), "items-changed",
                            G_CALLBACK (update_enabled), self, G_CONNECT_SWAPPED);

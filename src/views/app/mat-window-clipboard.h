@@ -6,12 +6,14 @@
  * {"phase": PHASE}. The text goes to the clipboard as plain text, so it
  * can be pasted into a forum post or a file and back.
  *
- *   win.copy-material    the selected material to the clipboard
+ *   win.copy-material    the selected material to the clipboard; several
+ *                        selected: one dump document of them all
  *   win.copy-phase       the selected phase of the phase table
- *   win.paste            the clipboard's material or phase
- *   win.export-material  the selected material as a .json file (the whole
- *                        one-material dump document: `mat0tool build`
- *                        makes a library of it)
+ *   win.paste            the clipboard's material (or the materials of a
+ *                        dump document, all in one step) or phase
+ *   win.export-material  the selected materials as a .json file (the whole
+ *                        dump document: `mat0tool build` makes a library
+ *                        of it)
  *   win.import-material  a .json file, as paste does
  *
  * Pasting, dropping and importing take one path, decoded in a worker

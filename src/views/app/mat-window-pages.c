@@ -69,6 +69,7 @@ _mat_window_ensure_animation_page (MatWindow *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->block_editor), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->block_editor), TRUE);
   mat_block_editor_set_material (self->block_editor, mat_phase_table_get_material (self->phase_table));
+  mat_block_editor_set_batch (self->block_editor, self->batch);
   /* the block playing so far stays selected */
   if (!self->showing_phase && self->track_block >= 0)
     mat_block_editor_set_selected_block (self->block_editor, self->track_block);
@@ -100,6 +101,8 @@ ensure_flags_page (MatWindow *self)
   self->meta_editor = MAT_META_EDITOR (mat_meta_editor_new ());
   mat_flags_inspector_set_material (self->flags_inspector, material);
   mat_meta_editor_set_material (self->meta_editor, material);
+  mat_flags_inspector_set_batch (self->flags_inspector, self->batch);
+  mat_meta_editor_set_batch (self->meta_editor, self->batch);
   gtk_box_append (GTK_BOX (self->flags_page), GTK_WIDGET (self->flags_inspector));
   gtk_box_append (GTK_BOX (self->flags_page), GTK_WIDGET (self->meta_editor));
 }
@@ -131,6 +134,20 @@ _mat_window_pages_set_material (MatWindow   *self,
     {
       mat_flags_inspector_set_material (self->flags_inspector, material);
       mat_meta_editor_set_material (self->meta_editor, material);
+    }
+}
+
+void
+_mat_window_pages_set_batch (MatWindow *self,
+                             MatBatch  *batch)
+{
+  mat_phase_table_set_batch (self->phase_table, batch);
+  if (self->block_editor != NULL)
+    mat_block_editor_set_batch (self->block_editor, batch);
+  if (self->flags_inspector != NULL)
+    {
+      mat_flags_inspector_set_batch (self->flags_inspector, batch);
+      mat_meta_editor_set_batch (self->meta_editor, batch);
     }
 }
 

@@ -6,11 +6,13 @@
  * the material list), mat-window-problems.c (the problems panel) and
  * mat-window-dnd.c (files dropped on the window), mat-window-pages.c
  * (the Animation and Flags pages, made when first shown, and the preview
- * pane beside every page). Only those files and
+ * pane beside every page), mat-window-batch.c (several materials
+ * selected: the bar over the pages, its actions). Only those files and
  * the tests include this header.
  */
 #pragma once
 
+#include "mat-batch.h"
 #include "mat-block-editor.h"
 #include "mat-document.h"
 #include "mat-drafts.h"
@@ -46,6 +48,8 @@ struct _MatWindow
   GtkPaned             *paned;
   GtkWidget            *sidebar;
   GtkSearchEntry       *search_entry;
+  GtkMenuButton        *query_button;
+  GtkLabel             *query_error_label;
   GtkLabel             *fallback_label;
   MatDropDown          *sort_dropdown;
   GtkStack             *list_stack;
@@ -63,6 +67,13 @@ struct _MatWindow
   GtkLabel             *read_only_label;
   GtkLabel             *material_name_label;
   GtkLabel             *material_info_label;
+  GtkRevealer          *batch_revealer;
+  GtkLabel             *batch_label;
+  GtkMenuButton        *batch_apply_button;
+  GtkWidget            *batch_copy_button;
+  GtkWidget            *batch_delete_button;
+  GtkWidget            *batch_close_button;
+  GMenuModel           *batch_menu;
   GtkStack             *material_stack;
   MatPhaseTable        *phase_table;
   GtkWidget            *animation_page;
@@ -101,8 +112,14 @@ struct _MatWindow
   MatSearchModel       *filter_model;
   GPtrArray            *spare_rows;     /* MatMaterialRow, for the list */
   GtkSortListModel     *sort_model;
-  GtkSingleSelection   *selection;
+  GtkMultiSelection    *selection;
   guint                 scroll_source;  /* again once the rows are laid out */
+  guint                 last_position;  /* of the first row selected, for
+                                           when the filter hides them all */
+
+  /* several materials selected (mat-window-batch.c): the one shown and
+   * the others, %NULL for one */
+  MatBatch             *batch;
 
   /* the problems panel (mat-window-problems.c) */
   GtkStringList        *lint_strings;
@@ -151,6 +168,12 @@ struct _MatWindow
 
 /* mat-window.c */
 
+/* A menu's forty widgets are made when it first opens, not with the
+ * window: gtk_menu_button_set_create_popup_func() with this gives the
+ * button its model (@model) then. */
+void         _mat_window_menu_button_create_popup (GtkMenuButton *button,
+                                                   gpointer       model);
+
 /* Returns: (transfer none) (nullable): the application's settings. */
 GSettings   *_mat_window_get_settings            (MatWindow   *self);
 /* Returns: (transfer full): the name of @file as the user sees it,
@@ -183,6 +206,9 @@ void         _mat_window_actions_update          (MatWindow   *self);
 void         _mat_window_actions_history_changed (MatWindow   *self);
 /* Hides the deletion banner. */
 void         _mat_window_actions_forget_deleted  (MatWindow   *self);
+/* Shows the deletion banner saying @text, with its Undo, for a while. */
+void         _mat_window_actions_show_deleted    (MatWindow   *self,
+                                                  const char  *text);
 
 /* mat-window-sidebar.c */
 
@@ -203,8 +229,17 @@ void         _mat_window_sidebar_update_counts   (MatWindow   *self);
 void         _mat_window_sidebar_sync_selection  (MatWindow   *self);
 /* Forgets a show of the selection that was waiting for a frame. */
 void         _mat_window_sidebar_cancel_show     (MatWindow   *self);
-/* Returns: (transfer none) (nullable): the selected material. */
+/* Returns: (transfer none) (nullable): the material shown: the first
+ * of those selected, in the list's order. */
 MatMaterial *_mat_window_sidebar_get_selected    (MatWindow   *self);
+/* Returns: (transfer container) (element-type MatMaterial): the
+ * materials selected, in the list's order. */
+GPtrArray   *_mat_window_sidebar_dup_selected    (MatWindow   *self);
+guint        _mat_window_sidebar_get_n_selected  (MatWindow   *self);
+/* Selects the rows of @materials (@n) that the list shows, only them. */
+void         _mat_window_sidebar_select_materials (MatWindow   *self,
+                                                   MatMaterial **materials,
+                                                   guint        n);
 /* A list view that is one stop of Tab and Shift+Tab, not one a row:
  * the arrows move inside it. */
 void         _mat_window_make_single_tab_stop    (GtkWidget   *list);
@@ -227,6 +262,10 @@ void         _mat_window_pages_init              (MatWindow   *self);
 /* The pages made so far and the preview show @material (nullable). */
 void         _mat_window_pages_set_material      (MatWindow   *self,
                                                   MatMaterial *material);
+/* Their edits go to the materials of @batch too, and they mark where
+ * those differ (nullable: one material). */
+void         _mat_window_pages_set_batch         (MatWindow   *self,
+                                                  MatBatch    *batch);
 /* Makes the Animation page now if it is not made yet.
  * Returns: (transfer none): its block editor. */
 MatBlockEditor *_mat_window_ensure_animation_page (MatWindow  *self);
@@ -236,6 +275,18 @@ void         _mat_window_pages_fit               (MatWindow   *self,
                                                   int          width);
 /* The widgets of the pages went with the template. */
 void         _mat_window_pages_dispose           (MatWindow   *self);
+
+/* mat-window-batch.c: several materials selected */
+
+void         _mat_window_class_batch_init        (MatWindowClass *klass);
+void         _mat_window_batch_init              (MatWindow   *self);
+void         _mat_window_batch_dispose           (MatWindow   *self);
+/* The selection changed (@material shown, nullable): the batch of the
+ * materials selected with it, the bar that says so, the pages. */
+void         _mat_window_batch_update            (MatWindow   *self,
+                                                  MatMaterial *material);
+/* Asks, then deletes every material selected (win.delete with several). */
+void         _mat_window_batch_delete            (MatWindow   *self);
 
 /* mat-window-dnd.c */
 

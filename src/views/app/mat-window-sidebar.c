@@ -2,7 +2,10 @@
  * and the line saying what the game would load for the name searched */
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n-lib.h>
+
+#include "mat0-fields.h"
 
 #include "mat-material-row.h"
 #include "mat-tooltip.h"
@@ -19,9 +22,47 @@ static const char * const sort_keys[] = { "index", "name", "phases" };
 MatMaterial *
 _mat_window_sidebar_get_selected (MatWindow *self)
 {
-  gpointer item = gtk_single_selection_get_selected_item (self->selection);
+  g_autoptr(GtkBitset) selected = NULL;
+  g_autoptr(GObject) item = NULL;
 
+  if (self->selection == NULL)
+    return NULL;
+  selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  if (gtk_bitset_is_empty (selected))
+    return NULL;
+  item = g_list_model_get_item (G_LIST_MODEL (self->selection), gtk_bitset_get_minimum (selected));
+  /* the list holds it */
   return item != NULL ? MAT_MATERIAL (item) : NULL;
+}
+
+guint
+_mat_window_sidebar_get_n_selected (MatWindow *self)
+{
+  g_autoptr(GtkBitset) selected = NULL;
+
+  if (self->selection == NULL)
+    return 0;
+  selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  return (guint) MIN (gtk_bitset_get_size (selected), G_MAXUINT);
+}
+
+GPtrArray *
+_mat_window_sidebar_dup_selected (MatWindow *self)
+{
+  g_autoptr(GtkBitset) selected = NULL;
+  GtkBitsetIter iter;
+  GPtrArray *out;
+  guint position;
+
+  out = g_ptr_array_new_with_free_func (g_object_unref);
+  if (self->selection == NULL)
+    return out;
+  selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  g_ptr_array_set_size (out, 0);
+  for (gboolean ok = gtk_bitset_iter_init_first (&iter, selected, &position); ok;
+       ok = gtk_bitset_iter_next (&iter, &position))
+    g_ptr_array_add (out, g_list_model_get_item (G_LIST_MODEL (self->selection), position));
+  return out;
 }
 
 void
@@ -59,19 +100,26 @@ _mat_window_sidebar_update_counts (MatWindow *self)
                                     ? "no-results" : "list");
 }
 
+static void
+show_selected (MatWindow *self)
+{
+  MatMaterial *material = _mat_window_sidebar_get_selected (self);
+
+  if (material != self->shown)
+    _mat_window_show_material (self, material);
+  _mat_window_batch_update (self, material);
+}
+
 static gboolean
 show_selected_idle (gpointer data)
 {
   MatWindow *self = data;
-  MatMaterial *material;
 
   self->show_source = 0;
   /* the window may have been disposed since (the idle holds a reference) */
   if (self->selection == NULL)
     return G_SOURCE_REMOVE;
-  material = _mat_window_sidebar_get_selected (self);
-  if (material != self->shown)
-    _mat_window_show_material (self, material);
+  show_selected (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -106,8 +154,6 @@ show_after_paint_cb (GdkFrameClock *clock,
 static void
 selection_changed_cb (MatWindow *self)
 {
-  MatMaterial *material = _mat_window_sidebar_get_selected (self);
-
   /* While a search narrows the list, the selection may move to another
    * row: the list is drawn first and the material pages follow once that
    * frame is out, so typing stays quick in a large library. (An idle
@@ -130,8 +176,39 @@ selection_changed_cb (MatWindow *self)
     }
   cancel_show_after_paint (self);
   g_clear_handle_id (&self->show_source, g_source_remove);
-  if (material != self->shown)
-    _mat_window_show_material (self, material);
+  show_selected (self);
+}
+
+/* The list changed under the selection. A search may have hidden every
+ * row selected: the row where the first of them was is selected then,
+ * so that the list always shows one when it has any. */
+static void
+rows_changed_cb (MatWindow *self,
+                 guint      position,
+                 guint      removed,
+                 guint      added)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+
+  if (gtk_bitset_is_empty (selected) && n > 0)
+    {
+      gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection),
+                                       MIN (self->last_position, n - 1), TRUE);
+      return;   /* selection_changed_cb follows */
+    }
+  /* the rows selected may be others now: the batch follows */
+  selection_changed_cb (self);
+}
+
+static void
+selected_rows_changed_cb (MatWindow *self)
+{
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+
+  if (!gtk_bitset_is_empty (selected))
+    self->last_position = gtk_bitset_get_minimum (selected);
+  selection_changed_cb (self);
 }
 
 /* Search and sort */
@@ -170,11 +247,19 @@ static void
 update_fallback (MatWindow *self)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  MatQuery *query = mat_search_model_get_query (self->filter_model);
+  const char *error = mat_search_model_get_error (self->filter_model);
   g_autofree char *label = NULL;
   MatMaterial *material;
   const char *how = NULL;
 
-  if (text[0] == '\0' || self->library == NULL)
+  /* why the search does not read, under it */
+  gtk_label_set_label (self->query_error_label, error != NULL ? error : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->query_error_label), error != NULL);
+
+  /* the game looks names up: a search by content is no name */
+  if (text[0] == '\0' || self->library == NULL || error != NULL ||
+      (query != NULL && !mat_query_is_names_only (query)))
     {
       gtk_widget_set_visible (GTK_WIDGET (self->fallback_label), FALSE);
       return;
@@ -225,7 +310,7 @@ search_activate_cb (MatWindow *self)
 
   if (g_list_model_get_n_items (G_LIST_MODEL (self->selection)) > 0)
     {
-      gtk_single_selection_set_selected (self->selection, 0);
+      gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), 0, TRUE);
       gtk_widget_grab_focus (GTK_WIDGET (self->list_view));
       return;
     }
@@ -242,6 +327,149 @@ search_stop_cb (MatWindow *self)
   gtk_widget_grab_focus (GTK_WIDGET (self->list_view));
 }
 
+/* The words of a search by content, to choose from: a menu beside the
+ * search entry whose items add their word to the search
+ * (win.insert-query). Made when it first opens. */
+
+static void
+add_word (GMenu      *menu,
+          const char *label,
+          const char *word)
+{
+  g_autoptr(GMenuItem) item = NULL;
+  /* Translators: a choice of the search menu: what it finds, then the
+   * word it adds to the search, as "Additive   blend:additive" */
+  g_autofree char *text = g_strdup_printf (_("%s   %s"), label, word);
+
+  item = g_menu_item_new (text, NULL);
+  g_menu_item_set_action_and_target_value (item, "win.insert-query", g_variant_new_string (word));
+  g_menu_append_item (menu, item);
+}
+
+static GMenuModel *
+query_menu_new (void)
+{
+  GMenu *menu = g_menu_new ();
+  g_autoptr(GMenu) words = g_menu_new ();
+  g_autoptr(GMenu) blend = g_menu_new ();
+  g_autoptr(GMenu) flags = g_menu_new ();
+  g_autoptr(GMenu) opacity = g_menu_new ();
+  g_autoptr(GMenu) mode = g_menu_new ();
+  g_autoptr(GMenu) interp = g_menu_new ();
+  g_autoptr(GMenu) counts = g_menu_new ();
+  g_autoptr(GMenu) lint = g_menu_new ();
+
+  add_word (words, _("Uses a texture (type its name)"), "texture:");
+  add_word (words, _("Has a textured phase"), "texture:*");
+  add_word (words, _("Has an untextured phase"), "texture:none");
+  add_word (words, _("Worn by a model (type its name)"), "worn:");
+  add_word (words, _("Not the next word"), "-");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (words));
+
+  for (guint i = 0; i < MAT0_N_BLEND_INDICES; i++)
+    {
+      g_autofree char *word = g_strdup_printf ("blend:%s", mat_query_blend_id (i));
+
+      add_word (blend, _(mat0_fields_blend (i)->label), word);
+    }
+  add_word (blend, _("Unknown (5–15)"), "blend:unknown");
+  g_menu_append_submenu (menu, _("Blend Mode"), G_MENU_MODEL (blend));
+
+  for (guint i = 0; i < MAT0_N_FLAG_FIELDS; i++)
+    {
+      const Mat0FlagField *flag = mat0_fields_flag (i);
+      g_autofree char *word = g_strdup_printf ("bit:%d", g_bit_nth_lsf (flag->mask, -1));
+
+      add_word (flags, _(flag->label), word);
+    }
+  add_word (flags, _("Unknown bits set"), "attr1:>=0x80");
+  g_menu_append_submenu (menu, _("Flags (attr1)"), G_MENU_MODEL (flags));
+
+  add_word (opacity, _("Below 100 %"), "opacity:<100");
+  add_word (opacity, _("Invisible (0 %)"), "opacity:0");
+  add_word (opacity, _("Over 100 % (a lint)"), "opacity:>100");
+  g_menu_append_submenu (menu, _("Opacity"), G_MENU_MODEL (opacity));
+
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *word = g_strdup_printf ("mode:%s", mat_query_mode_id (i));
+
+      add_word (mode, _(mat0_fields_mode (i)->label), word);
+    }
+  add_word (mode, _("Unknown (4–7)"), "mode:unknown");
+  g_menu_append_submenu (menu, _("Animation Mode"), G_MENU_MODEL (mode));
+
+  add_word (interp, _("None: every field steps"), "interp:none");
+  for (guint i = 0; i < MAT0_N_INTERP_BITS; i++)
+    {
+      g_autofree char *word = g_strdup_printf ("interp:%s", mat_query_interp_id (i));
+
+      add_word (interp, _(mat0_fields_interp (i)->label), word);
+    }
+  g_menu_append_submenu (menu, _("Interpolation"), G_MENU_MODEL (interp));
+
+  add_word (counts, _("Several phases"), "phases:>1");
+  add_word (counts, _("Animated (two keys or more)"), "keys:>1");
+  add_word (counts, _("More than 4 keys"), "keys:>4");
+  add_word (counts, _("Not animated"), "blocks:0");
+  add_word (counts, _("Several animation blocks"), "blocks:>1");
+  g_menu_append_submenu (menu, _("Phases and Keys"), G_MENU_MODEL (counts));
+
+  add_word (lint, _("Any lint"), "lint:any");
+  add_word (lint, _("An empty interval or times out of order"), "lint:key-time-order");
+  add_word (lint, _("A zero period"), "lint:zero-period");
+  add_word (lint, _("A block without keys"), "lint:block-no-keys");
+  add_word (lint, _("A key naming no phase"), "lint:key-phase-range");
+  add_word (lint, _("Opacity over 100 %"), "lint:ambient-alpha");
+  add_word (lint, _("A texture name without a dot"), "lint:texture-no-dot");
+  add_word (lint, _("A texture name without its end"), "lint:texture-no-nul");
+  add_word (lint, _("A palette past the engine's bank"), "lint:palette-index");
+  add_word (lint, _("Does not decode"), "lint:decode-error");
+  g_menu_append_submenu (menu, _("Lints"), G_MENU_MODEL (lint));
+
+  return G_MENU_MODEL (menu);
+}
+
+static void
+query_button_create_popup (GtkMenuButton *button,
+                           gpointer       user_data)
+{
+  g_autoptr(GMenuModel) menu = NULL;
+
+  if (gtk_menu_button_get_menu_model (button) != NULL)
+    return;
+  menu = query_menu_new ();
+  gtk_menu_button_set_menu_model (button, menu);
+}
+
+/* Adds @parameter's word to the search: after a space, unless the text
+ * ends in one or in a "-" that waits for its word. */
+static void
+insert_query_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  MatWindow *self = MAT_WINDOW (widget);
+  const char *word = g_variant_get_string (parameter, NULL);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  gsize len = strlen (text);
+  g_autofree char *tail = NULL;
+  int position = -1;
+
+  if (len == 0 || g_ascii_isspace (text[len - 1]) ||
+      (text[len - 1] == '-' && (len == 1 || g_ascii_isspace (text[len - 2]))))
+    tail = g_strdup (word);
+  else
+    tail = g_strconcat (" ", word, NULL);
+  /* added at the end, as if typed: the search does not start over */
+  position = (int) g_utf8_strlen (text, -1);
+  gtk_editable_insert_text (GTK_EDITABLE (self->search_entry), tail, -1, &position);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  gtk_editable_set_position (GTK_EDITABLE (self->search_entry), -1);
+  /* at once: the search entry waits a moment before it says so */
+  search_changed_cb (self);
+}
+
 /* In file order the list shows the filter model itself: a sort model
  * without a sorter would still pass every filter change through a walk
  * over all the rows (65,536 in a large library). */
@@ -252,13 +480,18 @@ use_sort_model (MatWindow *self,
   GListModel *rows = sorted ? G_LIST_MODEL (self->sort_model) : G_LIST_MODEL (self->filter_model);
   g_autoptr(MatMaterial) keep = NULL;
 
-  if (gtk_single_selection_get_model (self->selection) == rows)
+  g_autoptr(GPtrArray) selected = NULL;
+
+  if (gtk_multi_selection_get_model (self->selection) == rows)
     return;
 
   keep = self->shown != NULL ? g_object_ref (self->shown) : NULL;
+  selected = _mat_window_sidebar_dup_selected (self);
   gtk_sort_list_model_set_model (self->sort_model, sorted ? G_LIST_MODEL (self->filter_model) : NULL);
-  gtk_single_selection_set_model (self->selection, rows);
-  if (keep != NULL)
+  gtk_multi_selection_set_model (self->selection, rows);
+  if (selected->len > 1)
+    _mat_window_sidebar_select_materials (self, (MatMaterial **) selected->pdata, selected->len);
+  else if (keep != NULL)
     mat_window_select_material (self, keep);
 }
 
@@ -303,12 +536,12 @@ sort_changed_cb (MatWindow *self)
     g_settings_set_string (settings, "sort-order", sort_keys[order]);
 }
 
-GtkSingleSelection *
+GtkSelectionModel *
 mat_window_get_selection (MatWindow *self)
 {
   g_return_val_if_fail (MAT_IS_WINDOW (self), NULL);
 
-  return self->selection;
+  return GTK_SELECTION_MODEL (self->selection);
 }
 
 MatMaterial *
@@ -317,6 +550,14 @@ mat_window_get_selected_material (MatWindow *self)
   g_return_val_if_fail (MAT_IS_WINDOW (self), NULL);
 
   return _mat_window_sidebar_get_selected (self);
+}
+
+GPtrArray *
+mat_window_dup_selected_materials (MatWindow *self)
+{
+  g_return_val_if_fail (MAT_IS_WINDOW (self), NULL);
+
+  return _mat_window_sidebar_dup_selected (self);
 }
 
 static guint
@@ -334,6 +575,14 @@ find_position (GListModel *model,
     }
 
   return GTK_INVALID_LIST_POSITION;
+}
+
+static guint
+first_selected (MatWindow *self)
+{
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+
+  return gtk_bitset_is_empty (selected) ? GTK_INVALID_LIST_POSITION : gtk_bitset_get_minimum (selected);
 }
 
 static void
@@ -356,7 +605,7 @@ scroll_idle (gpointer data)
   self->scroll_source = 0;
   if (self->selection == NULL)
     return G_SOURCE_REMOVE;
-  position = gtk_single_selection_get_selected (self->selection);
+  position = first_selected (self);
   if (position != GTK_INVALID_LIST_POSITION)
     scroll_to_position (self, position);
   return G_SOURCE_REMOVE;
@@ -368,7 +617,7 @@ scroll_idle (gpointer data)
 static void
 scroll_to_selected (MatWindow *self)
 {
-  guint position = gtk_single_selection_get_selected (self->selection);
+  guint position = first_selected (self);
 
   if (position == GTK_INVALID_LIST_POSITION)
     return;
@@ -397,8 +646,81 @@ mat_window_select_material (MatWindow   *self,
   if (position == GTK_INVALID_LIST_POSITION)
     return;
 
-  gtk_single_selection_set_selected (self->selection, position);
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
   scroll_to_selected (self);
+}
+
+void
+_mat_window_sidebar_select_materials (MatWindow    *self,
+                                      MatMaterial **materials,
+                                      guint         n)
+{
+  g_autoptr(GHashTable) wanted = g_hash_table_new (NULL, NULL);
+  g_autoptr(GtkBitset) set = gtk_bitset_new_empty ();
+  g_autoptr(GtkBitset) all = NULL;
+  guint rows = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+
+  for (guint i = 0; i < n; i++)
+    g_hash_table_add (wanted, materials[i]);
+  for (guint i = 0; i < rows; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (self->selection), i);
+
+      if (g_hash_table_contains (wanted, item))
+        gtk_bitset_add (set, i);
+    }
+  if (gtk_bitset_is_empty (set))
+    return;
+  all = gtk_bitset_new_range (0, rows);
+  gtk_selection_model_set_selection (GTK_SELECTION_MODEL (self->selection), set, all);
+  scroll_to_selected (self);
+}
+
+void
+mat_window_select_materials (MatWindow    *self,
+                             MatMaterial **materials,
+                             guint         n)
+{
+  g_autoptr(GPtrArray) selected = NULL;
+
+  g_return_if_fail (MAT_IS_WINDOW (self));
+  g_return_if_fail (materials != NULL || n == 0);
+
+  if (n == 0)
+    return;
+  if (n == 1)
+    {
+      mat_window_select_material (self, materials[0]);
+      return;
+    }
+  _mat_window_sidebar_select_materials (self, materials, n);
+  selected = _mat_window_sidebar_dup_selected (self);
+  /* none of them shown: the search hides them */
+  if ((selected->len == 0 || !g_ptr_array_find (selected, materials[0], NULL)) &&
+      mat_search_model_get_text (self->filter_model) != NULL)
+    {
+      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+      search_changed_cb (self);
+      _mat_window_sidebar_select_materials (self, materials, n);
+    }
+}
+
+void
+mat_window_select_query (MatWindow  *self,
+                         const char *query)
+{
+  guint n;
+
+  g_return_if_fail (MAT_IS_WINDOW (self));
+  g_return_if_fail (query != NULL);
+
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), query);
+  search_changed_cb (self);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+  if (n > 0)
+    gtk_selection_model_select_all (GTK_SELECTION_MODEL (self->selection));
+  _mat_window_sidebar_sync_selection (self);
+  gtk_window_present (GTK_WINDOW (self));
 }
 
 /* The rows */
@@ -572,6 +894,7 @@ _mat_window_class_sidebar_init (MatWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
   gtk_widget_class_bind_template_callback (widget_class, sort_changed_cb);
+  gtk_widget_class_install_action (widget_class, "win.insert-query", "s", insert_query_action);
 }
 
 void
@@ -582,12 +905,14 @@ _mat_window_sidebar_init (MatWindow *self)
   /* library -> filter -> sort -> selection */
   self->filter_model = mat_search_model_new (NULL);
   self->sort_model = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->filter_model)), NULL);
-  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sort_model)));
-  gtk_single_selection_set_autoselect (self->selection, TRUE);
-  g_signal_connect_swapped (self->selection, "notify::selected-item",
-                            G_CALLBACK (selection_changed_cb), self);
+  self->selection = gtk_multi_selection_new (G_LIST_MODEL (g_object_ref (self->sort_model)));
+  g_signal_connect_swapped (self->selection, "selection-changed",
+                            G_CALLBACK (selected_rows_changed_cb), self);
   g_signal_connect_swapped (self->selection, "items-changed",
                             G_CALLBACK (_mat_window_sidebar_update_counts), self);
+  /* after the list view's own handler: it knows the new rows then */
+  g_signal_connect_data (self->selection, "items-changed", G_CALLBACK (rows_changed_cb), self,
+                         NULL, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
 
   factory = gtk_signal_list_item_factory_new ();
   self->spare_rows = g_ptr_array_new_with_free_func (g_object_unref);
@@ -599,6 +924,7 @@ _mat_window_sidebar_init (MatWindow *self)
   g_object_unref (factory);
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
   gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self->list_view));
+  gtk_menu_button_set_create_popup_func (self->query_button, query_button_create_popup, NULL, NULL);
   _mat_window_make_single_tab_stop (GTK_WIDGET (self->list_view));
 }
 

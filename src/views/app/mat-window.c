@@ -1154,6 +1154,7 @@ mat_window_dispose (GObject *object)
   _mat_window_actions_dispose (self);
   _mat_window_problems_dispose (self);
   _mat_window_sidebar_dispose (self);
+  _mat_window_batch_dispose (self);
 
   self->present_pending = FALSE;
   g_clear_handle_id (&self->present_source, g_source_remove);
@@ -1278,6 +1279,8 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, query_button);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, query_error_label);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, fallback_label);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, sort_dropdown);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, list_stack);
@@ -1295,6 +1298,13 @@ mat_window_class_init (MatWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatWindow, read_only_label);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, material_name_label);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, material_info_label);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, batch_revealer);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, batch_label);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, batch_apply_button);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, batch_menu);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, batch_copy_button);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, batch_delete_button);
+  gtk_widget_class_bind_template_child (widget_class, MatWindow, batch_close_button);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, material_stack);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, phase_table);
   gtk_widget_class_bind_template_child (widget_class, MatWindow, animation_page);
@@ -1324,14 +1334,13 @@ mat_window_class_init (MatWindowClass *klass)
   _mat_window_class_sidebar_init (klass);
   _mat_window_class_problems_init (klass);
   _mat_window_class_pages_init (klass);
+  _mat_window_class_batch_init (klass);
   mat_window_clipboard_class_init (widget_class);
 }
 
-/* A menu's forty widgets are made when it first opens, not with the
- * window: the button is given its model then. */
-static void
-menu_button_create_popup (GtkMenuButton *button,
-                          gpointer       model)
+void
+_mat_window_menu_button_create_popup (GtkMenuButton *button,
+                                      gpointer       model)
 {
   if (gtk_menu_button_get_menu_model (button) == NULL)
     gtk_menu_button_set_menu_model (button, model);
@@ -1350,6 +1359,11 @@ static const MatTooltipEntry tooltips[] = {
   { "new_material_button", N_("New Material (Shift+Ctrl+N)") },
   { "preview_toggle", N_("Hide the Preview (F9)") },
   { "material_menu_button", N_("Material Menu") },
+  { "query_button", N_("Search by Content: the words to add to the search") },
+  { "batch_apply_button", N_("Give every material selected this part of the one shown") },
+  { "batch_copy_button", N_("Copy the Selected Materials (Ctrl+C)") },
+  { "batch_delete_button", N_("Delete the Selected Materials (Delete)") },
+  { "batch_close_button", N_("Select Only the Material Shown (Escape)") },
   { "lint_hide_button", N_("Hide Problems") },
 };
 
@@ -1367,9 +1381,9 @@ mat_window_init (MatWindow *self)
   mat_revealer_skip_concealed (self->deleted_revealer);
   mat_revealer_skip_concealed (self->lint_revealer);
 
-  gtk_menu_button_set_create_popup_func (self->primary_menu_button, menu_button_create_popup,
+  gtk_menu_button_set_create_popup_func (self->primary_menu_button, _mat_window_menu_button_create_popup,
                                          self->primary_menu, NULL);
-  gtk_menu_button_set_create_popup_func (self->material_menu_button, menu_button_create_popup,
+  gtk_menu_button_set_create_popup_func (self->material_menu_button, _mat_window_menu_button_create_popup,
                                          self->material_menu, NULL);
 
   _mat_window_pages_init (self);
@@ -1377,6 +1391,7 @@ mat_window_init (MatWindow *self)
   _mat_window_sidebar_init (self);
   _mat_window_problems_init (self);
   _mat_window_actions_init (self);
+  _mat_window_batch_init (self);
   _mat_window_dnd_init (self);
 
   self->document_signals = g_signal_group_new (MAT_TYPE_DOCUMENT);

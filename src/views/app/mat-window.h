@@ -67,10 +67,25 @@ gboolean     mat_window_get_busy              (MatWindow      *self);
 gboolean     mat_window_get_replaceable       (MatWindow      *self);
 
 /* Returns: (transfer none): the rows of the material list (filtered,
- * sorted) with their selection. */
-GtkSingleSelection *mat_window_get_selection  (MatWindow      *self);
-/* Returns: (transfer none) (nullable): the selected material. */
+ * sorted) with their selection, a GtkMultiSelection: Shift and Ctrl
+ * click, Ctrl+A (win.select-all), Escape back to one (win.select-one). */
+GtkSelectionModel *mat_window_get_selection   (MatWindow      *self);
+/* Returns: (transfer none) (nullable): the material shown: the first of
+ * those selected, in the list's order. */
 MatMaterial *mat_window_get_selected_material (MatWindow      *self);
+/* Returns: (transfer container) (element-type MatMaterial): every
+ * material selected, in the list's order. */
+GPtrArray   *mat_window_dup_selected_materials (MatWindow     *self);
+/* Selects @materials (@n of them; the search is cleared when it hides
+ * them all). */
+void         mat_window_select_materials      (MatWindow      *self,
+                                               MatMaterial   **materials,
+                                               guint           n);
+/* Shows what @query matches (the search entry's text, mat-query.h) and
+ * selects all of it: what the texture window's "Select Them" does with
+ * texture:NAME. */
+void         mat_window_select_query          (MatWindow      *self,
+                                               const char     *query);
 /* The preview pane beside the material pages ("preview-visible",
  * toggled by the action win.toggle-preview; kept in the setting
  * preview-visible). */

@@ -20,6 +20,7 @@
 #include "mat0-fields.h"
 #include "mat0-flags.h"
 #include "mat-flags-inspector-private.h"
+#include "mat-library.h"
 #include "mat-model-error.h"
 #include "mat-style.h"
 #include "mat-tooltip.h"
@@ -31,6 +32,7 @@ struct _MatFlagsInspector
   MatMaterial    *material;
   GSignalGroup   *signals;
   gboolean        syncing;
+  MatBatch       *batch;   /* the others selected: edits go to them too */
 
   /* template */
   GtkStack       *stack;
@@ -289,6 +291,8 @@ sync_editable (MatFlagsInspector *self)
     gtk_window_destroy (self->convert_dialog);
 }
 
+static void sync_differs (MatFlagsInspector *self);
+
 static void
 sync_all (MatFlagsInspector *self)
 {
@@ -297,19 +301,65 @@ sync_all (MatFlagsInspector *self)
   sync_attr2 (self);
   sync_attr3 (self);
   sync_editable (self);
+  sync_differs (self);
 }
 
-/* Edits: widgets -> model. */
+/* Several materials selected: where the others' attr1 differs. */
+static void
+sync_differs (MatFlagsInspector *self)
+{
+  guint32 differs = self->batch != NULL && mat_batch_get_leader (self->batch) == self->material
+                    ? mat_batch_get_attr1_differs (self->batch) : 0;
+  GtkWidget *rows[] = { GTK_WIDGET (self->ext_row), GTK_WIDGET (self->hw_row),
+                        GTK_WIDGET (self->behaviour_row), GTK_WIDGET (self->blend_dropdown) };
+  const guint32 masks[] = { MAT0_FLAG_EXT_TEXTURE_LOAD, MAT0_FLAG_HW_PROFILE,
+                            MAT0_FLAG_BEHAVIOUR, MAT0_FLAG_NIBBLE_MASK };
 
+  for (guint bit = 0; bit < 32; bit++)
+    if (self->cells[bit] != NULL)
+      {
+        if ((differs >> bit) & 1)
+          gtk_widget_add_css_class (self->cells[bit], "differs");
+        else
+          gtk_widget_remove_css_class (self->cells[bit], "differs");
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      if ((differs & masks[i]) != 0)
+        gtk_widget_add_css_class (rows[i], "differs");
+      else
+        gtk_widget_remove_css_class (rows[i], "differs");
+    }
+}
+
+/* Edits: widgets -> model. @mask: the bits of the field edited (a flag,
+ * the blend index), which go to the others selected too, one step. */
 static void
 apply_attr1 (MatFlagsInspector *self,
-             guint32            attr1)
+             guint32            attr1,
+             guint32            mask)
 {
   g_autoptr(GError) error = NULL;
+  MatLibrary *library;
+  gboolean batch;
+  gboolean ok;
 
-  if (self->material == NULL || attr1 == mat_material_get_attr1 (self->material))
+  if (self->material == NULL)
     return;
-  if (!mat_material_set_attr1 (self->material, attr1, &error))
+  batch = self->batch != NULL && mat_batch_get_leader (self->batch) == self->material;
+  if (attr1 == mat_material_get_attr1 (self->material) &&
+      !(batch && (mat_batch_get_attr1_differs (self->batch) & mask) != 0))
+    return;
+
+  library = mat_material_get_library (self->material);
+  if (library != NULL)
+    mat_history_begin_group (mat_library_get_history (library), NULL);
+  ok = mat_material_set_attr1 (self->material, attr1, &error);
+  if (ok && batch)
+    ok = mat_batch_apply (self->batch, &(MatApply) { .kind = MAT_APPLY_ATTR1_BITS, .mask = mask }, &error);
+  if (library != NULL)
+    mat_history_end_group (mat_library_get_history (library));
+  if (!ok)
     {
       show_error (self, error);
       sync_attr1 (self);   /* put the widgets back */
@@ -333,7 +383,7 @@ on_known_bit_toggled (MatFlagsInspector *self,
   else
     mask = MAT0_FLAG_BEHAVIOUR;
   apply_attr1 (self, mat0_flags_set_bit (mat_material_get_attr1 (self->material), mask,
-                                         gtk_check_button_get_active (button)));
+                                         gtk_check_button_get_active (button)), mask);
 }
 
 /* A click anywhere on a flag's row toggles its check button. */
@@ -363,7 +413,8 @@ on_blend_selected (MatFlagsInspector *self)
   if (self->syncing || self->material == NULL || position == GTK_INVALID_LIST_POSITION)
     return;
   b = position < MAT0_N_BLEND_INDICES ? position : self->blend_unknown;
-  apply_attr1 (self, mat0_flags_set_nibble_mode (mat_material_get_attr1 (self->material), b));
+  apply_attr1 (self, mat0_flags_set_nibble_mode (mat_material_get_attr1 (self->material), b),
+               MAT0_FLAG_NIBBLE_MASK);
 }
 
 static void
@@ -376,7 +427,7 @@ flip_bit_activated (GtkWidget  *widget,
 
   if (self->material == NULL || bit >= 32)
     return;
-  apply_attr1 (self, mat_material_get_attr1 (self->material) ^ (1u << bit));
+  apply_attr1 (self, mat_material_get_attr1 (self->material) ^ (1u << bit), 1u << bit);
 }
 
 /* The conversion dialog */
@@ -718,6 +769,9 @@ mat_flags_inspector_dispose (GObject *object)
   if (self->signals != NULL)
     g_signal_group_set_target (self->signals, NULL);
   g_clear_object (&self->signals);
+  if (self->batch != NULL)
+    g_signal_handlers_disconnect_by_data (self->batch, self);
+  g_clear_object (&self->batch);
   g_clear_object (&self->material);
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_FLAGS_INSPECTOR);
   g_clear_object (&self->blend_list);
@@ -864,6 +918,23 @@ mat_flags_inspector_set_material (MatFlagsInspector *self, MatMaterial *material
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATERIAL]);
 }
 
+void
+mat_flags_inspector_set_batch (MatFlagsInspector *self,
+                               MatBatch          *batch)
+{
+  g_return_if_fail (MAT_IS_FLAGS_INSPECTOR (self));
+  g_return_if_fail (batch == NULL || MAT_IS_BATCH (batch));
+
+  if (self->batch == batch)
+    return;
+  if (self->batch != NULL)
+    g_signal_handlers_disconnect_by_data (self->batch, self);
+  g_set_object (&self->batch, batch);
+  if (batch != NULL)
+    g_signal_connect_swapped (batch, "changed", G_CALLBACK (sync_differs), self);
+  sync_differs (self);
+}
+
 gboolean
 mat_flags_inspector_convert_version (MatFlagsInspector *self,
                                      guint32            version,
@@ -889,6 +960,9 @@ mat_flags_inspector_get_test_widget (MatFlagsInspector *self,
     { "ext-texture-load", G_STRUCT_OFFSET (MatFlagsInspector, ext_check) },
     { "hw-profile", G_STRUCT_OFFSET (MatFlagsInspector, hw_check) },
     { "behaviour", G_STRUCT_OFFSET (MatFlagsInspector, behaviour_check) },
+    { "ext-row", G_STRUCT_OFFSET (MatFlagsInspector, ext_row) },
+    { "hw-row", G_STRUCT_OFFSET (MatFlagsInspector, hw_row) },
+    { "behaviour-row", G_STRUCT_OFFSET (MatFlagsInspector, behaviour_row) },
     { "blend", G_STRUCT_OFFSET (MatFlagsInspector, blend_dropdown) },
     { "blend-raw", G_STRUCT_OFFSET (MatFlagsInspector, blend_raw) },
     { "blend-caption", G_STRUCT_OFFSET (MatFlagsInspector, blend_caption) },

@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "mat-batch.h"
 #include "mat-material.h"
 
 G_BEGIN_DECLS
@@ -17,6 +18,14 @@ MatMaterial *mat_flags_inspector_get_material (MatFlagsInspector *self);
  * and edits it only through the model's functions. */
 void         mat_flags_inspector_set_material (MatFlagsInspector *self,
                                 MatMaterial *material);
+
+/* The other materials selected with the one shown (nullable): a flag
+ * toggled, a bit flipped or a blend index chosen goes to each of them in
+ * the same undo step, only the bits of that field; the bits, rows and
+ * the drop-down where they differ have the style class "differs". The
+ * version conversion changes the material shown only. */
+void         mat_flags_inspector_set_batch    (MatFlagsInspector *self,
+                                               MatBatch          *batch);
 
 /* The apply step of the "Convert Version…" dialog: changes the payload
  * version of the shown material (mat_material_set_attr2, one undo step).

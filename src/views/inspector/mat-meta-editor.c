@@ -18,6 +18,7 @@
 
 #include "mat0.h"
 #include "mat0-fields.h"
+#include "mat-library.h"
 #include "mat-model-error.h"
 #include "mat-meta-editor-private.h"
 #include "mat-style.h"
@@ -37,6 +38,7 @@ struct _MatMetaEditor
 
   MatMaterial     *material;
   GSignalGroup    *signals;
+  MatBatch        *batch;    /* the others selected: edits go to them too */
   gboolean         unlocked;
   gboolean         syncing;
 
@@ -394,12 +396,68 @@ report (MatMetaEditor *self,
     sync_meta (self);   /* put the widgets back */
 }
 
+/* Several materials selected: the batch is the shown one's. */
+static gboolean
+batch_active (MatMetaEditor *self)
+{
+  return self->batch != NULL && mat_batch_get_leader (self->batch) == self->material;
+}
+
+static gboolean
+batch_differs (MatMetaEditor *self,
+               Mat0MetaId     meta)
+{
+  return batch_active (self) &&
+         mat_batch_differs (self->batch, &(MatApply) { .kind = MAT_APPLY_META, .meta = meta });
+}
+
+static void
+sync_differs (MatMetaEditor *self)
+{
+  GtkWidget *widgets[N_META] = { GTK_WIDGET (self->spin_a), GTK_WIDGET (self->spin_b),
+                                 self->meta_c_box, GTK_WIDGET (self->spin_d) };
+
+  for (guint m = 0; m < N_META; m++)
+    {
+      if (batch_differs (self, m))
+        gtk_widget_add_css_class (widgets[m], "differs");
+      else
+        gtk_widget_remove_css_class (widgets[m], "differs");
+    }
+}
+
+/* An edit of @meta, with the others selected in the same undo step. */
+static void
+history_begin (MatMetaEditor *self)
+{
+  MatLibrary *library = mat_material_get_library (self->material);
+
+  if (library != NULL)
+    mat_history_begin_group (mat_library_get_history (library), NULL);
+}
+
+static gboolean
+history_end (MatMetaEditor  *self,
+             gboolean        ok,
+             Mat0MetaId      meta,
+             GError        **error)
+{
+  MatLibrary *library = mat_material_get_library (self->material);
+
+  if (ok && batch_active (self))
+    ok = mat_batch_apply (self->batch, &(MatApply) { .kind = MAT_APPLY_META, .meta = meta }, error);
+  if (library != NULL)
+    mat_history_end_group (mat_library_get_history (library));
+  return ok;
+}
+
 static void
 on_spin_changed (MatMetaEditor *self,
                  GtkSpinButton *spin)
 {
   g_autoptr(GError) error = NULL;
   double value = gtk_spin_button_get_value (spin);
+  Mat0MetaId meta = spin == self->spin_a ? MAT0_META_A : spin == self->spin_b ? MAT0_META_B : MAT0_META_D;
   gboolean ok = TRUE;
 
   if (self->syncing)
@@ -409,12 +467,14 @@ on_spin_changed (MatMetaEditor *self,
       sync_meta (self);   /* locked: the model's value stays */
       return;
     }
+  history_begin (self);
   if (spin == self->spin_a && (guint8) value != mat_material_get_meta_a (self->material))
     ok = mat_material_set_meta_a (self->material, (guint8) value, &error);
   else if (spin == self->spin_b && (guint8) value != mat_material_get_meta_b (self->material))
     ok = mat_material_set_meta_b (self->material, (guint8) value, &error);
   else if (spin == self->spin_d && (guint32) value != mat_material_get_meta_d (self->material))
     ok = mat_material_set_meta_d (self->material, (guint32) value, &error);
+  ok = history_end (self, ok, meta, &error);
   report (self, ok, error);
 }
 
@@ -425,8 +485,10 @@ write_meta_c (MatMetaEditor *self,
   g_autoptr(GError) error = NULL;
   gboolean ok = TRUE;
 
+  history_begin (self);
   if (bits != mat_material_get_meta_c (self->material))
     ok = mat_material_set_meta_c (self->material, bits, &error);
+  ok = history_end (self, ok, MAT0_META_C, &error);
   report (self, ok, error);
   if (ok)
     sync_meta (self);   /* normalise both texts */
@@ -509,6 +571,9 @@ mat_meta_editor_dispose (GObject *object)
     g_signal_group_set_target (self->signals, NULL);
   g_clear_object (&self->signals);
   g_clear_object (&self->material);
+  if (self->batch != NULL)
+    g_signal_handlers_disconnect_by_data (self->batch, self);
+  g_clear_object (&self->batch);
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_META_EDITOR);
   G_OBJECT_CLASS (mat_meta_editor_parent_class)->dispose (object);
 }
@@ -671,6 +736,7 @@ mat_meta_editor_set_material (MatMetaEditor *self, MatMaterial *material)
   mat_meta_editor_set_unlocked (self, FALSE);
   show_error (self, NULL);
   sync_all (self);
+  sync_differs (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATERIAL]);
 }
 
@@ -731,4 +797,21 @@ mat_meta_editor_get_test_widget (MatMetaEditor *self,
     if (g_str_equal (name, table[i].name))
       return G_STRUCT_MEMBER (GtkWidget *, self, table[i].offset);
   return NULL;
+}
+
+void
+mat_meta_editor_set_batch (MatMetaEditor *self,
+                           MatBatch      *batch)
+{
+  g_return_if_fail (MAT_IS_META_EDITOR (self));
+  g_return_if_fail (batch == NULL || MAT_IS_BATCH (batch));
+
+  if (self->batch == batch)
+    return;
+  if (self->batch != NULL)
+    g_signal_handlers_disconnect_by_data (self->batch, self);
+  g_set_object (&self->batch, batch);
+  if (batch != NULL)
+    g_signal_connect_swapped (batch, "changed", G_CALLBACK (sync_differs), self);
+  sync_differs (self);
 }

@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "mat-batch.h"
 #include "mat-material.h"
 
 G_BEGIN_DECLS
@@ -18,6 +19,12 @@ MatMaterial *mat_meta_editor_get_material (MatMetaEditor *self);
  * material locks the editor again. */
 void         mat_meta_editor_set_material (MatMetaEditor *self,
                                 MatMaterial *material);
+
+/* The other materials selected with the one shown (nullable): an edit of
+ * a value goes to each of them whose version stores it, in the same undo
+ * step; the fields where they differ have the style class "differs". */
+void         mat_meta_editor_set_batch    (MatMetaEditor *self,
+                                           MatBatch      *batch);
 
 /* The "unlocked" property (action "meta.unlocked"): whether the fields
  * accept edits. Only an editable material can be unlocked. */

@@ -28,6 +28,7 @@
 #include "cp1251.h"
 #include "mat0.h"
 #include "mat0-fields.h"
+#include "mat-batch.h"
 #include "mat-library.h"
 #include "mat-phase-table-private.h"
 #include "mat-revealer.h"
@@ -86,6 +87,12 @@ struct _MatPhaseTable
   MatTextureLibrary  *textures;
   gboolean            editable;
   gboolean            status_is_error;
+
+  /* The other materials selected with this one: edits go to them too;
+   * the cells bound now, marked where they differ. */
+  MatBatch           *batch;
+  GHashTable         *bound_cells;
+  guint               differs_source;
 
   /* The open spin gesture (a history group), if any. */
   MatHistory         *group_history;
@@ -273,6 +280,114 @@ edit_succeeded (MatPhaseTable *self)
 {
   if (self->status_is_error)
     update_status (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* Several materials selected                                           */
+
+/* The place @cell edits, as the batch names it. */
+static gboolean
+cell_what (GtkWidget *cell,
+           MatApply  *what)
+{
+  guint kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (cell), "mat-cell-kind")) - 1;
+  MatPhase *phase = cell_get_phase (cell);
+
+  if (phase == NULL)
+    return FALSE;
+  memset (what, 0, sizeof *what);
+  what->index = mat_phase_get_index (phase);
+  switch (kind)
+    {
+    case CELL_SWATCH:
+      what->kind = MAT_APPLY_GROUP;
+      what->group = (Mat0ColourGroup) cell_get_arg (cell);
+      return TRUE;
+    case CELL_TEXTURE:
+      what->kind = MAT_APPLY_TEXTURE;
+      return TRUE;
+    case CELL_CHOOSER:
+      what->kind = MAT_APPLY_PARAM;
+      what->byte = MAT0_CELL_BYTE;
+      return TRUE;
+    case CELL_PARAM:
+      what->kind = MAT_APPLY_PARAM;
+      what->byte = cell_get_arg (cell);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+cell_differs (MatPhaseTable *self,
+              GtkWidget     *cell)
+{
+  MatApply what;
+
+  return self->batch != NULL && mat_batch_get_leader (self->batch) == self->material &&
+         cell_what (cell, &what) && mat_batch_differs (self->batch, &what);
+}
+
+static void
+differs_update_cell (MatPhaseTable *self,
+                     GtkWidget     *cell)
+{
+  if (cell_differs (self, cell))
+    gtk_widget_add_css_class (cell, "differs");
+  else
+    gtk_widget_remove_css_class (cell, "differs");
+}
+
+static gboolean
+differs_update_idle (gpointer data)
+{
+  MatPhaseTable *self = data;
+  GHashTableIter iter;
+  gpointer cell;
+
+  self->differs_source = 0;
+  g_hash_table_iter_init (&iter, self->bound_cells);
+  while (g_hash_table_iter_next (&iter, &cell, NULL))
+    differs_update_cell (self, cell);
+  for (guint i = 0; i < MAT0_N_PARAMS; i++)
+    if (self->raw_spins[i] != NULL)
+      differs_update_cell (self, self->raw_spins[i]);
+  return G_SOURCE_REMOVE;
+}
+
+/* After the frame: a selection of 65,536 is read once it is drawn. */
+static void
+differs_update_later (MatPhaseTable *self)
+{
+  if (self->differs_source == 0)
+    self->differs_source = g_idle_add_full (G_PRIORITY_LOW, differs_update_idle, self, NULL);
+}
+
+/* After an edit of @phase's place @what (kind and where; the phase
+ * index is filled in here): the same place of the others selected. The
+ * caller holds the history group that makes both one undo step. */
+static gboolean
+batch_follow (MatPhaseTable *self,
+              MatPhase      *phase,
+              MatApply       what,
+              GError       **error)
+{
+  if (self->batch == NULL || mat_batch_get_leader (self->batch) != mat_phase_get_material (phase))
+    return TRUE;
+  what.index = mat_phase_get_index (phase);
+  return mat_batch_apply (self->batch, &what, error);
+}
+
+static gboolean
+batch_differs_at (MatPhaseTable *self,
+                  MatPhase      *phase,
+                  MatApply       what)
+{
+  if (self->batch == NULL || mat_batch_get_leader (self->batch) != mat_phase_get_material (phase))
+    return FALSE;
+  what.index = mat_phase_get_index (phase);
+  return mat_batch_differs (self->batch, &what);
 }
 
 /* ------------------------------------------------------------------ */
@@ -529,10 +644,20 @@ apply_colour_to_phase (MatPhaseTable   *self,
 {
   guint8 params[MAT0_PARAM_COUNT];
 
+  MatHistory *history = table_history (self);
+  MatApply what = { .kind = MAT_APPLY_GROUP, .group = (Mat0ColourGroup) group };
+  gboolean ok;
+
   memcpy (params, mat_phase_get_params (phase), sizeof params);
   colour_write (params, group, rgba);
   edit_group_end (self);
-  if (!mat_phase_set_params (phase, params, error))
+  /* with the others selected: one step */
+  if (history != NULL)
+    mat_history_begin_group (history, NULL);
+  ok = mat_phase_set_params (phase, params, error) && batch_follow (self, phase, what, error);
+  if (history != NULL)
+    mat_history_end_group (history);
+  if (!ok)
     return FALSE;
   edit_succeeded (self);
   return TRUE;
@@ -873,15 +998,27 @@ texture_commit (GtkWidget     *entry,
   MatPhase *phase = cell_get_phase (entry);
   const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
 
+  MatApply what = { .kind = MAT_APPLY_TEXTURE };
+  MatHistory *history = table_history (self);
+  gboolean ok;
+
   if (phase == NULL || !self->editable)
     return;
-  if (g_strcmp0 (text, mat_phase_get_texture (phase)) == 0)
+  /* the same name: still for the others selected when theirs differ */
+  if (g_strcmp0 (text, mat_phase_get_texture (phase)) == 0 && !batch_differs_at (self, phase, what))
     return;
   if (texture_entry_validate (entry) == TEXTURE_INVALID)
     return;
 
   edit_group_end (self);
-  if (!mat_phase_set_texture (phase, text, &error))
+  if (history != NULL)
+    mat_history_begin_group (history, NULL);
+  ok = (g_strcmp0 (text, mat_phase_get_texture (phase)) == 0 ||
+        mat_phase_set_texture (phase, text, &error)) &&
+       batch_follow (self, phase, what, &error);
+  if (history != NULL)
+    mat_history_end_group (history);
+  if (!ok)
     {
       show_error (self, error);
       return;
@@ -946,15 +1083,28 @@ texture_chosen (MatTexturePicker *picker,
   if (self->material == NULL || !self->editable ||
       mat_phase_get_material (pick->phase) != self->material)
     return;
-  if (g_strcmp0 (name, mat_phase_get_texture (pick->phase)) == 0)
-    return;
+  {
+    MatApply what = { .kind = MAT_APPLY_TEXTURE };
+    MatHistory *history = table_history (self);
+    gboolean same = g_strcmp0 (name, mat_phase_get_texture (pick->phase)) == 0;
+    gboolean ok;
 
-  edit_group_end (self);
-  if (!mat_phase_set_texture (pick->phase, name, &error))
-    {
-      show_error (self, error);
+    if (same && !batch_differs_at (self, pick->phase, what))
       return;
-    }
+
+    edit_group_end (self);
+    if (history != NULL)
+      mat_history_begin_group (history, NULL);
+    ok = (same || mat_phase_set_texture (pick->phase, name, &error)) &&
+         batch_follow (self, pick->phase, what, &error);
+    if (history != NULL)
+      mat_history_end_group (history);
+    if (!ok)
+      {
+        show_error (self, error);
+        return;
+      }
+  }
   edit_succeeded (self);
 }
 
@@ -1394,7 +1544,18 @@ cell_chooser_selected (GtkDropDown   *chooser,
 
   edit_group_end (self);
   g_object_set_data (G_OBJECT (chooser), "mat-choosing", GINT_TO_POINTER (TRUE));
-  if (!mat_phase_set_param (phase, MAT0_CELL_BYTE, (guint8) (gint8) cell, &error))
+  {
+    MatApply what = { .kind = MAT_APPLY_PARAM, .byte = MAT0_CELL_BYTE };
+    MatHistory *history = table_history (self);
+
+    if (history != NULL)
+      mat_history_begin_group (history, NULL);
+    if (mat_phase_set_param (phase, MAT0_CELL_BYTE, (guint8) (gint8) cell, &error))
+      batch_follow (self, phase, what, &error);
+    if (history != NULL)
+      mat_history_end_group (history);
+  }
+  if (error != NULL)
     {
       show_error (self, error);
       cell_chooser_update (self, chooser, phase);
@@ -1436,7 +1597,8 @@ spin_value_changed (GtkSpinButton *spin,
     }
 
   edit_group_begin (self, phase, param);
-  if (!mat_phase_set_param (phase, param, (guint8) value, &error))
+  if (!mat_phase_set_param (phase, param, (guint8) value, &error) ||
+      !batch_follow (self, phase, (MatApply) { .kind = MAT_APPLY_PARAM, .byte = param }, &error))
     {
       show_error (self, error);
       gtk_spin_button_set_value (spin, mat_phase_get_param (phase, param));
@@ -1456,8 +1618,20 @@ static void
 spin_text_activate (GtkText       *text,
                     MatPhaseTable *self)
 {
+  GtkWidget *spin = gtk_widget_get_ancestor (GTK_WIDGET (text), GTK_TYPE_SPIN_BUTTON);
+  MatPhase *phase = spin != NULL ? cell_get_phase (spin) : NULL;
+
   /* Runs after the spin button's own handler applied the typed value. */
   edit_group_end (self);
+  /* Enter on a value the others selected do not share: theirs too */
+  if (phase != NULL && self->editable && cell_differs (self, spin))
+    {
+      g_autoptr(GError) error = NULL;
+      MatApply what;
+
+      if (cell_what (spin, &what) && !mat_batch_apply (self->batch, &what, &error))
+        show_error (self, error);
+    }
 }
 
 /* A spin button for byte @byte: 0..255, labelled from mat0-fields,
@@ -1590,6 +1764,8 @@ raw_follow_selection (MatPhaseTable *self)
       gtk_label_set_text (self->raw_opacity, "");
       raw_cell_update (self);
     }
+  for (guint i = 0; i < MAT0_N_PARAMS; i++)
+    differs_update_cell (self, self->raw_spins[i]);
 }
 
 /* A small "p5" (or "Power p16") before a raw byte's spin button. */
@@ -1821,6 +1997,12 @@ factory_bind (GtkSignalListItemFactory *factory,
   MatPhase *phase = gtk_list_item_get_item (item);
   GtkWidget *cell = g_object_get_data (G_OBJECT (item), "mat-cell");
 
+  if (cell != NULL && info->kind != CELL_INDEX)
+    {
+      g_hash_table_add (self->bound_cells, cell);
+      differs_update_cell (self, cell);
+    }
+
   switch (info->kind)
     {
     case CELL_INDEX:
@@ -1874,6 +2056,8 @@ factory_unbind (GtkSignalListItemFactory *factory,
 
   if (cell != NULL && cell == info->table->problem_entry)
     problem_forget (info->table);
+  if (cell != NULL)
+    g_hash_table_remove (info->table->bound_cells, cell);
   if (phase == NULL || cell == NULL)
     return;
 
@@ -2165,10 +2349,15 @@ mat_phase_table_dispose (GObject *object)
 
   edit_group_end (self);
   g_clear_weak_pointer (&self->problem_entry);
+  g_clear_handle_id (&self->differs_source, g_source_remove);
+  if (self->batch != NULL)
+    g_signal_handlers_disconnect_by_data (self->batch, self);
+  g_clear_object (&self->batch);
   if (self->raw_phase != NULL)
     g_signal_handlers_disconnect_by_data (self->raw_phase, self);
   g_clear_object (&self->raw_phase);
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_PHASE_TABLE);
+  g_hash_table_remove_all (self->bound_cells);
   if (self->material_signals != NULL)
     g_signal_group_set_target (self->material_signals, NULL);
   g_clear_object (&self->material_signals);
@@ -2176,6 +2365,16 @@ mat_phase_table_dispose (GObject *object)
   g_clear_object (&self->textures);
 
   G_OBJECT_CLASS (mat_phase_table_parent_class)->dispose (object);
+}
+
+static void
+mat_phase_table_finalize (GObject *object)
+{
+  MatPhaseTable *self = MAT_PHASE_TABLE (object);
+
+  g_hash_table_unref (self->bound_cells);
+
+  G_OBJECT_CLASS (mat_phase_table_parent_class)->finalize (object);
 }
 
 static void
@@ -2239,6 +2438,7 @@ mat_phase_table_class_init (MatPhaseTableClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = mat_phase_table_dispose;
+  object_class->finalize = mat_phase_table_finalize;
   object_class->get_property = mat_phase_table_get_property;
   object_class->set_property = mat_phase_table_set_property;
 
@@ -2345,6 +2545,7 @@ static void
 mat_phase_table_init (MatPhaseTable *self)
 {
   mat_style_ensure ();
+  self->bound_cells = g_hash_table_new (NULL, NULL);
   gtk_widget_init_template (GTK_WIDGET (self));
   mat_tooltip_init_template (GTK_WIDGET (self), MAT_TYPE_PHASE_TABLE, tooltips,
                              G_N_ELEMENTS (tooltips));
@@ -2444,6 +2645,38 @@ mat_phase_table_set_material (MatPhaseTable *self,
   update_status (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATERIAL]);
+}
+
+MatBatch *
+mat_phase_table_get_batch (MatPhaseTable *self)
+{
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+
+  return self->batch;
+}
+
+void
+mat_phase_table_set_batch (MatPhaseTable *self,
+                           MatBatch      *batch)
+{
+  g_return_if_fail (MAT_IS_PHASE_TABLE (self));
+  g_return_if_fail (batch == NULL || MAT_IS_BATCH (batch));
+
+  if (self->batch == batch)
+    return;
+  if (self->batch != NULL)
+    g_signal_handlers_disconnect_by_data (self->batch, self);
+  g_set_object (&self->batch, batch);
+  if (batch != NULL)
+    g_signal_connect_swapped (batch, "changed", G_CALLBACK (differs_update_later), self);
+  if (batch == NULL)
+    {
+      /* nothing to read: at once */
+      g_clear_handle_id (&self->differs_source, g_source_remove);
+      differs_update_idle (self);
+    }
+  else
+    differs_update_later (self);
 }
 
 MatTextureLibrary *

@@ -18,6 +18,7 @@
 
 #include <gtk/gtk.h>
 
+#include "mat-batch.h"
 #include "mat-material.h"
 #include "mat-texture-library.h"
 
@@ -43,6 +44,16 @@ MatMaterial *mat_phase_table_get_material (MatPhaseTable *self);
  * and edits it only through the model's functions. */
 void         mat_phase_table_set_material (MatPhaseTable *self,
                                            MatMaterial   *material);
+
+/* The other materials selected with the one shown (nullable): an edit
+ * of a colour, the texture, the cell or a byte goes to the same place of
+ * each of them in the same undo step (mat_batch_apply), Enter on a byte
+ * or a texture they do not share gives it to them; the cells where they
+ * hold something else have the style class "differs". Adding, removing
+ * and moving phases, and a pasted phase, change the material shown only. */
+MatBatch    *mat_phase_table_get_batch    (MatPhaseTable *self);
+void         mat_phase_table_set_batch    (MatPhaseTable *self,
+                                           MatBatch      *batch);
 
 /* The Textures.lib the materials' texture names refer to ("textures"
  * property, %NULL when there is none): the texture picker lists it and

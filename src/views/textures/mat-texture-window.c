@@ -7,6 +7,7 @@
 #include "mat-cell-editor.h"
 #include "mat-dialogs.h"
 #include "mat-file.h"
+#include "mat-query.h"
 #include "mat-revealer.h"
 #include "mat-texture-draw.h"
 #include "mat-texture-import-dialog.h"
@@ -66,6 +67,9 @@ struct _MatTextureWindow
   GtkLabel           *empty_body;
   GtkLabel           *name_label;
   GtkLabel           *info_label;
+  GtkLabel           *users_label;
+  GSignalGroup       *users_signals;   /* the parent library's history */
+  guint               users_source;    /* timeout: count them again */
   GtkLabel           *size_note_label;
   GtkDropDown        *level_dropdown;
   GtkLabel           *cell_label;
@@ -230,6 +234,8 @@ update_cell_label (MatTextureWindow *self)
   update_actions (self);
 }
 
+static void update_users (MatTextureWindow *self);
+
 static void
 update_details (MatTextureWindow *self)
 {
@@ -255,6 +261,7 @@ update_details (MatTextureWindow *self)
 
   gtk_stack_set_visible_child_name (self->detail_stack, "texture");
   gtk_label_set_text (self->name_label, mat_texture_get_name (texture));
+  update_users (self);
   if (mat_texture_get_error (texture) != NULL)
     /* Translators: why a texture's payload does not parse */
     info = g_strdup_printf (_("Does not parse: %s"), mat_texture_get_error (texture));
@@ -296,6 +303,114 @@ update_details (MatTextureWindow *self)
     gtk_drop_down_set_selected (self->level_dropdown, level);
   mat_cell_editor_set_texture (self->cell_editor, self->textures, texture);
   update_cell_label (self);
+}
+
+/* ---- the materials that use it ------------------------------------- */
+
+/* The search that finds the materials using @texture: texture:NAME. */
+static char *
+users_query (MatTexture *texture)
+{
+  g_autofree char *value = mat_query_quote (mat_texture_get_name (texture));
+
+  return g_strconcat ("texture:", value, NULL);
+}
+
+/* Returns: (transfer none) (nullable): the library of the window this
+ * one belongs to. */
+static MatLibrary *
+parent_library (MatTextureWindow *self)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+
+  return MAT_IS_WINDOW (parent) ? mat_window_get_library (MAT_WINDOW (parent)) : NULL;
+}
+
+#define USERS_NAMED 5
+
+static void
+update_users (MatTextureWindow *self)
+{
+  MatLibrary *library = parent_library (self);
+  g_autoptr(MatQuery) query = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GString) names = NULL;
+  guint n = 0;
+
+  g_signal_group_set_target (self->users_signals,
+                             library != NULL ? mat_library_get_history (library) : NULL);
+  if (self->shown == NULL || library == NULL)
+    {
+      gtk_label_set_text (self->users_label, "");
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "textures.select-users", FALSE);
+      return;
+    }
+
+  text = users_query (self->shown);
+  query = mat_query_new (text, NULL);
+  names = g_string_new (NULL);
+  for (guint i = 0; query != NULL && i < g_list_model_get_n_items (G_LIST_MODEL (library)); i++)
+    {
+      MatMaterial *material = mat_library_get_material (library, i);
+
+      if (!mat_query_matches (query, material))
+        continue;
+      if (n < USERS_NAMED)
+        {
+          if (names->len > 0)
+            /* Translators: separates the items of a list */
+            g_string_append (names, _(", "));
+          g_string_append (names, mat_material_get_name (material));
+        }
+      n++;
+    }
+
+  g_clear_pointer (&text, g_free);
+  if (n == 0)
+    text = g_strdup (_("No material of the library uses it"));
+  else if (n <= USERS_NAMED)
+    /* Translators: %u materials of the library use the texture; %s lists their names */
+    text = g_strdup_printf (ngettext ("Used by %u material: %s", "Used by %u materials: %s", n), n, names->str);
+  else
+    /* Translators: %u materials use the texture, %s names the first five of them */
+    text = g_strdup_printf (ngettext ("Used by %u material: %s and more", "Used by %u materials: %s and more", n),
+                            n, names->str);
+  gtk_label_set_text (self->users_label, text);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "textures.select-users", n > 0);
+}
+
+static gboolean
+users_timeout_cb (gpointer data)
+{
+  MatTextureWindow *self = data;
+
+  self->users_source = 0;
+  update_users (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The library changed: counted again a moment after the last step (a
+ * drag is many). */
+static void
+users_history_changed_cb (MatTextureWindow *self)
+{
+  g_clear_handle_id (&self->users_source, g_source_remove);
+  self->users_source = g_timeout_add (200, users_timeout_cb, self);
+}
+
+static void
+select_users_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  MatTextureWindow *self = MAT_TEXTURE_WINDOW (widget);
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  g_autofree char *text = NULL;
+
+  if (self->shown == NULL || !MAT_IS_WINDOW (parent))
+    return;
+  text = users_query (self->shown);
+  mat_window_select_query (MAT_WINDOW (parent), text);
 }
 
 static void
@@ -1344,6 +1459,10 @@ mat_texture_window_dispose (GObject *object)
     g_signal_group_set_target (self->textures_signals, NULL);
   if (self->history_signals != NULL)
     g_signal_group_set_target (self->history_signals, NULL);
+  if (self->users_signals != NULL)
+    g_signal_group_set_target (self->users_signals, NULL);
+  g_clear_object (&self->users_signals);
+  g_clear_handle_id (&self->users_source, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_TEXTURE_WINDOW);
   g_clear_object (&self->selection);
   g_clear_object (&self->filter_model);
@@ -1439,6 +1558,7 @@ mat_texture_window_class_init (MatTextureWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, empty_body);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, name_label);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, info_label);
+  gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, users_label);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, size_note_label);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, level_dropdown);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, cell_label);
@@ -1458,6 +1578,7 @@ mat_texture_window_class_init (MatTextureWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "textures.delete-cell", NULL, delete_cell_action);
   gtk_widget_class_install_action (widget_class, "textures.overwrite", NULL, overwrite_action);
   gtk_widget_class_install_action (widget_class, "textures.dismiss", NULL, dismiss_action);
+  gtk_widget_class_install_action (widget_class, "textures.select-users", NULL, select_users_action);
   /* also when the window is shown on its own, without the application */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "win.undo", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
@@ -1476,6 +1597,9 @@ mat_texture_window_init (MatTextureWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
   mat_revealer_skip_concealed (self->banner_revealer);
+  self->users_signals = g_signal_group_new (MAT_TYPE_HISTORY);
+  g_signal_group_connect_swapped (self->users_signals, "changed",
+                                  G_CALLBACK (users_history_changed_cb), self);
 
   self->name_filter = gtk_string_filter_new (gtk_property_expression_new (MAT_TYPE_TEXTURE, NULL, "name"));
   gtk_string_filter_set_match_mode (self->name_filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
@@ -1568,6 +1692,7 @@ mat_texture_window_present (GtkWindow *parent,
         }
     }
   mat_texture_window_set_library_file (self, library_file);
+  update_users (self);
   gtk_window_present (GTK_WINDOW (self));
   return self;
 }

@@ -8,6 +8,9 @@
  * edits have their own undo and redo (win.undo, win.redo: the usual keys)
  * and their own Save (win.save), which writes the Textures.lib safely with
  * every untouched byte kept. Closing with unsaved edits asks first.
+ * Under the texture shown, the materials of the parent window's library
+ * that use it; "Select Them" (textures.select-users) selects them there
+ * (mat_window_select_query with texture:NAME).
  *
  * Without a Textures.lib it offers to create an empty one beside the
  * material library ("textures.create"); over an editor window, the
