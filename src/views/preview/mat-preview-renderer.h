@@ -12,7 +12,9 @@
  * vertex as Direct3D 7 fixed function does (render.md 2), textured with
  * the phase's texture and cell (render.md 4), blended with the blend
  * mode of attr1 (render.md 3), two-sided, writing depth only when the
- * ambient alpha is 1.
+ * ambient alpha is 1. The frame is opaque: the background is drawn at
+ * alpha 1 and the material writes colour only, so what GTK composites
+ * over the window is the blended colour itself.
  */
 #pragma once
 
@@ -98,6 +100,8 @@ typedef struct {
   gboolean depth_test;
   gboolean depth_write;    /* GL_DEPTH_WRITEMASK */
   gboolean cull_face;      /* GL_CULL_FACE enabled */
+  gboolean alpha_write;    /* GL_COLOR_WRITEMASK's alpha: never, so the
+                              frame keeps the background's alpha 1 */
   gboolean textured;
   gboolean raw;
 } MatPreviewDrawInfo;
