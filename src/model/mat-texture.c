@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "mat-texture.h"
+#include "texm-alpha.h"
 
 struct _MatTexture
 {
@@ -17,6 +18,8 @@ struct _MatTexture
   gboolean   average_known;
   gboolean   has_average;
   guint8     average[4];
+  gboolean   alpha_known;   /* has_alpha computed */
+  gboolean   has_alpha;
 };
 
 G_DEFINE_FINAL_TYPE (MatTexture, mat_texture, G_TYPE_OBJECT)
@@ -164,6 +167,9 @@ _mat_texture_set_payload (MatTexture *self,
 
   g_clear_pointer (&self->image, texm_image_free);
   g_clear_pointer (&self->rgba0, g_bytes_unref);
+  self->average_known = FALSE;
+  self->has_average = FALSE;
+  self->alpha_known = FALSE;
   g_bytes_ref (payload);
   g_clear_pointer (&self->payload, g_bytes_unref);
   self->payload = payload;
@@ -331,4 +337,63 @@ mat_texture_get_average (MatTexture *self,
     }
   memcpy (rgba, self->average, sizeof self->average);
   return self->has_average;
+}
+
+TexmDrawAlpha
+mat_texture_draw_alpha (MatTexture *self,
+                        guint32     attr1,
+                        gboolean    emboss_bump)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), TEXM_DRAW_ALPHA);
+
+  if (self->image == NULL)
+    return TEXM_DRAW_ALPHA;
+  return texm_draw_alpha (self->image->header.format, self->image->header.flags5, attr1,
+                          emboss_bump);
+}
+
+gboolean
+mat_texture_has_alpha (MatTexture *self)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), FALSE);
+
+  if (!self->alpha_known)
+    {
+      self->alpha_known = TRUE;
+      self->has_alpha = self->image != NULL && texm_image_has_alpha (self->image);
+    }
+  return self->has_alpha;
+}
+
+GBytes *
+mat_texture_dup_drawn_rgba (MatTexture    *self,
+                            guint          level,
+                            TexmDrawAlpha  how,
+                            guint         *width,
+                            guint         *height)
+{
+  g_autoptr(GBytes) rgba = NULL;
+  guint w = 0, h = 0;
+  guint8 *copy;
+  gsize size;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), NULL);
+
+  rgba = mat_texture_dup_rgba (self, level, &w, &h);
+  if (width != NULL)
+    *width = w;
+  if (height != NULL)
+    *height = h;
+  if (rgba == NULL || how == TEXM_DRAW_ALPHA
+      || (how == TEXM_DRAW_ALPHA_INDEX0 && self->image->header.format != 0))
+    return g_steal_pointer (&rgba);
+  /* opaque: nothing to change when level 0 has no alpha stored */
+  if (texm_draw_alpha_is_opaque (how) && level == 0 && self->image->header.format != 0
+      && !mat_texture_has_alpha (self))
+    return g_steal_pointer (&rgba);
+
+  copy = g_bytes_unref_to_data (g_steal_pointer (&rgba), &size);
+  g_return_val_if_fail (size >= (gsize) w * h * 4, (g_free (copy), NULL));
+  texm_apply_draw_alpha (self->image, level, how, copy);
+  return g_bytes_new_take (copy, size);
 }

@@ -4,6 +4,7 @@
 #include <glib-object.h>
 
 #include "texm.h"
+#include "texm-alpha.h"
 
 G_BEGIN_DECLS
 
@@ -50,6 +51,24 @@ GBytes     *mat_texture_dup_rgba       (MatTexture *self,
  * (and transparent black) when the payload does not decode. */
 gboolean    mat_texture_get_average    (MatTexture *self,
                                         guint8      rgba[4]);
+
+/* How the game draws this texture's alpha for a material with @attr1
+ * (texm_draw_alpha of its header, render.md 2); TEXM_DRAW_ALPHA when the
+ * payload does not parse. */
+TexmDrawAlpha mat_texture_draw_alpha   (MatTexture *self,
+                                        guint32     attr1,
+                                        gboolean    emboss_bump);
+/* Whether level 0 holds alpha a draw could use (texm_image_has_alpha),
+ * computed once per payload. */
+gboolean    mat_texture_has_alpha      (MatTexture *self);
+/* The pixels of mip @level as the game draws them (mat_texture_dup_rgba
+ * with the alpha texm_apply_draw_alpha gives for @how). Returns:
+ * (transfer full) (nullable): %NULL as mat_texture_dup_rgba. */
+GBytes     *mat_texture_dup_drawn_rgba (MatTexture    *self,
+                                        guint          level,
+                                        TexmDrawAlpha  how,
+                                        guint         *width,
+                                        guint         *height);
 
 /* Internal to the model: made by MatTextureLibrary. */
 MatTexture *_mat_texture_new           (const char *name,

@@ -21,14 +21,6 @@ count_paint (GdkFrameClock *clock,
   count->painted++;
 }
 
-static gboolean
-painted_enough (gpointer data)
-{
-  PaintCount *count = data;
-
-  return count->painted == 0;
-}
-
 void
 ui_screen_wait_painted (GtkWidget *widget,
                         guint      n_frames)
@@ -52,7 +44,6 @@ ui_screen_wait_painted (GtkWidget *widget,
   g_assert_cmpuint (count.painted, >=, n_frames);
   /* the drawing requests of those frames have reached the server */
   XSync (gdk_x11_display_get_xdisplay (gtk_widget_get_display (widget)), False);
-  (void) painted_enough;
 }
 
 /* The bits of @mask, as a shift and a width. */

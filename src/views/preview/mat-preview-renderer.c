@@ -706,6 +706,16 @@ mat_preview_renderer_set_state (MatPreviewRenderer          *self,
     self->state.shape = MAT_PREVIEW_SHAPE_SPHERE;
 }
 
+gboolean
+mat_preview_renderer_has_texture (MatPreviewRenderer *self,
+                                  const char         *key)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+
+  return self->textures != NULL && g_hash_table_contains (self->textures, key);
+}
+
 void
 mat_preview_renderer_clear_textures (MatPreviewRenderer *self)
 {

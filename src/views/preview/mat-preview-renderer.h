@@ -79,7 +79,8 @@ typedef struct {
   /* the phase's texture: @texture_key NULL draws untextured (white,
    * alpha 1). The key names the pixels: the GL texture is made once per
    * key (until clear_textures); @texture_rgba (RGBA8, rows top to
-   * bottom, @texture_width x @texture_height) is read only then. */
+   * bottom, @texture_width x @texture_height, with the alpha the game
+   * draws: texm-alpha.h) is read only then. */
   const char          *texture_key;
   GBytes              *texture_rgba;
   guint                texture_width;
@@ -127,6 +128,10 @@ gboolean            mat_preview_renderer_is_ready   (MatPreviewRenderer *self);
  * points to are kept alive by the renderer). */
 void                mat_preview_renderer_set_state  (MatPreviewRenderer          *self,
                                                      const MatPreviewRenderState *state);
+/* Whether the GL texture of @key is made already (set_state then needs
+ * no pixels for it: texture_rgba may be %NULL). */
+gboolean            mat_preview_renderer_has_texture (MatPreviewRenderer *self,
+                                                      const char         *key);
 /* Forgets the textures uploaded so far (their library changed). */
 void                mat_preview_renderer_clear_textures (MatPreviewRenderer *self);
 

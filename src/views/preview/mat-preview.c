@@ -65,6 +65,7 @@ struct _MatPreview
   guint32            time_offset;
   guint32            random_offset;
   gboolean           unlit;
+  gboolean           emboss_bump;     /* the game's EMBOSS_BUMP setting */
   MatPreviewShape    shape;
   MatPreviewBackground background;
   GdkRGBA            scene;
@@ -164,6 +165,7 @@ enum {
   PROP_SPEED,
   PROP_PLAYBACK,
   PROP_UNLIT,
+  PROP_EMBOSS_BUMP,
   PROP_SHAPE,
   PROP_BACKGROUND,
   PROP_SCENE_COLOUR,
@@ -459,6 +461,8 @@ fill_render_state (MatPreview            *self,
 {
   const PhaseEvalResult *eval = ensure_evaluation (self);
   const Mat0BlendField *blend = blend_field (self);
+  g_autofree char *key = NULL;
+  gboolean uploaded = FALSE;
 
   memset (state, 0, sizeof *state);
   state->shape = self->shape;
@@ -484,14 +488,26 @@ fill_render_state (MatPreview            *self,
       guint width = 0, height = 0;
 
       if (texture != NULL)
-        *rgba = mat_texture_dup_rgba (texture, 0, &width, &height);
-      if (*rgba != NULL)
         {
-          /* the upper-case name: the engine compares names that way */
-          state->texture_key = g_ascii_strup (self->texture_name, -1);
+          TexmDrawAlpha how = mat_texture_draw_alpha (texture,
+                                                      mat_material_get_attr1 (self->material),
+                                                      self->emboss_bump);
+          g_autofree char *name = g_ascii_strup (self->texture_name, -1);
+
+          /* the upper-case name (the engine compares names that way) and
+           * how its alpha draws (render.md 2): one GL texture each; the
+           * pixels only when they are still to be uploaded */
+          key = g_strdup_printf ("%s/%d", name, (int) how);
+          uploaded = mat_preview_renderer_has_texture (self->renderer, key);
+          if (!uploaded)
+            *rgba = mat_texture_dup_drawn_rgba (texture, 0, how, &width, &height);
+        }
+      if (uploaded || *rgba != NULL)
+        {
+          state->texture_key = g_steal_pointer (&key);
           state->texture_rgba = *rgba;
-          state->texture_width = width;
-          state->texture_height = height;
+          state->texture_width = uploaded ? mat_texture_get_width (texture) : width;
+          state->texture_height = uploaded ? mat_texture_get_height (texture) : height;
           mat_preview_cell_uv_rect (mat_texture_get_image (texture), eval->value.i18,
                                     state->uv_rect);
         }
@@ -1167,6 +1183,7 @@ bind_settings (MatPreview *self)
 
   self->settings = g_object_ref (settings);
   g_settings_bind (settings, "preview-background", self, "background", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "emboss-bump", self, "emboss-bump", G_SETTINGS_BIND_GET);
   g_settings_bind_with_mapping (settings, "preview-scene-colour", self, "scene-colour",
                                 G_SETTINGS_BIND_DEFAULT, scene_from_setting, scene_to_setting,
                                 NULL, NULL);
@@ -1178,6 +1195,7 @@ unbind_settings (MatPreview *self)
   if (self->settings == NULL)
     return;
   g_settings_unbind (self, "background");
+  g_settings_unbind (self, "emboss-bump");
   g_settings_unbind (self, "scene-colour");
   g_clear_object (&self->settings);
 }
@@ -1398,6 +1416,7 @@ mat_preview_get_property (GObject    *object,
     case PROP_SPEED: g_value_set_double (value, mat_playback_get_speed (self->playback)); break;
     case PROP_PLAYBACK: g_value_set_object (value, self->playback); break;
     case PROP_UNLIT: g_value_set_boolean (value, self->unlit); break;
+    case PROP_EMBOSS_BUMP: g_value_set_boolean (value, self->emboss_bump); break;
     case PROP_SHAPE: g_value_set_enum (value, self->shape); break;
     case PROP_BACKGROUND: g_value_set_enum (value, self->background); break;
     case PROP_SCENE_COLOUR: g_value_set_boxed (value, &self->scene); break;
@@ -1450,6 +1469,7 @@ mat_preview_set_property (GObject      *object,
     case PROP_SPEED: mat_preview_set_speed (self, g_value_get_double (value)); break;
     case PROP_PLAYBACK: mat_preview_set_playback (self, g_value_get_object (value)); break;
     case PROP_UNLIT: mat_preview_set_unlit (self, g_value_get_boolean (value)); break;
+    case PROP_EMBOSS_BUMP: mat_preview_set_emboss_bump (self, g_value_get_boolean (value)); break;
     case PROP_SHAPE: mat_preview_set_shape (self, g_value_get_enum (value)); break;
     case PROP_BACKGROUND: mat_preview_set_background (self, g_value_get_enum (value)); break;
     case PROP_SCENE_COLOUR: mat_preview_set_scene_colour (self, g_value_get_boxed (value)); break;
@@ -1510,6 +1530,9 @@ mat_preview_class_init (MatPreviewClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_UNLIT] =
     g_param_spec_boolean ("unlit", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_EMBOSS_BUMP] =
+    g_param_spec_boolean ("emboss-bump", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SHAPE] =
     g_param_spec_enum ("shape", NULL, NULL, MAT_TYPE_PREVIEW_SHAPE, MAT_PREVIEW_SHAPE_SPHERE,
@@ -1979,6 +2002,28 @@ mat_preview_set_unlit (MatPreview *self,
   self->unlit = unlit;
   queue_render (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNLIT]);
+}
+
+gboolean
+mat_preview_get_emboss_bump (MatPreview *self)
+{
+  g_return_val_if_fail (MAT_IS_PREVIEW (self), FALSE);
+  return self->emboss_bump;
+}
+
+void
+mat_preview_set_emboss_bump (MatPreview *self,
+                             gboolean    emboss_bump)
+{
+  g_return_if_fail (MAT_IS_PREVIEW (self));
+
+  emboss_bump = !!emboss_bump;
+  if (self->emboss_bump == emboss_bump)
+    return;
+  self->emboss_bump = emboss_bump;
+  queue_render (self);
+  sync_texture_status (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMBOSS_BUMP]);
 }
 
 MatPreviewShape
