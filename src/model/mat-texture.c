@@ -397,3 +397,32 @@ mat_texture_dup_drawn_rgba (MatTexture    *self,
   texm_apply_draw_alpha (self->image, level, how, copy);
   return g_bytes_new_take (copy, size);
 }
+
+gboolean
+mat_texture_get_drawn_average (MatTexture    *self,
+                               TexmDrawAlpha  how,
+                               guint8         rgba[4])
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), FALSE);
+  g_return_val_if_fail (rgba != NULL, FALSE);
+
+  if (!mat_texture_get_average (self, rgba))
+    return FALSE;
+  if (texm_draw_alpha_is_opaque (how))
+    rgba[3] = 255;
+  else if (how == TEXM_DRAW_ALPHA_INDEX0 && self->image->header.format == 0)
+    {
+      g_autoptr(GBytes) pixels = NULL;
+      guint level = self->image->header.mip_count - 1, w = 0, h = 0;
+      guint64 sum = 0, n;
+
+      pixels = mat_texture_dup_drawn_rgba (self, level, how, &w, &h);
+      if (pixels == NULL || w == 0 || h == 0)
+        return TRUE;
+      n = (guint64) w * h;
+      for (guint64 i = 0; i < n; i++)
+        sum += ((const guint8 *) g_bytes_get_data (pixels, NULL))[i * 4 + 3];
+      rgba[3] = (guint8) ((sum + n / 2) / n);
+    }
+  return TRUE;
+}

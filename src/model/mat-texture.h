@@ -70,6 +70,13 @@ GBytes     *mat_texture_dup_drawn_rgba (MatTexture    *self,
                                         guint         *width,
                                         guint         *height);
 
+/* mat_texture_get_average with the alpha the game draws (@how): 255 when
+ * opaque, the share of texels that are not index 0 for a keyed
+ * palettised texture. */
+gboolean    mat_texture_get_drawn_average (MatTexture    *self,
+                                           TexmDrawAlpha  how,
+                                           guint8         rgba[4]);
+
 /* Internal to the model: made by MatTextureLibrary. */
 MatTexture *_mat_texture_new           (const char *name,
                                         GBytes     *payload,

@@ -27,6 +27,7 @@
 #include <X11/keysym.h>
 
 #include "mat-application.h"
+#include "mat0-fields.h"
 #include "mat-block-editor.h"
 #include "mat-flags-inspector.h"
 #include "mat-meta-editor.h"
@@ -37,6 +38,7 @@
 #include "mat-window.h"
 #include "phase-light.h"
 #include "test-support.h"
+#include "ui-screen.h"
 #include "ui-support.h"
 
 #define WAIT_SECONDS 20
@@ -930,6 +932,134 @@ test_swatches (void)
   close_window (window);
 }
 
+/* What a swatch shows, computed here (render.md 3): the colour at its
+ * alpha over a square of grey @under, blended with blend mode @mode and
+ * the alpha test of modes 1..5; opaque. */
+static void
+blended_swatch (guint        mode,
+                const guint8 rgba[4],
+                float        under,
+                int          out[3])
+{
+  float alpha = rgba[3] / 255.0f;
+
+  for (guint c = 0; c < 3; c++)
+    {
+      float s = rgba[c] / 255.0f, d = under, r;
+
+      if (mode != 0 && alpha < 1.0f / 255.0f)
+        r = d;
+      else
+        switch (mode)
+          {
+          case 2: r = s * alpha + d; break;                  /* SRCALPHA, ONE */
+          case 3: r = d * s; break;                          /* ZERO, SRCCOLOR */
+          case 4: r = s * alpha + d * (1 - alpha); break;    /* SRCALPHA, INVSRCALPHA */
+          case 5: r = 2 * s * d; break;                      /* DESTCOLOR, SRCCOLOR */
+          default: r = s; break;                             /* ONE, ZERO */
+          }
+      out[c] = (int) lrintf (CLAMP (r, 0.0f, 1.0f) * 255.0f);
+    }
+}
+
+/* The swatches on screen: the list's rows as the X server shows them,
+ * each half of a swatch the colour blended over its square (a dark and a
+ * light grey) by the material's blend mode, opaque, whatever the
+ * window's own colour; a lit skin counts its texture's alpha only with
+ * emboss bump on. */
+static void
+test_swatches_on_screen (void)
+{
+  static const struct { const char *name; guint mode; } cases[] = {
+    { "UNTEXTURED_RED", 0 },   /* opaque */
+    { "SPECULAR_SHINE", 0 },   /* opacity 20 %, ONE/ZERO: opaque all the same */
+    { "ENGINE_EXHAUST", 4 },   /* attr1 0x44: see-through, untextured */
+    { "SMOKE_VEIL", 4 },       /* see-through over SMOKE.0 (88 on an alpha surface) */
+    { "HALO_GLOW", 2 },        /* additive over GLOW.0 (4444) */
+    { "FADE_IN", 2 },          /* additive at opacity 0: dropped by the alpha test */
+  };
+  static const float under[2] = { 0.28f, 0.75f };
+  MatWindow *window = open_demo (1280, 800);
+  MatLibrary *library = mat_window_get_library (window);
+
+  for (guint i = 0; i <= G_N_ELEMENTS (cases); i++)
+    {
+      /* the last round: HALO_GLOW as a lit skin (attr1 | 0x02), its
+       * texture then opaque, and with emboss bump its alpha again */
+      gboolean skin = i == G_N_ELEMENTS (cases);
+      const char *name = skin ? "HALO_GLOW" : cases[i].name;
+      guint mode = skin ? 2 : cases[i].mode;
+      MatMaterial *material = ui_find_material (library, name);
+      MatMaterialRow *row;
+      guint8 colour[4], drawn[2][3], average[4];
+
+      if (skin)
+        {
+          g_autoptr(GError) error = NULL;
+
+          g_assert_true (mat_material_set_attr1 (material, mat_material_get_attr1 (material) | 0x02,
+                                                 &error));
+          g_assert_no_error (error);
+        }
+      mat_window_select_material (window, material);
+      ui_spin_ms (50);
+      row = row_of (window, material);
+      g_assert_nonnull (row);
+      g_assert_cmpuint (mat0_fields_blend_of_attr1 (mat_material_get_attr1 (material))->mode, ==, mode);
+      g_assert_true (mat_material_row_get_swatch (row, colour));
+      g_assert_true (mat_material_row_get_swatch_drawn (row, drawn[0], drawn[1]));
+
+      /* the alpha: phase 0's opacity, times the texture's average alpha
+       * only where the game draws it */
+      if (g_str_equal (name, "HALO_GLOW"))
+        {
+          MatTextureLibrary *textures = mat_phase_table_get_textures (template_child (window, "phase_table"));
+          MatTexture *glow = mat_texture_library_lookup (textures, "GLOW.0");
+          guint8 model[4];
+
+          g_assert_true (mat_texture_get_average (glow, average));
+          g_assert_cmpuint (average[3], <, 200);   /* a radial fade */
+          g_assert_true (mat_material_get_swatch (material, model));
+          g_assert_cmpuint (colour[3], ==, (model[3] * (skin ? 255 : average[3]) + 127) / 255);
+          if (skin)
+            {
+              guint8 with_emboss[4];
+
+              mat_material_row_set_emboss_bump (row, TRUE);
+              g_assert_true (mat_material_row_get_swatch (row, with_emboss));
+              g_assert_cmpuint (with_emboss[3], ==, (model[3] * average[3] + 127) / 255);
+              mat_material_row_set_emboss_bump (row, FALSE);
+            }
+        }
+
+      {
+        g_autoptr(GdkTexture) shot = NULL;
+        int middle = gtk_widget_get_height (GTK_WIDGET (row)) / 2;
+
+        ui_screen_wait_painted (GTK_WIDGET (row), 2);
+        shot = ui_screen_grab (GTK_WIDGET (row));
+        for (guint side = 0; side < 2; side++)
+          {
+            int expected[3];
+            guint8 pixel[4];
+
+            blended_swatch (mode, colour, under[side], expected);
+            ui_texture_pixel (shot, side == 0 ? 4 : 12, middle, pixel);
+            g_test_message ("%s%s, over %.2f: drawn %u %u %u, on screen %u %u %u, render.md %d %d %d",
+                            name, skin ? " (lit skin)" : "", under[side], drawn[side][0],
+                            drawn[side][1], drawn[side][2], pixel[0], pixel[1], pixel[2],
+                            expected[0], expected[1], expected[2]);
+            for (guint c = 0; c < 3; c++)
+              {
+                g_assert_cmpint (ABS ((int) drawn[side][c] - expected[c]), <=, 1);
+                g_assert_cmpint (ABS ((int) pixel[c] - expected[c]), <=, 2);
+              }
+          }
+      }
+    }
+  close_window (window);
+}
+
 /* ---- the pages fit, in both languages; screenshots --------------------- */
 
 static gboolean
@@ -1047,6 +1177,7 @@ main (int   argc,
   g_test_add_func ("/pane/source", test_pane_source);
   g_test_add_func ("/pane/pointer", test_pane_pointer);
   g_test_add_func ("/pane/swatches", test_swatches);
+  g_test_add_func ("/pane/swatches-on-screen", test_swatches_on_screen);
   g_test_add_func ("/pane/pages-fit", test_pages_fit);
 
   status = g_test_run ();
