@@ -28,6 +28,7 @@
 #include <gtk/gtk.h>
 
 #include "mat-application.h"
+#include "mat-compare-view.h"
 #include "mat-library.h"
 #include "mat-preview-private.h"
 #include "mat-preview-renderer.h"
@@ -314,10 +315,11 @@ background_at (MatPreviewBackground background,
                const float          scene[3],
                int                  x,
                int                  y,
+               int                  height,
                float                out[3])
 {
   int cell_x = x / MAT_PREVIEW_CHECKER_CELL;
-  int cell_y = (VIEW_HEIGHT - 1 - y) / MAT_PREVIEW_CHECKER_CELL;
+  int cell_y = (height - 1 - y) / MAT_PREVIEW_CHECKER_CELL;
 
   for (guint c = 0; c < 3; c++)
     switch (background)
@@ -517,7 +519,7 @@ check_frame (Fixture    *f,
           guint8 rgba[4];
 
           texel_of (i, points[s].right, c->emboss_bump, texel);
-          background_at (c->background, scene, points[s].x, points[s].y, dst);
+          background_at (c->background, scene, points[s].x, points[s].y, VIEW_HEIGHT, dst);
           drawn_pixel (mode_of_index (c->blend_index), colour, texel, eval.value.f[7], dst,
                        expected);
           ui_texture_pixel (shot, (int) origin.x + points[s].x, (int) origin.y + points[s].y, rgba);
@@ -609,6 +611,233 @@ test_blend_modes_on_screen (void)
   fixture_clear (&f);
 }
 
+/* ---- mode 1, through the renderer ------------------------------------- */
+
+/* Mode 1 (SRCALPHA, ZERO) has no blend index: no material reaches it.
+ * The renderer draws it all the same; a GL area of the test's own shows
+ * what it draws on screen. */
+typedef struct {
+  MatPreviewRenderer    *renderer;
+  MatPreviewRenderState  state;
+  guint                  n_renders;
+} BareView;
+
+static void
+bare_realize (GtkGLArea *area,
+              BareView  *view)
+{
+  g_autoptr(GError) error = NULL;
+
+  gtk_gl_area_make_current (area);
+  g_assert_no_error (gtk_gl_area_get_error (area));
+  g_assert_true (mat_preview_renderer_init_gl (view->renderer,
+                                               gdk_gl_context_get_use_es (gtk_gl_area_get_context (area)),
+                                               &error));
+  g_assert_no_error (error);
+}
+
+static void
+bare_unrealize (GtkGLArea *area,
+                BareView  *view)
+{
+  gtk_gl_area_make_current (area);
+  mat_preview_renderer_fini_gl (view->renderer);
+}
+
+static gboolean
+bare_render (GtkGLArea    *area,
+             GdkGLContext *context,
+             BareView     *view)
+{
+  mat_preview_renderer_set_state (view->renderer, &view->state);
+  mat_preview_renderer_render (view->renderer, gtk_widget_get_width (GTK_WIDGET (area)),
+                               gtk_widget_get_height (GTK_WIDGET (area)), 1);
+  view->n_renders++;
+  return TRUE;
+}
+
+static gboolean
+bare_rendered (gpointer data)
+{
+  return ((BareView *) data)->n_renders > 0;
+}
+
+static void
+test_mode_1_on_screen (void)
+{
+  g_autoptr(GBytes) rgba = NULL;
+  const float scene[3] = { 51 / 255.0f, 77 / 255.0f, 128 / 255.0f };
+  BareView view = { 0 };
+  GtkWidget *area = gtk_gl_area_new ();
+  GtkWindow *window;
+  Sample points[4];
+  guint n = samples (points);
+
+  /* the cut-out as the core decodes it, alpha and all */
+  {
+    guint8 *texels = g_malloc (TEX_SIDE * TEX_SIDE * 4);
+
+    for (guint i = 0; i < TEX_SIDE * TEX_SIDE; i++)
+      memcpy (texels + i * 4, i % TEX_SIDE < TEX_SIDE / 2 ? clear_texel : solid_texel, 4);
+    rgba = g_bytes_new_take (texels, TEX_SIDE * TEX_SIDE * 4);
+  }
+  view.renderer = mat_preview_renderer_new ();
+  view.state.has_phase = TRUE;
+  view.state.blend_mode = 1;
+  view.state.shape = MAT_PREVIEW_SHAPE_PLANE;
+  view.state.zoom = 1;
+  memcpy (view.state.scene, scene, sizeof scene);
+  view.state.uv_rect[2] = view.state.uv_rect[3] = 1;
+  view.state.phase.f[0] = 150 / 255.0f;    /* diffuse */
+  view.state.phase.f[1] = 100 / 255.0f;
+  view.state.phase.f[2] = 200 / 255.0f;
+  view.state.phase.f[4] = 30 / 255.0f;     /* self-light */
+  view.state.phase.f[5] = 20 / 255.0f;
+  view.state.phase.f[6] = 10 / 255.0f;
+
+  gtk_gl_area_set_required_version (GTK_GL_AREA (area), 3, 3);
+  gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (area), TRUE);
+  gtk_widget_set_size_request (area, VIEW_WIDTH, VIEW_HEIGHT);
+  g_signal_connect (area, "realize", G_CALLBACK (bare_realize), &view);
+  g_signal_connect (area, "unrealize", G_CALLBACK (bare_unrealize), &view);
+  g_signal_connect (area, "render", G_CALLBACK (bare_render), &view);
+  window = ui_show (area, "Mode 1 on screen", -1, -1);
+  g_assert_true (ui_wait_for (bare_rendered, &view, 20));
+
+  for (guint bg = 0; bg < 3; bg++)
+    for (guint raw = 0; raw < 2; raw++)
+      for (guint o = 0; o < 2; o++)
+        for (guint textured = 0; textured < 2; textured++)
+          {
+            g_autoptr(GdkTexture) shot = NULL;
+            guint before = view.n_renders;
+            MatPreviewDrawInfo info;
+            float colour[3];
+
+            view.state.background = bg;
+            view.state.raw = raw;
+            view.state.phase.f[7] = o == 0 ? 1.0f : 0.5f;
+            view.state.texture_key = textured ? "CUTOUT" : NULL;
+            view.state.texture_rgba = textured ? rgba : NULL;
+            view.state.texture_width = view.state.texture_height = textured ? TEX_SIDE : 0;
+            gtk_gl_area_queue_render (GTK_GL_AREA (area));
+            while (view.n_renders == before)
+              ui_spin_ms (10);
+            ui_screen_wait_painted (area, 2);
+            mat_preview_renderer_get_draw_info (view.renderer, &info);
+            g_assert_true (info.blend);
+            g_assert_cmpint (info.src_rgb, ==, GL_SRC_ALPHA);
+            g_assert_cmpint (info.dst_rgb, ==, GL_ZERO);
+            g_assert_true (info.alpha_test);
+            g_assert_false (info.alpha_write);
+            shot = ui_screen_grab (area);
+            material_colour (&view.state.phase, scene, raw, colour);
+            for (guint s = 0; s < n; s++)
+              {
+                float texel[4] = { 1, 1, 1, 1 }, dst[3], expected[3];
+                guint8 pixel[4];
+
+                if (textured)
+                  for (guint c = 0; c < 4; c++)
+                    texel[c] = (points[s].right ? solid_texel : clear_texel)[c] / 255.0f;
+                background_at (bg, scene, points[s].x, points[s].y, VIEW_HEIGHT, dst);
+                drawn_pixel (1, colour, texel, view.state.phase.f[7], dst, expected);
+                ui_texture_pixel (shot, points[s].x, points[s].y, pixel);
+                g_test_message ("mode 1, %s, %s, opacity %.1f%s, (%d, %d): %u %u %u, render.md %d %d %d",
+                                background_names[bg], raw ? "raw" : "lit", view.state.phase.f[7],
+                                textured ? ", cut-out" : "", points[s].x, points[s].y,
+                                pixel[0], pixel[1], pixel[2], to_byte (expected[0]),
+                                to_byte (expected[1]), to_byte (expected[2]));
+                for (guint c = 0; c < 3; c++)
+                  g_assert_cmpint (ABS ((int) pixel[c] - to_byte (expected[c])), <=, TOLERANCE);
+              }
+          }
+  gtk_window_destroy (window);
+  ui_pump ();
+  mat_preview_renderer_free (view.renderer);
+}
+
+/* ---- the comparison's previews ----------------------------------------- */
+
+/* The Compare view's two previews are the same widget, drawn the same
+ * way: opaque on screen, a see-through and a modulating material over
+ * black and over the scene colour. */
+static void
+test_compare_on_screen (void)
+{
+  g_autoptr(GBytes) archive = materials_archive ();
+  g_autoptr(MatLibrary) library = ui_library_new (archive);
+  MatMaterial *flat = ui_find_material (library, "FLAT");
+  GdkRGBA scene_rgba = { 51 / 255.0, 77 / 255.0, 128 / 255.0, 1 };
+  const float scene[3] = { 51 / 255.0f, 77 / 255.0f, 128 / 255.0f };
+  GtkWidget *view = mat_compare_view_new ();
+  MatCompareView *v = MAT_COMPARE_VIEW (view);
+  g_autoptr(GError) error = NULL;
+  GtkWindow *window;
+
+  g_assert_true (mat_phase_set_param (ui_phase_at (flat, 0), 3, 50, &error));
+  mat_compare_view_set_slot (v, MAT_COMPARE_SLOT_A, flat, -1, 0, 0);
+  mat_compare_view_set_slot (v, MAT_COMPARE_SLOT_B, flat, -1, 0, 0);
+  for (guint s = 0; s < 2; s++)
+    {
+      MatPreview *p = mat_compare_view_get_preview (v, s);
+
+      mat_preview_set_shape (p, MAT_PREVIEW_SHAPE_PLANE);
+      mat_preview_set_scene_colour (p, &scene_rgba);
+    }
+  window = ui_show (view, "Compare on screen", 1100, 720);
+  for (guint s = 0; s < 2; s++)
+    g_assert_true (ui_wait_for (ui_widget_is_shown,
+                                mat_preview_get_test_widget (mat_compare_view_get_preview (v, s), "gl_area"),
+                                20));
+
+  for (guint b = 0; b < 2; b++)
+    for (guint bg = 0; bg < 2; bg++)
+      {
+        guint blend_index = b == 0 ? 1 : 3;   /* see-through, modulate */
+        MatPreviewBackground background = bg == 0 ? MAT_PREVIEW_BACKGROUND_BLACK
+                                                  : MAT_PREVIEW_BACKGROUND_SCENE;
+        guint64 renders[2];
+
+        for (guint s = 0; s < 2; s++)
+          {
+            MatPreview *p = mat_compare_view_get_preview (v, s);
+
+            renders[s] = mat_preview_get_n_renders (p);
+            mat_preview_set_background (p, background);
+          }
+        g_assert_true (mat_material_set_attr1 (flat, blend_index << 2, &error));
+        for (guint s = 0; s < 2; s++)
+          while (mat_preview_get_n_renders (mat_compare_view_get_preview (v, s)) <= renders[s])
+            ui_spin_ms (10);
+        ui_screen_wait_painted (view, 2);
+        for (guint s = 0; s < 2; s++)
+          {
+            MatPreview *p = mat_compare_view_get_preview (v, s);
+            GtkWidget *area = mat_preview_get_test_widget (p, "gl_area");
+            g_autoptr(GdkTexture) shot = ui_screen_grab (area);
+            int x = gtk_widget_get_width (area) / 2, y = gtk_widget_get_height (area) / 2;
+            const float white[4] = { 1, 1, 1, 1 };
+            float colour[3], dst[3], expected[3];
+            PhaseEvalResult eval;
+            guint8 pixel[4];
+
+            g_assert_true (mat_preview_get_evaluation (p, &eval));
+            material_colour (&eval.value, scene, FALSE, colour);
+            background_at (background, scene, x, y, gtk_widget_get_height (area), dst);
+            drawn_pixel (mode_of_index (blend_index), colour, white, eval.value.f[7], dst, expected);
+            ui_texture_pixel (shot, x, y, pixel);
+            g_test_message ("compare slot %u, blend index %u, %s: %u %u %u, render.md %d %d %d", s,
+                            blend_index, background_names[background], pixel[0], pixel[1], pixel[2],
+                            to_byte (expected[0]), to_byte (expected[1]), to_byte (expected[2]));
+            for (guint c = 0; c < 3; c++)
+              g_assert_cmpint (ABS ((int) pixel[c] - to_byte (expected[c])), <=, TOLERANCE);
+          }
+      }
+  gtk_window_destroy (window);
+  ui_pump ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -617,5 +846,7 @@ main (int   argc,
 
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/preview/screen/blend-modes", test_blend_modes_on_screen);
+  g_test_add_func ("/preview/screen/mode-1", test_mode_1_on_screen);
+  g_test_add_func ("/preview/screen/compare", test_compare_on_screen);
   return g_test_run ();
 }
