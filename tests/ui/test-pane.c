@@ -1060,6 +1060,155 @@ test_swatches_on_screen (void)
   close_window (window);
 }
 
+/* ---- a layout that does not move --------------------------------------- */
+
+typedef struct {
+  GtkWidget       *area;
+  GtkWidget       *window;
+  graphene_rect_t  first;
+  guint            n_frames;
+  guint            n_moved;
+  graphene_rect_t  moved;
+} AllocationWatch;
+
+/* At every frame: where the GL view is in the window, and how big. */
+static gboolean
+watch_allocation (GtkWidget     *widget,
+                  GdkFrameClock *clock,
+                  gpointer       data)
+{
+  AllocationWatch *watch = data;
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_compute_bounds (watch->area, watch->window, &bounds))
+    return G_SOURCE_CONTINUE;
+  if (watch->n_frames++ == 0)
+    watch->first = bounds;
+  else if (!graphene_rect_equal (&bounds, &watch->first))
+    {
+      if (watch->n_moved++ == 0)
+        watch->moved = bounds;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+assert_not_moved (AllocationWatch *watch,
+                  const char      *what)
+{
+  g_test_message ("%s: %u frames, GL view %.0f×%.0f at (%.0f, %.0f)", what, watch->n_frames,
+                  watch->first.size.width, watch->first.size.height,
+                  watch->first.origin.x, watch->first.origin.y);
+  g_assert_cmpuint (watch->n_frames, >, 10);
+  if (watch->n_moved > 0)
+    g_error ("%s: the GL view moved in %u of %u frames: %.0f×%.0f at (%.0f, %.0f), then %.0f×%.0f at (%.0f, %.0f)",
+             what, watch->n_moved, watch->n_frames, watch->first.size.width, watch->first.size.height,
+             watch->first.origin.x, watch->first.origin.y, watch->moved.size.width,
+             watch->moved.size.height, watch->moved.origin.x, watch->moved.origin.y);
+}
+
+/* The readouts are shown, and say what they should. */
+static void
+assert_readouts_shown (MatPreview *preview)
+{
+  GtkWidget *time_label = preview_part (preview, "time_label");
+  GtkWidget *blend_label = preview_part (preview, "blend_label");
+
+  g_assert_true (gtk_widget_get_mapped (time_label));
+  g_assert_true (gtk_widget_get_mapped (blend_label));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (time_label)), !=, "");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (blend_label)), !=, "");
+}
+
+/* A track with an opacity change plays (FADE_OUT: 100 % to 0 and back,
+ * the readout gaining and losing its opacity line), then edits change
+ * what the readouts say: the GL view keeps its place and size at every
+ * frame, at both window sizes (run in English and in Russian). */
+static void
+test_layout_steady (void)
+{
+  static const struct { int width, height; } sizes[] = { { 1100, 720 }, { 1280, 800 } };
+  const char *language = g_getenv ("LANGUAGE");
+  const char *lang = language != NULL && g_str_has_prefix (language, "ru") ? "ru" : "en";
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      MatWindow *window = open_demo (sizes[s].width, sizes[s].height);
+      MatPreview *preview = window_preview (window);
+      AllocationWatch watch = { 0 };
+      g_autoptr(GError) error = NULL;
+      g_autofree char *what = NULL;
+      MatMaterial *material;
+      gboolean opacity_shown = FALSE, opacity_gone = FALSE;
+      gint64 end;
+      guint tick;
+
+      material = select_by_name (window, "FADE_OUT");
+      show_page (window, 1);
+      watch.area = preview_part (preview, "gl_area");
+      watch.window = GTK_WIDGET (window);
+      g_assert_true (ui_wait_for (ui_widget_is_shown, watch.area, WAIT_SECONDS));
+      g_assert_cmpint (mat_preview_get_block (preview), ==, 0);
+      ui_spin_ms (300);
+
+      tick = gtk_widget_add_tick_callback (watch.area, watch_allocation, &watch, NULL);
+      mat_preview_set_speed (preview, 2.0);
+      mat_preview_set_playing (preview, TRUE);
+      /* two periods and more at twice the speed: every opacity there is */
+      end = g_get_monotonic_time () + 2500 * G_TIME_SPAN_MILLISECOND;
+      while (g_get_monotonic_time () < end)
+        {
+          const char *blend = gtk_label_get_text (GTK_LABEL (preview_part (preview, "blend_label")));
+
+          ui_spin_ms (20);
+          assert_readouts_shown (preview);
+          /* the line does change: with its opacity, and without */
+          if (strchr (blend, '%') != NULL)
+            opacity_shown = TRUE;
+          else
+            opacity_gone = TRUE;
+        }
+      mat_preview_set_playing (preview, FALSE);
+      ui_spin_ms (100);
+      what = g_strdup_printf ("%s, %dx%d, playing", lang, sizes[s].width, sizes[s].height);
+      assert_not_moved (&watch, what);
+      g_assert_true (opacity_shown);
+      g_assert_true (opacity_gone);
+
+      /* edits while paused: each readout at its longest and shortest */
+      watch.n_frames = watch.n_moved = 0;
+      mat_preview_set_time (preview, 1000);              /* halfway: opacity 50 % */
+      ui_spin_ms (100);
+      g_assert_true (mat_material_set_attr1 (material, 7 << 2, &error));   /* unknown blend index */
+      ui_spin_ms (100);
+      g_assert_true (mat_material_set_attr1 (material, 4 << 2, &error));   /* double modulate */
+      ui_spin_ms (100);
+      g_assert_true (mat_material_set_attr1 (material, 0, &error));        /* opaque */
+      ui_spin_ms (100);
+      g_assert_true (mat_phase_set_param (ui_phase_at (material, 0), 3, 37, &error));
+      ui_spin_ms (100);
+      mat_preview_set_time (preview, 0);                 /* opacity 37 % */
+      ui_spin_ms (100);
+      assert_readouts_shown (preview);
+      while (mat_history_undo (mat_library_get_history (mat_window_get_library (window))))
+        ui_spin_ms (50);
+      mat_preview_set_time (preview, 2001);              /* opacity 0 */
+      ui_spin_ms (200);
+      /* frames are drawn only when something changed: a few more */
+      for (guint i = 0; i < 10; i++)
+        {
+          gtk_widget_queue_draw (watch.area);
+          ui_spin_ms (20);
+        }
+      g_clear_pointer (&what, g_free);
+      what = g_strdup_printf ("%s, %dx%d, after edits", lang, sizes[s].width, sizes[s].height);
+      assert_not_moved (&watch, what);
+      assert_readouts_shown (preview);
+      gtk_widget_remove_tick_callback (watch.area, tick);
+      close_window (window);
+    }
+}
+
 /* ---- the pages fit, in both languages; screenshots --------------------- */
 
 static gboolean
@@ -1179,6 +1328,7 @@ main (int   argc,
   g_test_add_func ("/pane/swatches", test_swatches);
   g_test_add_func ("/pane/swatches-on-screen", test_swatches_on_screen);
   g_test_add_func ("/pane/pages-fit", test_pages_fit);
+  g_test_add_func ("/pane/layout-steady", test_layout_steady);
 
   status = g_test_run ();
   g_clear_object (&app);

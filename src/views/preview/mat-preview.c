@@ -121,7 +121,6 @@ struct _MatPreview
   GtkOrientation     orientation;     /* the view above / beside the controls */
 
   /* template */
-  GtkWidget         *root_box;
   GtkStack          *view_stack;
   GtkGLArea         *gl_area;
   GtkLabel          *error_label;
@@ -142,6 +141,7 @@ struct _MatPreview
   MatDropDown       *background_dropdown;
   GtkWidget         *scene_box;
   GtkWidget         *scene_button;    /* made in code: the 4.8 / 4.10 colour button */
+  GtkWidget         *time_readout;    /* the label and its ghost */
   GtkLabel          *blend_label;
   GtkLabel          *texture_label;
 };
@@ -828,6 +828,15 @@ sync_marks (MatPreview *self)
     gtk_scale_add_mark (self->time_scale, period, GTK_POS_BOTTOM, NULL);
 }
 
+/* A label over the view and its chip, shown or hidden together. */
+static void
+set_hud_visible (GtkLabel *label,
+                 gboolean  visible)
+{
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (label)), visible);
+  gtk_widget_set_visible (GTK_WIDGET (label), visible);
+}
+
 /* Problems with the texture: not found, not decodable, a cell past its
  * Page table (a lint: the whole texture is drawn). */
 static void
@@ -854,7 +863,31 @@ sync_texture_status (MatPreview *self)
     }
   if (text != NULL && g_strcmp0 (gtk_label_get_text (self->texture_label), text) != 0)
     gtk_label_set_text (self->texture_label, text);
-  gtk_widget_set_visible (GTK_WIDGET (self->texture_label), text != NULL);
+  set_hud_visible (self->texture_label, text != NULL);
+}
+
+/* The blend line without the opacity. Returns: (transfer full) */
+static char *
+blend_text (const Mat0BlendField *blend)
+{
+  if (blend->mode < 0)
+    /* Translators: b = (attr1 >> 2) & 15, past the engine's table */
+    return g_strdup_printf (_("Unknown blend index %u: drawn as opaque"), blend->index);
+  /* Translators: the blend mode's name, then its source and destination factors */
+  return g_strdup_printf (_("Blend: %s (%s, %s)"), _(blend->label), blend->src_blend,
+                          blend->dst_blend);
+}
+
+/* A readout and its ghost share a stack, the readout shown: a tooltip
+ * set hides the label for a moment (mat-tooltip.h), and the stack then
+ * shows a ghost instead; the label is brought back when it is shown. */
+static void
+readout_visible_cb (GtkWidget  *label,
+                    GParamSpec *pspec,
+                    GtkStack   *stack)
+{
+  if (gtk_widget_get_visible (label) && gtk_stack_get_visible_child (stack) != label)
+    gtk_stack_set_visible_child (stack, label);
 }
 
 /* How the material is drawn: its blend mode (or an unknown blend index,
@@ -869,16 +902,10 @@ sync_blend_status (MatPreview *self)
 
   if (self->material == NULL)
     {
-      gtk_widget_set_visible (GTK_WIDGET (self->blend_label), FALSE);
+      set_hud_visible (self->blend_label, FALSE);
       return;
     }
-  if (blend->mode < 0)
-    /* Translators: b = (attr1 >> 2) & 15, past the engine's table */
-    mode = g_strdup_printf (_("Unknown blend index %u: drawn as opaque"), blend->index);
-  else
-    /* Translators: the blend mode's name, then its source and destination factors */
-    mode = g_strdup_printf (_("Blend: %s (%s, %s)"), _(blend->label), blend->src_blend,
-                            blend->dst_blend);
+  mode = blend_text (blend);
   if (eval != NULL && eval->value.f[7] < 1.0f)
     /* Translators: the blend text above, then the opacity in per cent */
     text = g_strdup_printf (_("%s · opacity %d %%, no depth writes"), mode,
@@ -895,16 +922,11 @@ sync_blend_status (MatPreview *self)
       mat_tooltip_set_text (GTK_WIDGET (self->blend_label), tip);
     }
   if (blend->mode < 0)
-    {
-      gtk_widget_remove_css_class (GTK_WIDGET (self->blend_label), "dim-label");
-      gtk_widget_add_css_class (GTK_WIDGET (self->blend_label), "warning");
-    }
+    gtk_widget_add_css_class (GTK_WIDGET (self->blend_label), "warning");
   else
-    {
-      gtk_widget_remove_css_class (GTK_WIDGET (self->blend_label), "warning");
-      gtk_widget_add_css_class (GTK_WIDGET (self->blend_label), "dim-label");
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->blend_label), TRUE);
+    gtk_widget_remove_css_class (GTK_WIDGET (self->blend_label), "warning");
+  /* over the view, with the controls */
+  set_hud_visible (self->blend_label, self->show_controls);
 }
 
 static void
@@ -1430,6 +1452,139 @@ mat_preview_get_property (GObject    *object,
     }
 }
 
+/* ---- layout ------------------------------------------------------------
+ *
+ * The view and its controls, laid out so that the view never moves while
+ * a track plays or after an edit: what the controls say changes (their
+ * labels' natural widths change with the text), what they take does not.
+ * Above the controls (vertical) the view has the width and the height
+ * the controls leave, and the controls count with their narrowest width
+ * only; beside them (horizontal) the controls take exactly their
+ * narrowest width (CONTROLS_WIDTH, or more if a control needs it). The
+ * readouts' heights are kept by their ghost labels (mat-preview.ui). */
+
+static gboolean
+controls_shown (MatPreview *self)
+{
+  return self->controls != NULL && gtk_widget_get_visible (self->controls);
+}
+
+/* The controls' width beside the view: their narrowest. */
+static int
+controls_column_width (MatPreview *self)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (self->controls, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  return minimum;
+}
+
+static GtkSizeRequestMode
+layout_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static void
+measure_layout (GtkWidget      *widget,
+                GtkOrientation  orientation,
+                int             for_size,
+                int            *minimum,
+                int            *natural,
+                int            *minimum_baseline,
+                int            *natural_baseline)
+{
+  MatPreview *self = MAT_PREVIEW (widget);
+  gboolean beside = self->orientation == GTK_ORIENTATION_HORIZONTAL;
+  int view_min = 0, view_nat = 0, c_min = 0, c_nat = 0;
+
+  *minimum_baseline = *natural_baseline = -1;
+  if (self->view_stack == NULL)
+    {
+      *minimum = *natural = 0;
+      return;
+    }
+  if (!controls_shown (self))
+    {
+      gtk_widget_measure (GTK_WIDGET (self->view_stack), orientation, for_size, minimum, natural, NULL, NULL);
+      return;
+    }
+
+  if (beside && orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      int column = controls_column_width (self);
+
+      gtk_widget_measure (GTK_WIDGET (self->view_stack), orientation, for_size, &view_min, &view_nat, NULL, NULL);
+      *minimum = view_min + column;
+      *natural = view_nat + column;
+    }
+  else if (beside)
+    {
+      /* heights: the taller of the two, each at its own width */
+      int column = controls_column_width (self);
+      int view_width = for_size < 0 ? -1 : MAX (for_size - column, 0);
+
+      gtk_widget_measure (GTK_WIDGET (self->view_stack), orientation, view_width, &view_min, &view_nat, NULL, NULL);
+      gtk_widget_measure (self->controls, orientation, for_size < 0 ? -1 : column,
+                          &c_min, &c_nat, NULL, NULL);
+      *minimum = MAX (view_min, c_min);
+      *natural = MAX (view_nat, c_nat);
+    }
+  else if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      /* widths: the controls count with their narrowest, whatever the
+       * text of their labels */
+      gtk_widget_measure (GTK_WIDGET (self->view_stack), orientation, -1, &view_min, &view_nat, NULL, NULL);
+      gtk_widget_measure (self->controls, orientation, -1, &c_min, NULL, NULL, NULL);
+      *minimum = MAX (view_min, c_min);
+      *natural = MAX (view_nat, c_min);
+    }
+  else
+    {
+      gtk_widget_measure (GTK_WIDGET (self->view_stack), orientation, for_size, &view_min, &view_nat, NULL, NULL);
+      gtk_widget_measure (self->controls, orientation, for_size, &c_min, &c_nat, NULL, NULL);
+      *minimum = view_min + c_min;
+      *natural = view_nat + c_nat;
+    }
+}
+
+static void
+allocate_layout (GtkWidget *widget,
+                 int        width,
+                 int        height,
+                 int        baseline)
+{
+  MatPreview *self = MAT_PREVIEW (widget);
+
+  if (self->view_stack == NULL)
+    return;
+  if (!controls_shown (self))
+    {
+      gtk_widget_allocate (GTK_WIDGET (self->view_stack), width, height, -1, NULL);
+      return;
+    }
+
+  if (self->orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      int column = MIN (controls_column_width (self), width);
+
+      gtk_widget_allocate (GTK_WIDGET (self->view_stack), width - column, height, -1, NULL);
+      gtk_widget_allocate (self->controls, column, height, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (width - column, 0)));
+    }
+  else
+    {
+      int c_nat = 0, view_min = 0, controls_height;
+
+      gtk_widget_measure (self->controls, GTK_ORIENTATION_VERTICAL, width, NULL, &c_nat, NULL, NULL);
+      gtk_widget_measure (GTK_WIDGET (self->view_stack), GTK_ORIENTATION_VERTICAL, width, &view_min, NULL, NULL, NULL);
+      controls_height = CLAMP (c_nat, 0, MAX (height - view_min, 0));
+      gtk_widget_allocate (GTK_WIDGET (self->view_stack), width, height - controls_height, -1, NULL);
+      gtk_widget_allocate (self->controls, width, controls_height, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, height - controls_height)));
+    }
+}
+
 /* Vertical: the view above its controls (a narrow pane beside the
  * pages). Horizontal: the controls in a column beside the view (a strip
  * under the pages). */
@@ -1442,7 +1597,7 @@ set_orientation (MatPreview     *self,
   if (self->orientation == orientation)
     return;
   self->orientation = orientation;
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->root_box), orientation);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
   gtk_widget_set_size_request (self->controls, beside ? CONTROLS_WIDTH : -1, -1);
   gtk_widget_set_hexpand (self->controls, !beside);
   g_object_notify (G_OBJECT (self), "orientation");
@@ -1568,10 +1723,10 @@ mat_preview_class_init (MatPreviewClass *klass)
   gtk_widget_class_install_action (widget_class, "preview.reroll", NULL, reroll_activated);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_space, 0, "preview.playing", NULL);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  /* the view and the controls: laid out below (measure_layout,
+   * allocate_layout) */
   gtk_widget_class_set_css_name (widget_class, "matpreview");
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "mat-preview.ui");
-  gtk_widget_class_bind_template_child (widget_class, MatPreview, root_box);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, view_stack);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, gl_area);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, error_label);
@@ -1591,6 +1746,7 @@ mat_preview_class_init (MatPreviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatPreview, speed_adjustment);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, background_dropdown);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, scene_box);
+  gtk_widget_class_bind_template_child (widget_class, MatPreview, time_readout);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, blend_label);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, texture_label);
 }
@@ -1635,6 +1791,9 @@ static void
 mat_preview_init (MatPreview *self)
 {
   mat_style_ensure ();
+  gtk_widget_set_layout_manager (GTK_WIDGET (self),
+                                 gtk_custom_layout_new (layout_request_mode, measure_layout,
+                                                        allocate_layout));
   gtk_widget_init_template (GTK_WIDGET (self));
   mat_tooltip_init_template (GTK_WIDGET (self), MAT_TYPE_PREVIEW, tooltips, G_N_ELEMENTS (tooltips));
 
@@ -1697,6 +1856,9 @@ mat_preview_init (MatPreview *self)
   self->blocks_signals = g_signal_group_new (G_TYPE_LIST_MODEL);
   g_signal_group_connect_swapped (self->blocks_signals, "items-changed",
                                   G_CALLBACK (on_material_changed), self);
+
+  g_signal_connect_object (self->time_label, "notify::visible", G_CALLBACK (readout_visible_cb),
+                           self->time_readout, 0);
 
   self->scene_button = scene_button_new ();
   gtk_box_append (GTK_BOX (self->scene_box), self->scene_button);
@@ -2317,6 +2479,7 @@ mat_preview_set_show_controls (MatPreview *self,
     return;
   self->show_controls = show_controls;
   gtk_widget_set_visible (self->controls, show_controls);
+  sync_blend_status (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_CONTROLS]);
 }
 
