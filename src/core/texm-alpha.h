@@ -49,8 +49,8 @@ TexmDrawAlpha texm_draw_alpha            (guint32          format,
 /* Whether @how draws every texel at alpha 1. */
 gboolean      texm_draw_alpha_is_opaque  (TexmDrawAlpha    how);
 
-/* What @how means, as a plain note for the user (untranslated: pass it
- * through _()). For the opaque cases: "Lit skin: the game draws this
+/* What @how means, as a plain note for the user (marked for translation,
+ * not translated: the caller translates it). For the opaque cases: "Lit skin: the game draws this
  * texture opaque" / "Format without alpha: the game draws this texture
  * opaque". Returns: (transfer none). */
 const char   *texm_draw_alpha_note       (TexmDrawAlpha    how);

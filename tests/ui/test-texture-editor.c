@@ -56,6 +56,7 @@
 #include "nres.h"
 #include "texm-convert.h"
 #include "test-support.h"
+#include "ui-screen.h"
 #include "ui-support.h"
 
 #define WAIT_SECONDS 20
@@ -367,6 +368,28 @@ shown_note (gpointer    window,
   return gtk_widget_get_visible (label) ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
 }
 
+/* Whether the dialog's "in the game" picture shows @colour opaque (the
+ * 4444 grid keeps 10, 200, 30 within a step) at its middle, as the
+ * window draws it. */
+static gboolean
+result_is_opaque (MatTextureImportDialog *dialog,
+                  const guint8            colour[4])
+{
+  GtkWidget *area = window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "result_area");
+  g_autoptr(GdkTexture) shot = NULL;
+  guint8 pixel[4];
+  gboolean opaque = TRUE;
+
+  gtk_widget_queue_draw (area);
+  ui_screen_wait_painted (area, 2);
+  shot = ui_screen_grab (area);
+  ui_texture_pixel (shot, gtk_widget_get_width (area) / 2, gtk_widget_get_height (area) / 2, pixel);
+  g_test_message ("in the game: %u %u %u", pixel[0], pixel[1], pixel[2]);
+  for (guint c = 0; c < 3; c++)
+    opaque = opaque && ABS ((int) pixel[c] - (int) colour[c]) <= 9;
+  return opaque;
+}
+
 static void
 set_attr1 (MatMaterial *material,
            guint32      attr1)
@@ -444,6 +467,8 @@ test_alpha_notes (void)
   dialog_set_name (dialog, "GREY.0");
   g_assert_cmpuint (mat_texture_import_dialog_get_format (dialog), ==, 4444);
   g_assert_null (shown_note (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "alpha_warning"));
+  /* "in the game": the half-clear green over the checkerboard */
+  g_assert_false (result_is_opaque (dialog, see_through));
   mat_texture_import_dialog_set_format (dialog, 88);
   g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
   g_assert_cmpstr (shown_note (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "alpha_warning"), ==,
@@ -475,6 +500,8 @@ test_alpha_notes (void)
 
     g_assert_cmpuint (mat_texture_import_dialog_get_format (dialog), ==, 4444);
     g_assert_cmpstr (shown_note (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "alpha_warning"), ==, expected);
+    /* "in the game" on a lit skin: the green, opaque */
+    g_assert_true (result_is_opaque (dialog, see_through));
   }
   /* imported as 88 all the same: the texture window says why it shows
    * opaque in the game */

@@ -220,6 +220,20 @@ preview_thread (GTask        *task,
     g_task_return_boolean (task, TRUE);
 }
 
+/* How the game will draw the alpha of a texture of @format made here
+ * (render.md 2): a texture replaced keeps its flags5, a new one has 0;
+ * for the material being edited. */
+static TexmDrawAlpha
+drawn_alpha (MatTextureImportDialog *self,
+             guint32                 format)
+{
+  const TexmImage *image = self->target != NULL ? mat_texture_get_image (self->target) : NULL;
+  guint32 flags5 = image != NULL ? image->header.flags5 : 0;
+  guint32 attr1 = self->material != NULL ? mat_material_get_attr1 (self->material) : 0;
+
+  return texm_draw_alpha (format, flags5, attr1, self->emboss_bump);
+}
+
 static void
 show_result (MatTextureImportDialog *self,
              PreviewData            *preview)
@@ -234,6 +248,10 @@ show_result (MatTextureImportDialog *self,
   gsize size = texm_encoded_size (options->format, preview->result.width, preview->result.height,
                                   mips, options->page, options->n_rects);
 
+  /* in the game: without its alpha where the game ignores it */
+  if (texm_draw_alpha_is_opaque (drawn_alpha (self, options->format)))
+    for (gsize i = 0; i < (gsize) preview->result.width * preview->result.height; i++)
+      preview->rgba[i * 4 + 3] = 255;
   g_clear_pointer (&self->result_surface, cairo_surface_destroy);
   self->result_surface = mat_texture_draw_surface_new (preview->rgba, preview->result.width,
                                                        preview->result.height, 0);
@@ -347,15 +365,12 @@ static void
 update_alpha_warning (MatTextureImportDialog *self)
 {
   guint32 format = chosen_format (self);
-  const TexmImage *image = self->target != NULL ? mat_texture_get_image (self->target) : NULL;
-  guint32 flags5 = image != NULL ? image->header.flags5 : 0;
-  guint32 attr1 = self->material != NULL ? mat_material_get_attr1 (self->material) : 0;
   g_autofree char *text = NULL;
   gboolean dropped = gtk_widget_get_visible (GTK_WIDGET (self->drop_alpha_check))
                      && gtk_check_button_get_active (self->drop_alpha_check);
 
   if (self->picture != NULL && self->alpha != TEXM_ALPHA_NONE && !dropped)
-    switch (texm_draw_alpha (format, flags5, attr1, self->emboss_bump))
+    switch (drawn_alpha (self, format))
       {
       case TEXM_DRAW_OPAQUE_FORMAT:
         /* Translators: %u is a Texm format (565, 88...) */
@@ -1057,4 +1072,5 @@ mat_texture_import_dialog_set_material (MatTextureImportDialog *self,
   g_set_object (&self->material, material);
   self->emboss_bump = !!emboss_bump;
   update_alpha_warning (self);
+  schedule_preview (self);
 }
