@@ -34,6 +34,7 @@
 #include "mat-preview-renderer.h"
 #include "mat-texture-library.h"
 #include "phase-eval.h"
+#include "phase-light.h"
 #include "texm.h"
 #include "test-support.h"
 #include "ui-screen.h"
@@ -838,6 +839,88 @@ test_compare_on_screen (void)
   ui_pump ();
 }
 
+/* ---- power bytes past 31 (render.md 1) -------------------------------- */
+
+static guint8 *
+centre_pixel (MatPreview *p,
+              guint8      rgba[4])
+{
+  GtkWidget *area = mat_preview_get_test_widget (p, "gl_area");
+  guint64 renders = mat_preview_get_n_renders (p);
+  g_autoptr(GdkTexture) shot = NULL;
+
+  gtk_widget_queue_draw (area);
+  while (mat_preview_get_n_renders (p) == renders)
+    ui_spin_ms (10);
+  ui_screen_wait_painted (area, 2);
+  shot = ui_screen_grab (area);
+  ui_texture_pixel (shot, VIEW_WIDTH / 2, VIEW_HEIGHT / 2, rgba);
+  return rgba;
+}
+
+/* The exponent is 1 << (power & 31): 63 and 255 give 1 << 31, the
+ * negative exponent, drawn as the full specular colour wherever the light
+ * reaches; 32 draws as 0 and 40 as 8. On screen, never a crash. */
+static void
+test_power_on_screen (void)
+{
+  g_autoptr(GBytes) archive = materials_archive ();
+  g_autoptr(MatLibrary) library = ui_library_new (archive);
+  MatMaterial *flat = ui_find_material (library, "FLAT");
+  MatPhase *phase = ui_phase_at (flat, 0);
+  GtkWidget *preview = mat_preview_new ();
+  MatPreview *p = MAT_PREVIEW (preview);
+  static const guint8 specular[3] = { 200, 100, 50 };
+  g_autoptr(GError) error = NULL;
+  GtkWindow *window;
+  guint8 a[4], b[4];
+
+  /* only the specular term and the scene colour */
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_true (mat_phase_set_param (phase, i, 0, &error));          /* self-light */
+      g_assert_true (mat_phase_set_param (phase, 4 + i, 0, &error));      /* diffuse */
+      g_assert_true (mat_phase_set_param (phase, 8 + i, specular[i], &error));
+    }
+  g_assert_no_error (error);
+  mat_preview_set_show_controls (p, FALSE);
+  mat_preview_set_shape (p, MAT_PREVIEW_SHAPE_PLANE);
+  mat_preview_set_background (p, MAT_PREVIEW_BACKGROUND_BLACK);
+  mat_preview_set_material (p, flat);
+  gtk_widget_set_size_request (preview, VIEW_WIDTH, VIEW_HEIGHT);
+  window = ui_show (preview, "Power on screen", -1, -1);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, mat_preview_get_test_widget (p, "gl_area"), 20));
+
+  for (guint i = 0; i < 3; i++)
+    {
+      static const guint powers[3] = { 31, 63, 255 };
+      float expected;
+
+      g_assert_true (mat_phase_set_param (phase, 16, powers[i], &error));
+      centre_pixel (p, a);
+      for (guint c = 0; c < 3; c++)
+        {
+          expected = MIN (PHASE_LIGHT_DEFAULT_SCENE + specular[c] / 255.0f, 1.0f);
+          g_test_message ("power %u: channel %u on screen %u, render.md %d", powers[i], c, a[c],
+                          to_byte (expected));
+          g_assert_cmpint (ABS ((int) a[c] - to_byte (expected)), <=, TOLERANCE);
+        }
+    }
+  /* 32 & 31 = 0, 40 & 31 = 8: the same pixels as 0 and 8 */
+  g_assert_true (mat_phase_set_param (phase, 16, 32, &error));
+  centre_pixel (p, a);
+  g_assert_true (mat_phase_set_param (phase, 16, 0, &error));
+  centre_pixel (p, b);
+  g_assert_cmpmem (a, 3, b, 3);
+  g_assert_true (mat_phase_set_param (phase, 16, 40, &error));
+  centre_pixel (p, a);
+  g_assert_true (mat_phase_set_param (phase, 16, 8, &error));
+  centre_pixel (p, b);
+  g_assert_cmpmem (a, 3, b, 3);
+  gtk_window_destroy (window);
+  ui_pump ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -848,5 +931,6 @@ main (int   argc,
   g_test_add_func ("/preview/screen/blend-modes", test_blend_modes_on_screen);
   g_test_add_func ("/preview/screen/mode-1", test_mode_1_on_screen);
   g_test_add_func ("/preview/screen/compare", test_compare_on_screen);
+  g_test_add_func ("/preview/screen/power", test_power_on_screen);
   return g_test_run ();
 }
