@@ -8,8 +8,8 @@
  * by the core (texm-convert.h) and written through the preserving writer:
  * a new name becomes a new entry at the end of the directory (type Texm,
  * attr1..3 0, as the demo library's textures have), an existing Texm entry
- * of that name gets the new payload and keeps its name bytes and every
- * other directory field.
+ * of that name gets the new payload and keeps its name bytes, every
+ * other directory field and its header's flags5 and unk6.
  */
 #include "config.h"
 
@@ -315,7 +315,12 @@ mt_cmd_texture_import (char **args)
 
   out = nres_out_entries_from_archive (archive, &n_out);
   if (index >= 0)
-    out[index].payload = g_bytes_ref (payload);
+    {
+      /* a replace keeps the header's flags5 and unk6 (formats.md 3) */
+      g_autoptr(GBytes) old = nres_archive_payload_bytes (archive, (guint) index);
+
+      out[index].payload = texm_keep_replaced_flags (payload, old);
+    }
   else
     {
       NresOutEntry *e;

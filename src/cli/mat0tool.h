@@ -93,6 +93,13 @@ gboolean    mt_write_output           (const char   *input_path,
                                        const char   *out,
                                        GBytes       *bytes,
                                        GError      **error);
+/* Writes @bytes to @out with mat_file_replace (@etag may be %NULL); says
+ * on stderr, in one line, when it removed what interrupted saves had left
+ * in the folder. Every file the tool writes goes through here. */
+gboolean    mt_replace                (const char   *out,
+                                       GBytes       *bytes,
+                                       const char   *etag,
+                                       GError      **error);
 
 /* texture-import and texture-export (mat0tool-texture.c) and their
  * options. */

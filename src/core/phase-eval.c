@@ -167,6 +167,78 @@ blend_segment (const PhaseEvalInput *input,
   result->value.i18 = pa->i18;
 }
 
+guint32
+phase_eval_position (guint     mode,
+                     guint32   period,
+                     guint32   delta,
+                     guint32   random_offset,
+                     gboolean *hold)
+{
+  guint32 q;
+  guint32 r;
+
+  if (hold != NULL)
+    *hold = FALSE;
+  if (period == 0)
+    {
+      if (hold != NULL)
+        *hold = TRUE;
+      return 0;
+    }
+
+  /* unsigned division, as the engine */
+  q = delta / period;
+  r = delta % period;
+  switch (mode)
+    {
+    case PHASE_EVAL_MODE_PING_PONG:
+      if (q & 1)
+        r = period - r;
+      return r;
+
+    case PHASE_EVAL_MODE_ONE_SHOT:
+      if (q > 0)
+        {
+          if (hold != NULL)
+            *hold = TRUE;
+          return period;
+        }
+      return r;
+
+    case PHASE_EVAL_MODE_RANDOM:
+      /* the engine draws rand () at every evaluation: the position is
+       * R % period whatever the time */
+      return random_offset % period;
+
+    default:
+      /* loop, and 4..7 played as loop */
+      return r;
+    }
+}
+
+guint32
+phase_eval_cycle (guint   mode,
+                  guint32 period)
+{
+  if (mode == PHASE_EVAL_MODE_PING_PONG)
+    return period <= G_MAXUINT32 / 2 ? period * 2 : G_MAXUINT32;
+  return period;
+}
+
+guint32
+phase_eval_cycle_time (guint   mode,
+                       guint32 period,
+                       guint32 delta)
+{
+  guint32 cycle = phase_eval_cycle (mode, period);
+
+  if (cycle == 0)
+    return 0;
+  if (mode == PHASE_EVAL_MODE_ONE_SHOT)
+    return MIN (delta, period);
+  return delta % cycle;
+}
+
 /* Finds the segment of position @r (0 <= r <= period) and blends.
  *
  * Key k's interval runs from T[k-1] (0 for key 0) to its own time T[k]
@@ -278,9 +350,8 @@ phase_eval_at_time (const PhaseEvalInput *input,
 {
   const Mat0Block *block;
   guint32 delta;
-  guint32 period;
-  guint32 q;
   guint32 r;
+  gboolean hold;
 
   g_return_if_fail (input != NULL);
   g_return_if_fail (result != NULL);
@@ -289,40 +360,18 @@ phase_eval_at_time (const PhaseEvalInput *input,
     return;
 
   block = input->block;
-  period = result->period;
   delta = now - start;   /* unsigned wrap-around, as the engine */
-  q = delta / period;
-  r = delta % period;
-
-  switch (result->mode)
+  r = phase_eval_position (result->mode, result->period, delta, random_offset, &hold);
+  if (hold)
     {
-    case PHASE_EVAL_MODE_PING_PONG:
-      if (q & 1)
-        r = period - r;
-      break;
+      /* once, after its first period: the last key held */
+      guint last = block->n_keys - 1u;
 
-    case PHASE_EVAL_MODE_ONE_SHOT:
-      if (q > 0)
-        {
-          guint last = block->n_keys - 1u;
-
-          hold_phase (input, block->keys[last].k0, result);
-          result->segment = (gint) last;
-          result->next = (gint) last;
-          result->r = period;
-          return;
-        }
-      break;
-
-    case PHASE_EVAL_MODE_RANDOM:
-      /* the engine draws rand () at every evaluation: the position is
-       * R % period whatever the time */
-      r = random_offset % period;
-      break;
-
-    default:
-      /* loop, and 4..7 evaluated as loop */
-      break;
+      hold_phase (input, block->keys[last].k0, result);
+      result->segment = (gint) last;
+      result->next = (gint) last;
+      result->r = r;
+      return;
     }
 
   eval_position (input, r, result);

@@ -69,6 +69,37 @@ typedef struct {
   gboolean     bad_key;       /* a key's k0 >= n_phases: the last phase used */
 } PhaseEvalResult;
 
+/* Where a track stands @delta ms after its instance started (game time,
+ * evaluator.md): the position r in the period that the evaluator blends
+ * at. Loop, and any mode but 1..3: delta % period; ping-pong (1): the
+ * same, reflected (period - r) in odd periods, so r runs back on the way
+ * back and is period at each turnaround; once (2): delta during the first
+ * period, then period (held at the end); random (3): @random_offset %
+ * period whatever the time. A period of 0 is static: r = 0. @hold
+ * (nullable) is set when nothing moves: once after its first period, or a
+ * period of 0. This is the one definition of the game-time position:
+ * phase_eval_at_time () uses it, and every view that shows where a track
+ * is (the preview's readout, the timeline's playhead, the compare view)
+ * and mat0tool eval show what it gives. */
+guint32 phase_eval_position (guint     mode,
+                             guint32   period,
+                             guint32   delta,
+                             guint32   random_offset,
+                             gboolean *hold);
+
+/* How long a track of @mode and @period takes before it comes round to
+ * the same time again: 2 * period for ping-pong (there and back), else
+ * the period (once holds after it); 0 for a period of 0. Saturates at
+ * G_MAXUINT32. A time scale that shows one cycle runs from 0 to this. */
+guint32 phase_eval_cycle    (guint     mode,
+                             guint32   period);
+
+/* Where @delta falls on such a scale: delta modulo the cycle, and for
+ * once, delta clamped to the period (it holds there). 0 for a period of 0. */
+guint32 phase_eval_cycle_time (guint   mode,
+                               guint32 period,
+                               guint32 delta);
+
 /* Game time: delta = (uint32)(now - start); @random_offset is R of mode 3:
  * a mode-3 track sits at R % period whatever the time (the engine draws a
  * fresh R at every evaluation). */

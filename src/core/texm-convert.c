@@ -578,6 +578,8 @@ quantize_channels (const guint8        *rgba,
 
 /* ---- palettes ---------------------------------------------------------- */
 
+/* The palette as the payload stores it: 256 entries of B, G, R, X
+ * (formats.md 3, the memory order of 888 and 8888). */
 typedef struct {
   guint8 palette[TEXM_PALETTE_SIZE];
   guint  n_entries;        /* entries 1..n_entries are searched */
@@ -590,6 +592,29 @@ static void
 palette_clear (Palette *pal)
 {
   g_clear_pointer (&pal->level0, g_free);
+}
+
+/* Channel @c (0 red, 1 green, 2 blue) of entry @e. */
+static inline guint8
+entry_channel (const Palette *pal,
+               guint          e,
+               guint          c)
+{
+  return pal->palette[e * 4 + 2 - c];
+}
+
+/* Entry @e is the colour 0xRRGGBB, written B, G, R and a 0 byte. */
+static void
+set_entry (Palette *pal,
+           guint    e,
+           guint8   r,
+           guint8   g,
+           guint8   b)
+{
+  pal->palette[e * 4 + 0] = b;
+  pal->palette[e * 4 + 1] = g;
+  pal->palette[e * 4 + 2] = r;
+  pal->palette[e * 4 + 3] = 0;
 }
 
 /* Entries past the last colour repeat it: nearest-colour searches over
@@ -615,10 +640,9 @@ nearest_entry (const Palette *pal,
 
   for (guint e = 1; e <= pal->n_entries; e++)
     {
-      const guint8 *p = pal->palette + e * 4;
-      gint32 dr = 16 * (gint32) p[0] - r16;
-      gint32 dg = 16 * (gint32) p[1] - g16;
-      gint32 db = 16 * (gint32) p[2] - b16;
+      gint32 dr = 16 * (gint32) entry_channel (pal, e, 0) - r16;
+      gint32 dg = 16 * (gint32) entry_channel (pal, e, 1) - g16;
+      gint32 db = 16 * (gint32) entry_channel (pal, e, 2) - b16;
       guint32 d = (guint32) (dr * dr) + (guint32) (dg * dg) + (guint32) (db * db);
 
       if (d < best_d)
@@ -688,7 +712,7 @@ map_to_palette (const Palette *pal,
           out[i] = e;
           for (guint c = 0; c < 3; c++)
             {
-              gint32 err = t[c] - 16 * (gint32) pal->palette[e * 4 + c];
+              gint32 err = t[c] - 16 * (gint32) entry_channel (pal, e, c);
               gint32 e7 = err * 7 / 16, e3 = err * 3 / 16, e5 = err * 5 / 16;
 
               cur[(x + 2) * 3 + c] += e7;
@@ -747,11 +771,8 @@ exact_palette (const guint8 *rgba,
   qsort (colours, n_colours, sizeof (guint32), compare_u32);
   memset (pal->palette, 0, sizeof pal->palette);
   for (guint e = 0; e < n_colours; e++)
-    {
-      pal->palette[(e + 1) * 4 + 0] = (guint8) (colours[e] >> 16);
-      pal->palette[(e + 1) * 4 + 1] = (guint8) (colours[e] >> 8);
-      pal->palette[(e + 1) * 4 + 2] = (guint8) colours[e];
-    }
+    set_entry (pal, e + 1, (guint8) (colours[e] >> 16), (guint8) (colours[e] >> 8),
+               (guint8) colours[e]);
   pal->n_entries = n_colours;
   pal->n_colours = n_colours;
   palette_pad (pal);
@@ -812,11 +833,7 @@ quantized_palette (const guint8 *rgba,
   lp = liq_get_palette (result);
   memset (pal->palette, 0, sizeof pal->palette);
   for (guint e = 0; e < lp->count && e < MAX_COLOURS; e++)
-    {
-      pal->palette[(e + 1) * 4 + 0] = lp->entries[e].r;
-      pal->palette[(e + 1) * 4 + 1] = lp->entries[e].g;
-      pal->palette[(e + 1) * 4 + 2] = lp->entries[e].b;
-    }
+    set_entry (pal, e + 1, lp->entries[e].r, lp->entries[e].g, lp->entries[e].b);
   pal->n_entries = MIN (lp->count, (guint) MAX_COLOURS);
   pal->n_colours = pal->n_entries;
   pal->quantized = TRUE;

@@ -7,7 +7,7 @@
  *   retail texture size is not documented; 1024 is a limit every Direct3D 7
  *   card of the game's time took.
  * - Alpha: 565, 556, 888 and 0 have no alpha (the palette's fourth byte is
- *   unused); a picture with any alpha other than 255 is refused for them
+ *   not alpha); a picture with any alpha other than 255 is refused for them
  *   unless the caller drops the alpha (the colour is then kept as stored,
  *   alpha ignored). 4444, 88 and 8888 keep alpha.
  * - Channels: 8888 and 888 store 8 bits exactly. 565, 556 and 4444 round
@@ -20,21 +20,24 @@
  * - Palette (format 0): index 0 is left unused, as in the retail data, so
  *   at most 255 colours (indices 1..255). A picture with at most 255
  *   distinct colours gets exactly those (sorted by 0xRRGGBB, no error at
- *   all); more colours are quantized with libimagequant. Entry 0 is
- *   written as zeros, the fourth byte of every entry as 0, and entries
- *   after the last colour repeat it, so that mapping to the palette as a
- *   fixed one (searching 1..255) finds the same indices. A caller may also
- *   give a fixed palette. Pixels map to the nearest entry (squared RGB
- *   distance, the lowest index on a tie).
+ *   all); more colours are quantized with libimagequant. Each entry is
+ *   written B, G, R, 0 (formats.md 3: the memory order of 888 and 8888;
+ *   the fourth byte is not alpha), entry 0 as zeros, and entries after the
+ *   last colour repeat it, so that mapping to the palette as a fixed one
+ *   (searching 1..255) finds the same indices. A caller may also give a
+ *   fixed palette, as a payload stores it; its bytes are written as they
+ *   are. Pixels map to the nearest entry (squared RGB distance, the
+ *   lowest index on a tie).
  * - Mip chain: level k is max (1, w >> k) x max (1, h >> k); each texel is
  *   the truncated average of the level-0 block under it, per channel:
  *   floor (sum / count), the block being 2^k x 2^k texels clipped to the
  *   picture (a side shorter than 2^k averages over the whole side). Every
  *   level is computed from level 0 directly, then converted like level 0.
  * - Header: flags4 = 32 when the texture has more than one level, else 0;
- *   flags5 = 0, unk6 = 0 (their meaning is unknown and no retail values
- *   are known to this project; 0 is what every texture it made so far
- *   carries).
+ *   flags5 = 0, unk6 = 0, as a new texture has them (formats.md 3); a
+ *   texture that replaces another keeps the other's flags5 and unk6
+ *   (texm_keep_replaced_flags in texm.h: of flags5 the game reads the
+ *   alpha-surface bits, render.md 2).
  */
 #pragma once
 
@@ -71,8 +74,9 @@ typedef struct {
   guint           mip_count;   /* 0: the whole chain down to 1x1 */
   gboolean        dither;      /* Floyd-Steinberg (565, 556, 4444, 0) */
   gboolean        drop_alpha;  /* allow alpha to be lost (565, 556, 888, 0) */
-  const guint8   *palette;     /* format 0: a fixed palette (256 x R, G, B,
-                                  unused: 1024 bytes) to map to instead of
+  const guint8   *palette;     /* format 0: a fixed palette as a payload
+                                  stores it (256 x B, G, R, X: 1024 bytes,
+                                  written as given) to map to instead of
                                   building one; %NULL builds one */
   gboolean        page;        /* write a Page chunk (even with 0 cells) */
   const TexmRect *rects;       /* the Page cells */

@@ -364,11 +364,12 @@ texm_decode_rgba (const TexmImage *image,
     case 0:
       for (gsize i = 0; i < n; i++, o += 4)
         {
+          /* B, G, R, X (formats.md 3): the fourth byte is not alpha */
           const guint8 *e = image->palette + (gsize) src[i] * 4;
 
-          o[0] = e[0];
+          o[0] = e[2];
           o[1] = e[1];
-          o[2] = e[2];
+          o[2] = e[0];
           o[3] = 255;
         }
       break;
@@ -522,6 +523,32 @@ texm_write (const TexmImage *image)
     append_page (out, image->rects, image->n_rects);
 
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+GBytes *
+texm_keep_replaced_flags (GBytes *payload,
+                          GBytes *old)
+{
+  const guint8 *data;
+  const guint8 *was;
+  gsize size;
+  gsize old_size;
+  guint8 *copy;
+
+  g_return_val_if_fail (payload != NULL, NULL);
+  g_return_val_if_fail (old != NULL, NULL);
+
+  data = g_bytes_get_data (payload, &size);
+  was = g_bytes_get_data (old, &old_size);
+  if (size < TEXM_HEADER_SIZE || get_u32 (data) != TEXM_MAGIC ||
+      old_size < TEXM_HEADER_SIZE || get_u32 (was) != TEXM_MAGIC ||
+      memcmp (data + 20, was + 20, 8) == 0)
+    return g_bytes_ref (payload);
+
+  copy = g_memdup2 (data, size);
+  /* flags5 (+0x14) and unk6 (+0x18) */
+  memcpy (copy + 20, was + 20, 8);
+  return g_bytes_new_take (copy, size);
 }
 
 /* The builder lives with the picture conversion (texm-convert.c): one

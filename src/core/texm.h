@@ -76,12 +76,22 @@ guint8     *texm_decode_rgba       (const TexmImage *image,
  * Returns: (transfer full). */
 GBytes     *texm_write             (const TexmImage *image);
 
+/* @payload as the replacement of the texture @old (formats.md 3): the
+ * same bytes with the header's flags5 and unk6 (+0x14, +0x18) taken from
+ * @old, as every replace keeps them (a new texture has 0, 0; flags4 and
+ * the rest follow the new picture). When either has no Texm header
+ * (under 32 bytes or another magic), @payload as it is.
+ * Returns: (transfer full). */
+GBytes     *texm_keep_replaced_flags (GBytes        *payload,
+                                      GBytes        *old);
+
 /* Builds a payload from RGBA8 top-level pixels of any size, with no
  * checks on the picture (texm-convert.h has the checked encoder): channels
  * rounded to the nearest grid value, the mip chain of truncated box
  * averages of level 0, flags4 32 when @mip_count > 1 (else 0), flags5 and
- * unk6 0; format 0 takes @palette (256 entries of R, G, B, unused) and the
- * nearest entry among 1..255 per pixel (index 0 stays unused). A non-%NULL
+ * unk6 0; format 0 writes @palette as given (1024 bytes as a payload
+ * stores them: 256 entries of B, G, R, X, formats.md 3) and maps each
+ * pixel to the nearest entry among 1..255 (index 0 stays unused). A non-%NULL
  * @rects writes a Page chunk, also with @n_rects 0.
  * Returns: (transfer full). */
 GBytes     *texm_encode_rgba       (guint32          format,

@@ -12,6 +12,7 @@
 #include "nres.h"
 
 #include "mat-anim-block.h"
+#include "mat-draftable.h"
 #include "mat-history.h"
 #include "mat-key.h"
 #include "mat-library.h"
@@ -53,6 +54,13 @@ void         _mat_history_push            (MatHistory  *history,
 guint64      _mat_history_get_state       (MatHistory  *history);
 void         _mat_history_clear           (MatHistory  *history);
 MatHistory  *_mat_history_new             (void);
+
+/* MatSavePlan: a plan of @out (taken: payloads and the array) over a
+ * copy of @base's directory and a reference of its bytes.
+ * Returns: (transfer full). */
+MatSavePlan *_mat_save_plan_new           (const NresArchive *base,
+                                           NresOutEntry      *out,
+                                           guint              n_out);
 
 /* MatLibrary */
 MatHistory  *_mat_library_get_history     (MatLibrary  *library);

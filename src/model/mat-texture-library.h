@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "mat-draftable.h"
 #include "mat-file.h"
 #include "mat-history.h"
 #include "mat-texture.h"
@@ -25,7 +26,11 @@ G_BEGIN_DECLS
  * addition undone), "items-changed" (the same item removed and added) and
  * the texture's own "changed" signal and property notifications when its
  * payload is replaced, and the library's "changed" signal (MatTexture
- * *texture) after any of these. */
+ * *texture) after any of these.
+ *
+ * It is a MatDraftable: the draft store keeps its unsaved edits.
+ * Properties "file", "etag", "dirty" and "history" (read-only, notified
+ * when they change). */
 G_DECLARE_FINAL_TYPE (MatTextureLibrary, mat_texture_library, MAT, TEXTURE_LIBRARY, GObject)
 
 /* Returns: (transfer full): the library, or %NULL with the core's error
@@ -46,6 +51,16 @@ void               mat_texture_library_load_async     (GFile         *file,
                                                        gpointer       user_data);
 /* Returns: (transfer full) */
 MatTextureLibrary *mat_texture_library_load_finish    (GAsyncResult  *result,
+                                                       GError       **error);
+
+/* A library holding @bytes (a draft, see mat-drafts.h) as unsaved edits
+ * to @file, made from its version @etag: "dirty" until it is saved, with
+ * nothing to undo; a save to its own file passes @etag (a file changed on
+ * disk since fails with G_IO_ERROR_WRONG_ETAG).
+ * Returns: (transfer full): the library, or %NULL with @error. */
+MatTextureLibrary *mat_texture_library_new_restored   (GBytes        *bytes,
+                                                       GFile         *file,
+                                                       const char    *etag,
                                                        GError       **error);
 
 /* Returns: (transfer full): a library holding no entry (the 16-byte
@@ -85,7 +100,8 @@ gboolean           mat_texture_library_check_import_name (MatTextureLibrary *sel
 /* Encodes the picture (@width x @height RGBA8, @stride bytes a row, see
  * texm_encode) with @options and stores it under @name: over the Texm
  * entry of that name (its name bytes and every other directory field
- * kept) or as a new Texm entry at the end of the directory (attr1..3 0).
+ * kept, and its header's flags5 and unk6: texm_keep_replaced_flags) or as
+ * a new Texm entry at the end of the directory (attr1..3 0).
  * One undo step. @result: (out) (optional): what the encoder made.
  * Returns: (transfer none): the texture, or %NULL with the name's or the
  * encoder's error and nothing changed. */
@@ -119,7 +135,8 @@ MatTexture        *mat_texture_library_import_finish  (MatTextureLibrary       *
                                                        TexmEncodeResult        *encoded,
                                                        GError                 **error);
 /* The same with a Texm payload made elsewhere; it must parse
- * (TEXM_ERROR). Returns: (transfer none) */
+ * (TEXM_ERROR). Over an existing texture it, too, takes that texture's
+ * flags5 and unk6. Returns: (transfer none) */
 MatTexture        *mat_texture_library_import_payload (MatTextureLibrary *self,
                                                        const char        *name,
                                                        GBytes            *payload,

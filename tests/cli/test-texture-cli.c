@@ -262,6 +262,106 @@ test_import_replace (void)
   g_assert_nonnull (strstr (r2.out, "    0  ROCK.0            format 565   32x32  mips 6\n"));
 }
 
+/* Palettes are B, G, R, X (formats.md 3): an import writes red as
+ * (0, 0, 255, 0), texture-export and textures --png give red back; a
+ * replace keeps the replaced texture's flags5 and unk6, a new texture has
+ * 0, 0; flags4 is 32 for a chain. */
+static void
+test_import_palette_and_flags (void)
+{
+  g_autoptr(GBytes) demo = test_load_file (g_getenv ("DEMO_TEXTURES"));
+  g_autoptr(NresArchive) demo_archive = parse_archive (g_getenv ("DEMO_TEXTURES"));
+  g_autofree char *lib = NULL;
+  g_autofree char *out = tmp_path ("palette-out.lib");
+  g_autofree char *out2 = tmp_path ("palette-out2.lib");
+  g_autofree char *exported = tmp_path ("palette-export.png");
+  g_autofree char *dir = tmp_path ("palette-png");
+  g_autofree char *listed = g_build_filename (dir, "ROCK.0.png", NULL);
+  g_autofree char *lava = g_build_filename (dir, "LAVA.A.png", NULL);
+  static const guint8 old_flags[8] = { 0x00, 0x00, 0x00, 0x02,   0x10, 0x20, 0x30, 0x40 };
+  /* red, green, blue, red on 2x2 */
+  static const guint8 rgba[] = {
+    255, 0, 0, 255,   0, 255, 0, 255,   0, 0, 255, 255,   255, 0, 0, 255,
+  };
+  g_autofree char *png = save_png ("palette.png", rgba, 2, 2);
+  g_autoptr(NresArchive) after = NULL;
+  g_autoptr(GBytes) payload = NULL;
+  g_auto(Run) r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, r4 = { 0 };
+  const guint8 *d;
+  gint rock = nres_archive_find (demo_archive, "ROCK.0");
+
+  /* the demo with ROCK.0's flags5 0x02000000 (an alpha surface) and unk6
+   * 0x40302010 */
+  g_assert_cmpint (rock, >=, 0);
+  {
+    g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (demo, NULL), g_bytes_get_size (demo));
+
+    memcpy (copy + demo_archive->entries[rock].data_offset + 20, old_flags, 8);
+    lib = write_tmp ("palette.lib", copy, g_bytes_get_size (demo));
+  }
+
+  run_tool (&r1, "texture-import", lib, "ROCK.0", png, "--format", "0", "-o", out, NULL);
+  g_assert_cmpstr (r1.err, ==, "");
+  g_assert_cmpint (r1.status, ==, 0);
+  g_assert_nonnull (strstr (r1.out, "replaced entry"));
+  after = parse_archive (out);
+  payload = nres_archive_payload_bytes (after, (guint) rock);
+  d = g_bytes_get_data (payload, NULL);
+  /* 2 levels: flags4 32; flags5 and unk6 as they were */
+  g_assert_cmpuint (test_get_u32 (d + 12), ==, 2);
+  g_assert_cmpuint (test_get_u32 (d + 16), ==, 32);
+  g_assert_cmpmem (d + 20, 8, old_flags, 8);
+  g_assert_cmpuint (test_get_u32 (d + 28), ==, 0);
+  /* sorted by 0xRRGGBB: blue, green, red, each written B, G, R, 0 */
+  g_assert_cmpmem (d + 32, 16, ((const guint8[]) { 0, 0, 0, 0,   255, 0, 0, 0,   0, 255, 0, 0,   0, 0, 255, 0 }), 16);
+  for (guint e = 4; e < 256; e++)
+    g_assert_cmpmem (d + 32 + e * 4, 4, ((const guint8[]) { 0, 0, 255, 0 }), 4);
+  /* level 0: red 3, green 2, blue 1, red 3 */
+  g_assert_cmpmem (d + 32 + 1024, 4, ((const guint8[]) { 3, 2, 1, 3 }), 4);
+
+  /* what the export and the listing decode is the picture */
+  run_tool (&r2, "texture-export", out, "ROCK.0", "-o", exported, NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  run_tool (&r3, "textures", out, "--png", dir, NULL);
+  g_assert_cmpint (r3.status, ==, 0);
+  {
+    guint w = 0, h = 0;
+    g_autofree guint8 *back = load_png (exported, &w, &h);
+    g_autofree guint8 *back2 = load_png (listed, &w, &h);
+    g_autofree guint8 *hot = load_png (lava, &w, &h);
+    guint reds = 0;
+
+    g_assert_cmpmem (back, sizeof rgba, rgba, sizeof rgba);
+    g_assert_cmpmem (back2, sizeof rgba, rgba, sizeof rgba);
+    /* the demo's palettised LAVA.A is lava: black, red, orange, yellow,
+     * white (red >= green >= blue everywhere), never blue */
+    for (gsize i = 0; i < (gsize) w * h; i++)
+      {
+        const guint8 *p = hot + i * 4;
+
+        g_assert_cmpuint (p[0], >=, p[1]);
+        g_assert_cmpuint (p[1], >=, p[2]);
+        reds += p[0] > p[2] + 100;
+      }
+    g_assert_cmpuint (reds, >, w * h / 8);
+  }
+
+  /* a new texture: flags5 and unk6 0; one level: flags4 0 */
+  run_tool (&r4, "texture-import", out, "NEWPAL.0", png, "--format", "0", "--mips", "1",
+            "-o", out2, NULL);
+  g_assert_cmpint (r4.status, ==, 0);
+  {
+    g_autoptr(NresArchive) added = parse_archive (out2);
+    g_autoptr(GBytes) fresh = nres_archive_payload_bytes (added, added->n_entries - 1);
+    const guint8 *f = g_bytes_get_data (fresh, NULL);
+
+    g_assert_cmpuint (test_get_u32 (f + 16), ==, 0);
+    g_assert_cmpuint (test_get_u32 (f + 20), ==, 0);
+    g_assert_cmpuint (test_get_u32 (f + 24), ==, 0);
+    g_assert_cmpmem (f + 32 + 12, 4, ((const guint8[]) { 0, 0, 255, 0 }), 4);
+  }
+}
+
 static void
 test_export_level (void)
 {
@@ -597,6 +697,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/cli/texture/import-new", test_import_new);
   g_test_add_func ("/cli/texture/import-replace", test_import_replace);
+  g_test_add_func ("/cli/texture/palette-and-flags", test_import_palette_and_flags);
   g_test_add_func ("/cli/texture/export-level", test_export_level);
   g_test_add_func ("/cli/texture/in-place-atomic", test_in_place_atomic);
   g_test_add_func ("/cli/texture/formats-and-options", test_formats_and_options);

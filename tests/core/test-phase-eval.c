@@ -660,6 +660,199 @@ test_time_start_and_wraparound (void)
   fixture_clear (&fx);
 }
 
+/* ---- the position alone: phase_eval_position () ---- */
+
+typedef struct {
+  guint32  delta;
+  guint32  r;
+  gboolean hold;
+} Position;
+
+static void
+check_positions (guint           mode,
+                 guint32         period,
+                 guint32         random_offset,
+                 const Position *want,
+                 guint           n_want)
+{
+  for (guint i = 0; i < n_want; i++)
+    {
+      gboolean hold = !want[i].hold;
+      guint32 r = phase_eval_position (mode, period, want[i].delta, random_offset, &hold);
+
+      if (r != want[i].r || hold != want[i].hold)
+        g_error ("mode %u, period %u, R %u, delta %u: r %u (hold %d), expected %u (hold %d)",
+                 mode, period, random_offset, want[i].delta, r, hold, want[i].r, want[i].hold);
+      /* @hold may be NULL */
+      g_assert_cmpuint (phase_eval_position (mode, period, want[i].delta, random_offset, NULL),
+                        ==, want[i].r);
+    }
+}
+
+static void
+test_position_boundaries (void)
+{
+  /* delta = 0, period - 1, period, period + 1, 2 period, 2 period + 1,
+   * 3 period, and the uint32 wrap: 4294967295 = 4294967 * 1000 + 295,
+   * an odd q */
+  static const Position loop[] = {
+    { 0, 0, FALSE }, { 999, 999, FALSE }, { 1000, 0, FALSE }, { 1001, 1, FALSE },
+    { 2000, 0, FALSE }, { 2001, 1, FALSE }, { 3000, 0, FALSE },
+    { 0xFFFFFFFFu, 295, FALSE },
+  };
+  static const Position ping_pong[] = {
+    { 0, 0, FALSE }, { 999, 999, FALSE },
+    /* q = 1: reflected; at the turnaround r = period */
+    { 1000, 1000, FALSE }, { 1001, 999, FALSE }, { 1999, 1, FALSE },
+    /* q = 2: forwards again */
+    { 2000, 0, FALSE }, { 2001, 1, FALSE },
+    { 3000, 1000, FALSE }, { 3001, 999, FALSE },
+    { 0xFFFFFFFFu, 705, FALSE },
+  };
+  static const Position once[] = {
+    { 0, 0, FALSE }, { 999, 999, FALSE },
+    /* from the end of the first period on: held at the end */
+    { 1000, 1000, TRUE }, { 1001, 1000, TRUE }, { 2000, 1000, TRUE },
+    { 2001, 1000, TRUE }, { 0xFFFFFFFFu, 1000, TRUE },
+  };
+  /* R % period whatever the time */
+  static const Position random_250[] = {
+    { 0, 250, FALSE }, { 999, 250, FALSE }, { 1000, 250, FALSE }, { 1001, 250, FALSE },
+    { 2000, 250, FALSE }, { 2001, 250, FALSE }, { 0xFFFFFFFFu, 250, FALSE },
+  };
+  static const Position random_big[] = {
+    { 0, 295, FALSE }, { 1000, 295, FALSE }, { 2001, 295, FALSE },
+  };
+  /* the demo's WATER_SURFACE: ping-pong over 3000 ms; 4.633 s in, the way
+   * back stands at 1367 ms, not at 1633 */
+  static const Position water[] = {
+    { 0, 0, FALSE }, { 1633, 1633, FALSE }, { 2999, 2999, FALSE },
+    { 3000, 3000, FALSE }, { 3001, 2999, FALSE }, { 4633, 1367, FALSE },
+    { 5999, 1, FALSE }, { 6000, 0, FALSE }, { 6001, 1, FALSE },
+    { 9000, 3000, FALSE }, { 10633, 1367, FALSE },
+    /* 4294967295 = 1431655 * 3000 + 2295, q odd */
+    { 0xFFFFFFFFu, 705, FALSE },
+  };
+  /* a period of 0: static, whatever the mode */
+  static const Position still[] = {
+    { 0, 0, TRUE }, { 1, 0, TRUE }, { 1000, 0, TRUE }, { 0xFFFFFFFFu, 0, TRUE },
+  };
+  /* a period of 1: every millisecond is a period */
+  static const Position pp_one[] = {
+    { 0, 0, FALSE }, { 1, 1, FALSE }, { 2, 0, FALSE }, { 3, 1, FALSE },
+    { 0xFFFFFFFFu, 1, FALSE },
+  };
+  /* the longest period a key can give */
+  static const Position pp_max[] = {
+    { 65534, 65534, FALSE }, { 65535, 65535, FALSE }, { 65536, 65534, FALSE },
+    { 131070, 0, FALSE }, { 131071, 1, FALSE },
+    /* 4294967295 = 65537 * 65535: q odd, r 0 -> the turnaround */
+    { 0xFFFFFFFFu, 65535, FALSE },
+  };
+
+  check_positions (0, 1000, 0, loop, G_N_ELEMENTS (loop));
+  check_positions (0, 1000, 777, loop, G_N_ELEMENTS (loop));
+  check_positions (1, 1000, 0, ping_pong, G_N_ELEMENTS (ping_pong));
+  check_positions (1, 1000, 777, ping_pong, G_N_ELEMENTS (ping_pong));
+  check_positions (2, 1000, 0, once, G_N_ELEMENTS (once));
+  check_positions (3, 1000, 250, random_250, G_N_ELEMENTS (random_250));
+  check_positions (3, 1000, 1250, random_250, G_N_ELEMENTS (random_250));
+  check_positions (3, 1000, 0xFFFFFFFFu, random_big, G_N_ELEMENTS (random_big));
+  /* unknown modes, and anything past 7 a caller may pass: as loop */
+  for (guint mode = 4; mode < 8; mode++)
+    check_positions (mode, 1000, 250, loop, G_N_ELEMENTS (loop));
+  check_positions (9, 1000, 250, loop, G_N_ELEMENTS (loop));
+  check_positions (G_MAXUINT, 1000, 250, loop, G_N_ELEMENTS (loop));
+  check_positions (1, 3000, 0, water, G_N_ELEMENTS (water));
+  for (guint mode = 0; mode < 8; mode++)
+    check_positions (mode, 0, 123, still, G_N_ELEMENTS (still));
+  check_positions (1, 1, 0, pp_one, G_N_ELEMENTS (pp_one));
+  check_positions (1, 65535, 0, pp_max, G_N_ELEMENTS (pp_max));
+}
+
+/* The cycle a time scale shows, and where a time falls on it. */
+static void
+test_position_cycle (void)
+{
+  static const struct {
+    guint    mode;
+    guint32  period;
+    guint32  cycle;
+  } cycles[] = {
+    { 0, 1000, 1000 }, { 1, 1000, 2000 }, { 2, 1000, 1000 }, { 3, 1000, 1000 },
+    { 4, 1000, 1000 }, { 7, 1000, 1000 }, { 1, 3000, 6000 },
+    { 0, 0, 0 }, { 1, 0, 0 }, { 2, 0, 0 }, { 3, 0, 0 },
+    { 1, 65535, 131070 }, { 1, 0x7FFFFFFFu, 0xFFFFFFFEu },
+    /* no cycle of 2^32: saturated */
+    { 1, 0x80000000u, 0xFFFFFFFFu }, { 1, 0xFFFFFFFFu, 0xFFFFFFFFu },
+    { 0, 0xFFFFFFFFu, 0xFFFFFFFFu },
+  };
+  static const struct {
+    guint    mode;
+    guint32  period;
+    guint32  delta;
+    guint32  at;
+  } times[] = {
+    { 0, 1000, 0, 0 }, { 0, 1000, 999, 999 }, { 0, 1000, 1000, 0 }, { 0, 1000, 2001, 1 },
+    { 1, 1000, 999, 999 }, { 1, 1000, 1000, 1000 }, { 1, 1000, 1999, 1999 },
+    { 1, 1000, 2000, 0 }, { 1, 1000, 2001, 1 }, { 1, 3000, 4633, 4633 },
+    { 1, 3000, 10633, 4633 },
+    { 2, 1000, 999, 999 }, { 2, 1000, 1000, 1000 }, { 2, 1000, 2001, 1000 },
+    { 2, 1000, 0xFFFFFFFFu, 1000 },
+    { 3, 1000, 2001, 1 }, { 5, 1000, 2001, 1 },
+    { 0, 0, 1234, 0 }, { 1, 0, 1234, 0 }, { 2, 0, 1234, 0 },
+    { 0, 1000, 0xFFFFFFFFu, 295 },
+    /* 4294967295 = 2147483 * 2000 + 1295 */
+    { 1, 1000, 0xFFFFFFFFu, 1295 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cycles); i++)
+    g_assert_cmpuint (phase_eval_cycle (cycles[i].mode, cycles[i].period), ==, cycles[i].cycle);
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    {
+      guint32 at = phase_eval_cycle_time (times[i].mode, times[i].period, times[i].delta);
+
+      if (at != times[i].at)
+        g_error ("mode %u, period %u, delta %u: at %u of the cycle, expected %u",
+                 times[i].mode, times[i].period, times[i].delta, at, times[i].at);
+      /* the position of a time is the position of its place in the cycle
+       * (a scale that shows the cycle shows the same track) */
+      g_assert_cmpuint (phase_eval_position (times[i].mode, times[i].period, at, 0, NULL),
+                        ==, phase_eval_position (times[i].mode, times[i].period, times[i].delta, 0, NULL));
+    }
+}
+
+/* The evaluator's r is the position, for every mode, R and delta. */
+static void
+test_position_is_the_evaluators (void)
+{
+  static const guint32 deltas[] = {
+    0, 1, 499, 500, 999, 1000, 1001, 1500, 1999, 2000, 2001, 3000, 3001,
+    0x7FFFFFFFu, 0xFFFFFFFEu, 0xFFFFFFFFu,
+  };
+  static const guint32 offsets[] = { 0, 250, 999, 1000, 0xFFFFFFFFu };
+
+  for (guint mode = 0; mode < 8; mode++)
+    {
+      Fixture fx = { 0 };
+
+      fixture_worked (&fx, mode);
+      for (guint d = 0; d < G_N_ELEMENTS (deltas); d++)
+        for (guint o = 0; o < G_N_ELEMENTS (offsets); o++)
+          {
+            PhaseEvalResult res;
+            gboolean hold;
+            guint32 r = phase_eval_position (mode, 1000, deltas[d], offsets[o], &hold);
+
+            /* a start before the wrap: the same delta */
+            phase_eval_at_time (&fx.input, deltas[d] - 7u, 0xFFFFFFF9u, offsets[o], &res);
+            g_assert_cmpuint (res.r, ==, r);
+            g_assert_cmpint (res.hold, ==, hold);
+          }
+      fixture_clear (&fx);
+    }
+}
+
 /* ---- normalized ---- */
 
 static void
@@ -904,6 +1097,7 @@ test_keys_random_tracks (void)
           phase_eval_at_time (&fx.input, delta, 0, random_offset, &res);
           g_assert_cmpuint (res.period, ==, period);
           g_assert_cmpuint (res.mode, ==, mode);
+          g_assert_cmpuint (res.r, ==, phase_eval_position (mode, period, delta, random_offset, NULL));
 
           if (period == 0)
             {
@@ -1331,6 +1525,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/phase-eval/modes/random", test_modes_random);
   g_test_add_func ("/core/phase-eval/modes/random-per-call", test_random_per_call);
   g_test_add_func ("/core/phase-eval/time/start-and-wraparound", test_time_start_and_wraparound);
+  g_test_add_func ("/core/phase-eval/position/boundaries", test_position_boundaries);
+  g_test_add_func ("/core/phase-eval/position/cycle", test_position_cycle);
+  g_test_add_func ("/core/phase-eval/position/is-the-evaluators", test_position_is_the_evaluators);
   g_test_add_func ("/core/phase-eval/normalized", test_normalized);
   g_test_add_func ("/core/phase-eval/keys/not-increasing", test_keys_not_increasing);
   g_test_add_func ("/core/phase-eval/keys/zero-times", test_keys_zero_times);

@@ -235,7 +235,8 @@ test_bytes_palette_4x2 (void)
    *   A A B B
    *   A C B C
    * Sorted by 0xRRGGBB: C 0x0A0AC8 < B 0x0AC80A < A 0xC80A0A, so entries
-   * 1 = C, 2 = B, 3 = A; entries 4..255 repeat A; entry 0 stays zero. */
+   * 1 = C, 2 = B, 3 = A; entries 4..255 repeat A; entry 0 stays zero.
+   * Each entry is written B, G, R, 0 (formats.md 3). */
   static const guint8 rgba[] = {
     200, 10, 10, 255,   200, 10, 10, 255,   10, 200, 10, 255,   10, 200, 10, 255,
     200, 10, 10, 255,   10, 10, 200, 255,   10, 200, 10, 255,   10, 10, 200, 255,
@@ -251,10 +252,10 @@ test_bytes_palette_4x2 (void)
 
   put_header (expect, 4, 2, 3, 32, 0);
   test_put_bytes (expect, (const guint8[]) { 0, 0, 0, 0 }, 4);
-  test_put_bytes (expect, (const guint8[]) { 10, 10, 200, 0 }, 4);
+  test_put_bytes (expect, (const guint8[]) { 200, 10, 10, 0 }, 4);
   test_put_bytes (expect, (const guint8[]) { 10, 200, 10, 0 }, 4);
   for (guint e = 3; e < 256; e++)
-    test_put_bytes (expect, (const guint8[]) { 200, 10, 10, 0 }, 4);
+    test_put_bytes (expect, (const guint8[]) { 10, 10, 200, 0 }, 4);
   test_put_bytes (expect, indices, sizeof indices);
 
   texm_encode_options_init (&options, 0);
@@ -607,6 +608,27 @@ test_palette_fixed (void)
   g_assert_cmpuint (d[32 + 1024 + 1], ==, 9);
   g_assert_cmpuint (d[32 + 1024 + 2], ==, 250);
   g_assert_cmpuint (d[32 + 1024 + 3], ==, 33);
+
+  /* a fixed palette is read B, G, R, X as the game reads it: entry 254
+   * stored (0, 0, 255) is red, entry 255 stored (255, 0, 0) is blue */
+  {
+    static const guint8 red_blue[] = { 255, 0, 0, 255,   0, 0, 255, 255 };
+    g_autoptr(GBytes) coloured = NULL;
+    g_autoptr(TexmImage) image = NULL;
+    g_autofree guint8 *back = NULL;
+
+    pal[254 * 4 + 0] = 0; pal[254 * 4 + 1] = 0; pal[254 * 4 + 2] = 255;
+    pal[255 * 4 + 0] = 255; pal[255 * 4 + 1] = 0; pal[255 * 4 + 2] = 0;
+    coloured = encode_ok (red_blue, 2, 1, &options, NULL);
+    d = g_bytes_get_data (coloured, NULL);
+    /* written as given, the fourth bytes (0x77) too */
+    g_assert_cmpmem (d + 32, 1024, pal, 1024);
+    g_assert_cmpuint (d[32 + 1024 + 0], ==, 254);
+    g_assert_cmpuint (d[32 + 1024 + 1], ==, 255);
+    image = parse_ok (coloured);
+    back = texm_decode_rgba (image, 0, NULL, NULL);
+    g_assert_cmpmem (back, sizeof red_blue, red_blue, sizeof red_blue);
+  }
 }
 
 /* ---- dithering --------------------------------------------------------- */

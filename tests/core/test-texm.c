@@ -219,6 +219,8 @@ test_decode_8888 (void)
   assert_decode (image, 0, 1, 2, expect);
 }
 
+/* A palette as stored: B, G, R and a fourth byte that is not constant
+ * (99, 0, 0x5A, 4): the decoder ignores it, the writer keeps it. */
 static void
 put_test_palette (GByteArray *a)
 {
@@ -244,11 +246,14 @@ test_decode_palette (void)
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TexmImage) image = NULL;
   static const guint8 idx[] = { 0, 1, 255, 1,   2, 0 };
+  /* entries B, G, R, X: entry 0 (10, 20, 30, 99) is red 30, green 20,
+   * blue 10; entry 1 (200, 100, 50, 0), entry 255 (1, 2, 3, 4) */
   static const guint8 expect0[] = {
-    10, 20, 30, 255,   200, 100, 50, 255,   1, 2, 3, 255,   200, 100, 50, 255,
+    30, 20, 10, 255,   50, 100, 200, 255,   3, 2, 1, 255,   50, 100, 200, 255,
   };
+  /* entry 2: (2, 253, 14, 0x5A) */
   static const guint8 expect1[] = {
-    2, 253, 14, 255,   10, 20, 30, 255,
+    14, 253, 2, 255,   30, 20, 10, 255,
   };
 
   put_test_palette (a);
@@ -263,6 +268,46 @@ test_decode_palette (void)
   g_assert_cmpuint (image->mip_offsets[1], ==, 32 + 1024 + 4);
   assert_decode (image, 0, 4, 1, expect0);
   assert_decode (image, 1, 2, 1, expect1);
+  /* the fourth bytes (99, 0, 0x5A ..., 4) are written back as they were */
+  {
+    g_autoptr(GBytes) again = texm_write (image);
+
+    g_assert_true (g_bytes_equal (again, bytes));
+  }
+}
+
+/* formats.md 3: a palette entry 0x10, 0x20, 0x30, 0x00 is red 0x30,
+ * green 0x20, blue 0x10 - the memory order of 888 (0x00302010 read as a
+ * little-endian X8 R8 G8 B8 is the same colour). */
+static void
+test_decode_palette_order (void)
+{
+  GByteArray *a = put_header (2, 1, 1, 0);
+  GByteArray *b = put_header (1, 1, 1, 888);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) bytes888 = NULL;
+  g_autoptr(TexmImage) image = NULL;
+  g_autoptr(TexmImage) image888 = NULL;
+  g_autofree guint8 *rgba888 = NULL;
+  guint8 pal[1024] = { 0 };
+  static const guint8 idx[] = { 1, 2 };
+  static const guint8 expect[] = { 0x30, 0x20, 0x10, 255,   0x00, 0x00, 0xFF, 255 };
+  static const guint8 pixel888[] = { 0x10, 0x20, 0x30, 0x00 };
+
+  pal[4] = 0x10; pal[5] = 0x20; pal[6] = 0x30; pal[7] = 0x00;
+  /* entry 2: pure blue, and a fourth byte of 0xFF that is not alpha */
+  pal[8] = 0xFF; pal[9] = 0x00; pal[10] = 0x00; pal[11] = 0xFF;
+  test_put_bytes (a, pal, sizeof pal);
+  test_put_bytes (a, idx, sizeof idx);
+  bytes = finish (a);
+  image = parse_ok (bytes);
+  assert_decode (image, 0, 2, 1, expect);
+
+  test_put_bytes (b, pixel888, sizeof pixel888);
+  bytes888 = finish (b);
+  image888 = parse_ok (bytes888);
+  rgba888 = texm_decode_rgba (image888, 0, NULL, NULL);
+  g_assert_cmpmem (rgba888, 4, expect, 4);
 }
 
 static void
@@ -982,24 +1027,25 @@ test_encode_palette (void)
   g_autoptr(TexmImage) image = NULL;
   const guint8 *idx;
 
-  /* Entries 0..255: (i, 255 - i, 0); entry 7 duplicated at 200. */
+  /* Entries 0..255: red i, green 255 - i, blue 0, stored B, G, R, X;
+   * entry 7 duplicated at 200. */
   for (guint i = 0; i < 256; i++)
     {
-      pal[i * 4 + 0] = (guint8) i;
+      pal[i * 4 + 0] = 0;
       pal[i * 4 + 1] = (guint8) (255 - i);
-      pal[i * 4 + 2] = 0;
+      pal[i * 4 + 2] = (guint8) i;
       pal[i * 4 + 3] = 0xEE;
     }
-  pal[200 * 4 + 0] = 7; pal[200 * 4 + 1] = 248;
+  pal[200 * 4 + 2] = 7; pal[200 * 4 + 1] = 248;
 
   /* entries 1, 31, ... 211: index 0 is never used */
   for (guint p = 0; p < 8; p++)
     {
       guint e = 1 + p * 30;
 
-      rgba[p * 4 + 0] = pal[e * 4 + 0];
+      rgba[p * 4 + 0] = pal[e * 4 + 2];
       rgba[p * 4 + 1] = pal[e * 4 + 1];
-      rgba[p * 4 + 2] = pal[e * 4 + 2];
+      rgba[p * 4 + 2] = pal[e * 4 + 0];
       rgba[p * 4 + 3] = 255;
     }
   encode_decode_check (0, 4, 2, rgba, pal);
@@ -1019,6 +1065,56 @@ test_encode_palette (void)
   g_assert_cmpuint (idx[1], ==, 7);
   /* (0,255,0) is entry 0; entry 1 = (1,254,0) is the nearest after it */
   g_assert_cmpuint (idx[2], ==, 1);
+}
+
+/* A replace keeps the replaced texture's flags5 and unk6 (formats.md 3),
+ * byte for byte; everything else is the new payload's. */
+static void
+test_keep_replaced_flags (void)
+{
+  static const guint8 rgba[4 * 4] = { 1, 2, 3, 255,   4, 5, 6, 255,   7, 8, 9, 255,   10, 11, 12, 255 };
+  /* a new picture with a mip chain: flags4 32, flags5 0, unk6 0 */
+  g_autoptr(GBytes) fresh = texm_encode_rgba (565, 2, 2, 2, rgba, NULL, NULL, 0);
+  GByteArray *a = put_header (4, 2, 1, 8888);
+  g_autoptr(GBytes) old = NULL;
+  g_autoptr(GBytes) kept = NULL;
+  g_autoptr(GBytes) same = NULL;
+  g_autoptr(GBytes) short_old = g_bytes_new_static ("Texm", 4);
+  g_autoptr(GBytes) other = NULL;
+  g_autoptr(GBytes) from_other = NULL;
+  g_autoptr(GBytes) from_short = NULL;
+  g_autoptr(TexmImage) image = NULL;
+  const guint8 *d;
+  const guint8 *f;
+  gsize size;
+
+  for (guint i = 0; i < 8; i++)
+    test_put_u32 (a, 0xFF00FF00u);
+  /* the old texture: flags4 0x2211, flags5 0xFF000080, unk6 7 */
+  memcpy (a->data + 16, ((const guint8[]) { 0x11, 0x22, 0, 0,   0x80, 0, 0, 0xFF,   7, 0, 0, 0 }), 12);
+  old = finish (a);
+  kept = texm_keep_replaced_flags (fresh, old);
+  g_assert_cmpuint (g_bytes_get_size (kept), ==, g_bytes_get_size (fresh));
+  d = g_bytes_get_data (kept, &size);
+  f = g_bytes_get_data (fresh, NULL);
+  g_assert_cmpmem (d, 20, f, 20);
+  g_assert_cmpmem (d + 20, 8, ((const guint8[]) { 0x80, 0x00, 0x00, 0xFF, 0x07, 0x00, 0x00, 0x00 }), 8);
+  g_assert_cmpmem (d + 28, size - 28, f + 28, size - 28);
+  image = parse_ok (kept);
+  g_assert_cmpuint (image->header.flags4, ==, 32);
+  g_assert_cmpuint (image->header.flags5, ==, 0xFF000080u);
+  g_assert_cmpuint (image->header.unk6, ==, 7);
+  g_assert_cmpuint (image->header.format, ==, 565);
+
+  /* flags already equal: the payload itself */
+  same = texm_keep_replaced_flags (kept, old);
+  g_assert_true (same == kept);
+  /* an old entry without a Texm header gives nothing to keep */
+  from_short = texm_keep_replaced_flags (fresh, short_old);
+  g_assert_true (from_short == fresh);
+  other = g_bytes_new_static ("NOPE............................", 32);
+  from_other = texm_keep_replaced_flags (fresh, other);
+  g_assert_true (from_other == fresh);
 }
 
 static void
@@ -1133,6 +1229,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/texm/decode/888", test_decode_888);
   g_test_add_func ("/core/texm/decode/8888", test_decode_8888);
   g_test_add_func ("/core/texm/decode/palette", test_decode_palette);
+  g_test_add_func ("/core/texm/decode/palette-order", test_decode_palette_order);
   g_test_add_func ("/core/texm/decode/mips", test_decode_mips);
   g_test_add_func ("/core/texm/decode/expansion", test_expansion_table);
   g_test_add_func ("/core/texm/mips/sizes", test_mip_sizes);
@@ -1154,6 +1251,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/texm/parse/mutations", test_mutations);
   g_test_add_func ("/core/texm/encode/exact", test_encode_exact);
   g_test_add_func ("/core/texm/encode/palette", test_encode_palette);
+  g_test_add_func ("/core/texm/replace/keeps-flags", test_keep_replaced_flags);
   g_test_add_func ("/core/texm/encode/quantise", test_encode_quantise);
   g_test_add_func ("/core/texm/encode/mips", test_encode_mips);
   g_test_add_func ("/core/texm/encode/mips-odd", test_encode_mips_odd);

@@ -71,6 +71,12 @@ check_payload (GBytes                  *bytes,
 
       for (gsize i = image->mip_offsets[0]; i < end; i++)
         g_assert (d[i] != 0);
+      /* a fixed palette is written as given; a built one B, G, R, 0 */
+      if (options->palette != NULL)
+        g_assert (memcmp (d + TEXM_HEADER_SIZE, options->palette, TEXM_PALETTE_SIZE) == 0);
+      else
+        for (guint e = 0; e < 256; e++)
+          g_assert (d[TEXM_HEADER_SIZE + e * 4 + 3] == 0);
     }
   g_assert (result->exact == (result->max_error == 0));
 

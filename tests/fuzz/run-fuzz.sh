@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for
 # the given number of seconds (default 60) on all cores, seeded with the
-# demo libraries. Usage: tests/fuzz/run-fuzz.sh [SECONDS]
+# demo libraries and the demo game folder's models. Usage: tests/fuzz/run-fuzz.sh [SECONDS]
 # FUZZ_TARGETS picks some of them, e.g. FUZZ_TARGETS=texm-encode.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 seconds=${1:-60}
 jobs=${FUZZ_JOBS:-$(nproc)}
-targets=${FUZZ_TARGETS:-archive texm texm-encode}
+targets=${FUZZ_TARGETS:-archive texm texm-encode msh}
 
 [ -d _build-fuzz ] || CC=clang meson setup _build-fuzz -Dfuzzing=true --buildtype=debugoptimized
 ninja -C _build-fuzz tests/fuzz/fuzz-archive tests/fuzz/fuzz-texm tests/fuzz/fuzz-texm-encode \
-  data/Material.lib data/Textures.lib
+  tests/fuzz/fuzz-msh data/Material.lib data/Textures.lib data/game/static.rlb
 
 corpus=_build-fuzz/corpus
-mkdir -p "$corpus/archive" "$corpus/texm" "$corpus/texm-encode"
+mkdir -p "$corpus/archive" "$corpus/texm" "$corpus/texm-encode" "$corpus/msh"
 cp _build-fuzz/data/Material.lib "$corpus/archive/demo-materials.lib"
 # Texm seeds: every payload of the demo Textures.lib, cut out by offset.
 python3 - "$corpus/texm" _build-fuzz/data/Textures.lib <<'PY'
@@ -40,6 +40,23 @@ for fmt in range(8):
         head = bytes([0x1B, fmt | flags, 0xC4, 3 if flags & 8 else 0, 3, 9, 1, 5, 60, 30, 20, 10])
         pixels = bytes((i * 37 + fmt) & 255 for i in range(64))
         open(f'{out}/seed-{fmt}-{flags:02x}.bin', 'wb').write(head + pixels)
+PY
+
+# MESH + WEAR seeds: the demo game's archives whole, and each of their
+# MESH and WEAR members on its own.
+cp _build-fuzz/data/game/*.rlb "$corpus/msh/"
+python3 - "$corpus/msh" _build-fuzz/data/game/*.rlb <<'PY'
+import struct, sys
+out = sys.argv[1]
+for path in sys.argv[2:]:
+    d = open(path, 'rb').read()
+    n = struct.unpack_from('<i', d, 8)[0]
+    base = len(d) - 64 * n
+    for i in range(n):
+        size, = struct.unpack_from('<I', d, base + 64 * i + 12)
+        name = d[base + 64 * i + 20:base + 64 * i + 56].split(b'\0')[0].decode('ascii')
+        off, = struct.unpack_from('<I', d, base + 64 * i + 56)
+        open(f'{out}/member-{name}', 'wb').write(d[off:off + size])
 PY
 
 for target in $targets; do

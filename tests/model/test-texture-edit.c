@@ -907,6 +907,141 @@ test_save_file (void)
 
 /* The encoding in a thread: the same bytes as the direct import, one
  * undo step; a refused name or picture changes nothing. */
+/* formats.md 3: a texture that replaces another keeps the other's flags5
+ * and unk6 (the alpha-surface bits of flags5 are read by the game); a new
+ * one has 0, 0; flags4 is 32 for a chain, else 0. Through the library's
+ * import, the import in a thread (the texture window's) and a payload
+ * made elsewhere; undo gives the loaded bytes back. */
+static void
+test_replace_keeps_flags (void)
+{
+  g_autoptr(GBytes) demo = demo_bytes ();
+  g_autoptr(NresArchive) demo_archive = parse (demo);
+  g_autoptr(GBytes) original = NULL;
+  g_autoptr(MatTextureLibrary) library = NULL;
+  MatHistory *history;
+  g_autoptr(GError) error = NULL;
+  static const guint8 old_flags[8] = { 0x00, 0x00, 0x00, 0x01,   0x2A, 0x00, 0x00, 0x80 };
+  guint8 rgba[16 * 16 * 4];
+  TexmEncodeOptions options;
+  gint index;
+
+  /* the demo with ROCK.0's flags5 = 0x01000000 (an alpha surface) and
+   * unk6 = 0x8000002A */
+  {
+    GByteArray *copy = g_byte_array_new ();
+
+    g_byte_array_append (copy, g_bytes_get_data (demo, NULL), (guint) g_bytes_get_size (demo));
+    index = entry_named (demo_archive, "ROCK.0");
+    g_assert_cmpint (index, >=, 0);
+    memcpy (copy->data + demo_archive->entries[index].data_offset + 20, old_flags, 8);
+    original = g_byte_array_free_to_bytes (copy);
+  }
+  library = library_from (original);
+  history = mat_texture_library_get_history (library);
+  for (guint i = 0; i < 16 * 16; i++)
+    {
+      rgba[i * 4 + 0] = (guint8) (i * 3);
+      rgba[i * 4 + 1] = (guint8) (255 - i);
+      rgba[i * 4 + 2] = (guint8) (i * 7);
+      rgba[i * 4 + 3] = 255;
+    }
+
+  /* the replace: the new picture's flags4 (a chain: 32), the old flags5
+   * and unk6, byte for byte; everything else as encoded */
+  texm_encode_options_init (&options, 565);
+  {
+    g_autoptr(GBytes) encoded = texm_encode (rgba, 16, 16, 0, &options, NULL, &error);
+    g_autoptr(GBytes) saved = NULL;
+    g_autoptr(NresArchive) after = NULL;
+    g_autoptr(GBytes) stored = NULL;
+    g_autoptr(GBytes) undone = NULL;
+    const guint8 *d;
+    const guint8 *e;
+
+    g_assert_no_error (error);
+    g_assert_nonnull (mat_texture_library_import (library, "rock.0", rgba, 16, 16, 0, &options,
+                                                  NULL, &error));
+    g_assert_no_error (error);
+    saved = save_bytes (library);
+    after = parse (saved);
+    stored = payload_named (after, "ROCK.0");
+    g_assert_cmpuint (g_bytes_get_size (stored), ==, g_bytes_get_size (encoded));
+    d = g_bytes_get_data (stored, NULL);
+    e = g_bytes_get_data (encoded, NULL);
+    g_assert_cmpuint (test_get_u32 (d + 16), ==, 32);
+    g_assert_cmpmem (d + 20, 8, old_flags, 8);
+    g_assert_cmpmem (d, 20, e, 20);
+    g_assert_cmpmem (d + 28, g_bytes_get_size (stored) - 28, e + 28, g_bytes_get_size (encoded) - 28);
+    g_assert_cmphex (mat_texture_get_image (mat_texture_library_lookup (library, "ROCK.0"))->header.flags5,
+                     ==, 0x01000000u);
+
+    g_assert_true (mat_history_undo (history));
+    undone = save_bytes (library);
+    assert_bytes_equal (undone, original);
+  }
+
+  /* one level over it, in a thread: flags4 0, flags5 and unk6 kept */
+  {
+    g_autoptr(GBytes) pixels = g_bytes_new (rgba, sizeof rgba);
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(MatTexture) texture = NULL;
+    const TexmHeader *header;
+
+    options.mip_count = 1;
+    mat_texture_library_import_async (library, "ROCK.0", pixels, 16, 16, 0, &options, NULL,
+                                      async_cb, &result);
+    texture = mat_texture_library_import_finish (library, wait_result (&result), NULL, &error);
+    g_assert_no_error (error);
+    header = &mat_texture_get_image (texture)->header;
+    g_assert_cmpuint (header->mip_count, ==, 1);
+    g_assert_cmpuint (header->flags4, ==, 0);
+    g_assert_cmphex (header->flags5, ==, 0x01000000u);
+    g_assert_cmphex (header->unk6, ==, 0x8000002Au);
+    g_assert_true (mat_history_undo (history));
+  }
+
+  /* a payload made elsewhere, with flags of its own, over it: the
+   * replaced texture's flags5 and unk6 win */
+  {
+    g_autoptr(GBytes) made = texm_encode (rgba, 16, 16, 0, &options, NULL, &error);
+    GByteArray *odd = g_byte_array_new ();
+    g_autoptr(GBytes) odd_bytes = NULL;
+    const TexmHeader *header;
+
+    g_byte_array_append (odd, g_bytes_get_data (made, NULL), (guint) g_bytes_get_size (made));
+    odd->data[20] = 0x55;
+    odd->data[24] = 0x66;
+    odd_bytes = g_byte_array_free_to_bytes (odd);
+    g_assert_nonnull (mat_texture_library_import_payload (library, "ROCK.0", odd_bytes, &error));
+    g_assert_no_error (error);
+    header = &mat_texture_get_image (mat_texture_library_lookup (library, "ROCK.0"))->header;
+    g_assert_cmphex (header->flags5, ==, 0x01000000u);
+    g_assert_cmphex (header->unk6, ==, 0x8000002Au);
+    g_assert_true (mat_history_undo (history));
+  }
+
+  /* a new texture: flags4 32 with a chain, flags5 and unk6 0 */
+  {
+    MatTexture *added;
+    const TexmHeader *header;
+
+    options.mip_count = 0;
+    added = mat_texture_library_import (library, "FRESH.0", rgba, 16, 16, 0, &options, NULL, &error);
+    g_assert_no_error (error);
+    header = &mat_texture_get_image (added)->header;
+    g_assert_cmpuint (header->flags4, ==, 32);
+    g_assert_cmpuint (header->flags5, ==, 0);
+    g_assert_cmpuint (header->unk6, ==, 0);
+    g_assert_true (mat_history_undo (history));
+  }
+  {
+    g_autoptr(GBytes) back = save_bytes (library);
+
+    assert_bytes_equal (back, original);
+  }
+}
+
 static void
 test_import_async (void)
 {
@@ -1049,6 +1184,7 @@ main (int   argc,
   g_test_add_func ("/model/texture-edit/unchanged-identical", test_unchanged_identical);
   g_test_add_func ("/model/texture-edit/add", test_add_undo_redo);
   g_test_add_func ("/model/texture-edit/replace", test_replace_undo_redo);
+  g_test_add_func ("/model/texture-edit/replace-keeps-flags", test_replace_keeps_flags);
   g_test_add_func ("/model/texture-edit/rects", test_rects_undo_redo);
   g_test_add_func ("/model/texture-edit/rects-group", test_rects_group);
   g_test_add_func ("/model/texture-edit/refusals", test_refusals);

@@ -23,7 +23,7 @@ test_list (void)
   g_autoptr(MatTextureLibrary) library = load_demo ();
   g_autoptr(MatTexture) first = NULL;
 
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, 9);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, 10);
   g_assert_true (g_list_model_get_item_type (G_LIST_MODEL (library)) == MAT_TYPE_TEXTURE);
   first = g_list_model_get_item (G_LIST_MODEL (library), 0);
   g_assert_nonnull (first);

@@ -30,7 +30,9 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -46,6 +48,7 @@
 #include "mat-dialogs-private.h"
 #include "mat-document.h"
 #include "mat-file.h"
+#include "mat-file-private.h"
 #include "mat-phase-table-private.h"
 #include "mat-preview-private.h"
 #include "mat-preview-renderer.h"
@@ -1089,6 +1092,20 @@ test_cells_snap_and_delete (void)
 
 /* ---- export ------------------------------------------------------------ */
 
+/* A full disk for every write after the first 100 bytes of a file. */
+static ssize_t
+full_disk_write (int fd, const void *buf, size_t count)
+{
+  struct stat st;
+
+  if (fstat (fd, &st) == 0 && st.st_size >= 100)
+    {
+      errno = ENOSPC;
+      return -1;
+    }
+  return _mat_file_get_system_io ()->write (fd, buf, MIN (count, 100));
+}
+
 static void
 exported_cb (GObject      *object,
              GAsyncResult *result,
@@ -1167,6 +1184,28 @@ test_export (void)
         g_assert_cmpmem (gdk_pixbuf_read_pixels (pixbuf) + (gsize) y * (gsize) gdk_pixbuf_get_rowstride (pixbuf),
                          w * 4, expected + (gsize) y * w * 4, w * 4);
     }
+
+  /* a full disk: the PNG exported before stays as it was */
+  {
+    g_autofree char *png = g_strdup_printf ("%s/%s-%u.png", folder, cases[0].name, cases[0].level);
+    g_autoptr(GFile) file = g_file_new_for_path (png);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) before = read_bytes (png);
+    g_autoptr(GBytes) after = NULL;
+    MatTexture *texture = mat_texture_library_lookup (mat_texture_window_get_textures (window), "ROCK.0");
+    MatFileIO full = *_mat_file_get_system_io ();
+
+    g_assert_cmpuint (g_bytes_get_size (before), >, 100);
+    full.write = full_disk_write;
+    _mat_file_set_io (&full);
+    g_object_set_data (G_OBJECT (window), "exported", NULL);
+    mat_texture_window_export_async (window, texture, 0, file, NULL, exported_cb, &error);
+    g_assert_true (ui_wait_for (export_done, window, WAIT_SECONDS));
+    _mat_file_set_io (NULL);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+    after = read_bytes (png);
+    g_assert_true (g_bytes_equal (before, after));
+  }
 
   /* a level past the chain is an error, not a file */
   {

@@ -638,10 +638,44 @@ test_scrub_and_zoom (void)
   g_assert_cmpuint (scrubbed, ==, 3200);
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, 0);
 
-  /* a bound preview time past the period is shown modulo: kept */
+  /* a bound preview time past the period is kept; the playhead stands
+   * where the evaluator is at that time, in every mode */
   g_object_set (f.timeline, "position", 7000u, NULL);
   g_assert_cmpuint (mat_timeline_get_position (f.timeline), ==, 7000);
+  /* loop: 7000 = 2 * 3200 + 600 */
+  g_assert_cmpuint (mat_timeline_get_playhead (f.timeline), ==, 600);
   ui_spin_ms (50);
+  {
+    MatAnimBlock *block = mat_timeline_get_block (f.timeline);
+    g_autoptr(GError) error = NULL;
+    static const struct {
+      guint mode;
+      guint position;
+      guint random_offset;
+      guint playhead;
+    } modes[] = {
+      /* ping-pong: forwards in even periods, back in odd ones */
+      { 1, 7000, 0, 600 }, { 1, 4000, 0, 2400 }, { 1, 3200, 0, 3200 }, { 1, 6400, 0, 0 },
+      /* once: held at the end after the first period */
+      { 2, 3000, 0, 3000 }, { 2, 3200, 0, 3200 }, { 2, 7000, 0, 3200 },
+      /* random: R % period whatever the time */
+      { 3, 7000, 5000, 1800 }, { 3, 10, 5000, 1800 }, { 3, 10, 100, 100 },
+      /* unknown: as loop */
+      { 6, 7000, 5000, 600 },
+      { 0, 3200, 5000, 0 },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+      {
+        g_assert_true (mat_anim_block_set_mode (block, modes[i].mode, &error));
+        g_assert_no_error (error);
+        g_object_set (f.timeline, "position", modes[i].position,
+                      "random-offset", modes[i].random_offset, NULL);
+        g_assert_cmpuint (mat_timeline_get_random_offset (f.timeline), ==, modes[i].random_offset);
+        g_assert_cmpuint (mat_timeline_get_playhead (f.timeline), ==, modes[i].playhead);
+      }
+    ui_spin_ms (50);
+  }
 
   zoom = mat_timeline_get_zoom (f.timeline);
   mat_timeline_test_scroll (f.timeline, -1, GDK_CONTROL_MASK);

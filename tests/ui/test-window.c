@@ -8,8 +8,9 @@
 #include "mat-application.h"
 #include "mat-block-editor.h"
 #include "mat-compare-window.h"
+#include "mat-compare-view-private.h"
 #include "mat-drop-down.h"
-#include "mat-preview.h"
+#include "mat-preview-private.h"
 #include "mat-timeline.h"
 #include "mat-material-row.h"
 #include "mat-name-dialog.h"
@@ -2416,6 +2417,161 @@ test_animation_page (void)
   close_window (window);
 }
 
+/* The position a readout shows: "… at R of the P ms cycle" (the preview)
+ * or "At R of the P ms cycle: …" (the compare view). */
+static guint
+readout_position (const char *text,
+                  guint       period)
+{
+  const char *at = strstr (text, "t ");
+  guint r = G_MAXUINT;
+  guint p = 0;
+
+  for (; at != NULL; at = strstr (at + 1, "t "))
+    if (sscanf (at, "t %u of the %u ms cycle", &r, &p) == 2)
+      break;
+  if (at == NULL)
+    g_error ("no position in the readout “%s”", text);
+  g_assert_cmpuint (p, ==, period);
+  return r;
+}
+
+/* One clock, one span: WATER_SURFACE (ping-pong over 3000 ms) played past
+ * its first period. The timeline's playhead, the preview's readout and
+ * time scale, and the compare view's side all stand where the evaluator
+ * is: on the way back the playhead runs backwards, and it always sits in
+ * the interval whose blend the preview shows. */
+static void
+test_one_clock (void)
+{
+  enum { FRAMES = 273 };
+  g_autoptr(GBytes) original = ui_demo_bytes ();
+  g_autoptr(GFile) file = temp_file ("clock.lib", original);
+  MatWindow *window = open_window (file);
+  MatMaterial *material = select_by_name (window, "WATER_SURFACE");
+  MatMaterial *other;
+  MatPreview *preview = template_child (window, "preview");
+  MatBlockEditor *editor;
+  MatTimeline *timeline;
+  MatPlayback *clock;
+  GtkRange *scale;
+  PhaseEvalResult shown;
+  guint playheads[FRAMES + 1];
+  guint backwards = 0;
+  guint time = 0;
+
+  gtk_stack_set_visible_child_name (template_child (window, "material_stack"), "animation");
+  editor = MAT_BLOCK_EDITOR (ui_find_by_type (GTK_WIDGET (window), MAT_TYPE_BLOCK_EDITOR));
+  g_assert_nonnull (editor);
+  timeline = mat_block_editor_get_timeline (editor);
+  g_assert_true (mat_preview_get_material (preview) == material);
+  g_assert_cmpint (mat_preview_get_block (preview), ==, 0);
+
+  /* frames of 17 ms, the last one 9: 4633 ms, 1633 ms into the way back */
+  mat_preview_set_time (preview, 0);
+  mat_preview_set_playing (preview, TRUE);
+  clock = mat_preview_get_playback (preview);
+  playheads[0] = mat_timeline_get_playhead (timeline);
+  g_assert_cmpuint (playheads[0], ==, 0);
+  for (guint f = 1; f <= FRAMES; f++)
+    {
+      guint k;
+
+      mat_playback_advance (clock, f < FRAMES ? 17 : 9);
+      time += f < FRAMES ? 17 : 9;
+      g_assert_cmpuint (mat_preview_get_time (preview), ==, time);
+      g_assert_true (mat_preview_get_evaluation (preview, &shown));
+      playheads[f] = mat_timeline_get_playhead (timeline);
+      g_assert_cmpuint (playheads[f], ==, shown.r);
+      /* in the interval the preview blends: key k runs from T[k-1] to T[k] */
+      k = (guint) shown.segment;
+      g_assert_cmpuint (playheads[f], >=, k == 0 ? 0 : 1500);
+      g_assert_cmpuint (playheads[f], <=, k == 0 ? 1500 : 3000);
+      if (time > 3000)
+        {
+          g_assert_cmpuint (playheads[f], <, playheads[f - 1]);
+          backwards++;
+        }
+      else
+        g_assert_cmpuint (playheads[f], >, playheads[f - 1]);
+    }
+  g_assert_cmpuint (backwards, >, 90);
+  mat_preview_set_playing (preview, FALSE);
+
+  g_assert_cmpuint (time, ==, 4633);
+  g_assert_cmpuint (mat_timeline_get_playhead (timeline), ==, 1367);
+  g_assert_cmpuint (readout_position (gtk_label_get_text (GTK_LABEL (mat_preview_get_test_widget (preview, "time_label"))),
+                                      3000), ==, 1367);
+  /* the preview's scale runs there and back: 4633 of 6000 */
+  scale = GTK_RANGE (mat_preview_get_test_widget (preview, "time_scale"));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (gtk_range_get_adjustment (scale)), ==, 6000);
+  g_assert_cmpfloat (gtk_range_get_value (scale), ==, 4633);
+  /* and its clock with loop off stops after the way back, not at the turn */
+  mat_preview_set_loop (preview, FALSE);
+  mat_preview_set_time (preview, 2990);
+  mat_preview_set_playing (preview, TRUE);
+  mat_playback_advance (clock, 30);
+  g_assert_true (mat_preview_get_playing (preview));
+  g_assert_cmpuint (mat_timeline_get_playhead (timeline), ==, 2980);
+  mat_playback_advance (clock, 5000);
+  g_assert_false (mat_preview_get_playing (preview));
+  g_assert_cmpuint (mat_preview_get_time (preview), ==, 6000);
+  g_assert_cmpuint (mat_timeline_get_playhead (timeline), ==, 0);
+  mat_preview_set_loop (preview, TRUE);
+
+  /* the compare view on its own clock, side A this block, side B a loop
+   * of 3200 ms: the same frames give the same positions */
+  {
+    GList *before = gtk_application_get_windows (GTK_APPLICATION (app));
+    guint n_before = g_list_length (before);
+    GtkWindow *compare;
+    MatCompareView *view;
+    MatPlayback *shared;
+    GtkLabel *status;
+
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.compare", NULL);
+    g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, n_before + 1);
+    compare = gtk_application_get_windows (GTK_APPLICATION (app))->data;
+    view = mat_compare_window_get_view (MAT_COMPARE_WINDOW (compare));
+    other = mat_library_find (mat_window_get_library (window), "COLOR_CYCLE");
+    mat_compare_view_set_slot (view, MAT_COMPARE_SLOT_A, material, 0, 0, 0);
+    mat_compare_view_set_slot (view, MAT_COMPARE_SLOT_B, other, 0, 0, 0);
+    mat_compare_view_set_time (view, 0);
+    mat_compare_view_set_playing (view, TRUE);
+    g_assert_true (mat_compare_view_get_playing (view));
+    shared = mat_preview_get_playback (mat_compare_view_get_preview (view, MAT_COMPARE_SLOT_A));
+    g_assert_true (shared != clock);
+    status = GTK_LABEL (mat_compare_view_get_test_widget (view, "status-a"));
+
+    for (guint f = 1; f <= FRAMES; f++)
+      {
+        PhaseEvalResult side;
+
+        mat_playback_advance (shared, f < FRAMES ? 17 : 9);
+        g_assert_true (mat_preview_get_evaluation (mat_compare_view_get_preview (view, MAT_COMPARE_SLOT_A),
+                                                   &side));
+        g_assert_cmpuint (side.r, ==, playheads[f]);
+        g_assert_cmpuint (readout_position (gtk_label_get_text (status), 3000), ==, playheads[f]);
+      }
+    g_assert_cmpuint (mat_compare_view_get_time (view), ==, 4633);
+    /* what the table shows there is what the window's preview showed */
+    mat_preview_set_time (preview, 4633);
+    g_assert_true (mat_preview_get_evaluation (preview, &shown));
+    {
+      PhaseRuntime value;
+
+      g_assert_true (mat_compare_view_get_slot_value (view, MAT_COMPARE_SLOT_A, &value));
+      g_assert_cmpmem (&value, sizeof value, &shown.value, sizeof shown.value);
+    }
+    /* the shared scale runs round the longest cycle: there and back */
+    g_assert_cmpfloat (gtk_adjustment_get_upper (gtk_range_get_adjustment (GTK_RANGE (mat_compare_view_get_test_widget (view, "time-scale")))),
+                       ==, 6000);
+    mat_compare_view_set_playing (view, FALSE);
+    gtk_window_destroy (compare);
+  }
+  close_window (window);
+}
+
 static void
 test_accels (void)
 {
@@ -3408,6 +3564,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/ui/window/animation-page", test_animation_page);
+  g_test_add_func ("/ui/window/one-clock", test_one_clock);
   g_test_add_func ("/ui/app/accels", test_accels);
   g_test_add_func ("/ui/app/settings", test_settings);
   g_test_add_func ("/ui/app/about-and-shortcuts", test_about_and_shortcuts);

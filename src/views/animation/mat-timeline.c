@@ -81,6 +81,7 @@ struct _MatTimeline
   GSignalGroup *material_signals;
 
   guint         position;
+  guint32       random_offset; /* R of mode 3 */
   double        zoom;
   GtkAdjustment *hadjustment;
   GtkAdjustment *vadjustment;
@@ -143,6 +144,7 @@ enum {
   PROP_0,
   PROP_BLOCK,
   PROP_POSITION,
+  PROP_RANDOM_OFFSET,
   PROP_ZOOM,
   PROP_SELECTED_KEY,
   PROP_DETAILS,
@@ -533,10 +535,21 @@ zoom_at (MatTimeline *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ZOOM]);
 }
 
+/* Where the track stands at "position": the evaluator's own position in
+ * the period (a ping-pong runs back, once holds at the end, random sits
+ * at R % period), so the playhead is in the interval the preview blends. */
+static guint32
+playhead_time (MatTimeline *self)
+{
+  guint mode = self->block != NULL ? mat_anim_block_get_mode (self->block) : 0;
+
+  return phase_eval_position (mode, self->period, self->position, self->random_offset, NULL);
+}
+
 static double
 playhead_ms (MatTimeline *self)
 {
-  return self->period > 0 ? (double) (self->position % self->period) : 0.0;
+  return (double) playhead_time (self);
 }
 
 /* Where a keyboard or button zoom is centred: the playhead when it is in
@@ -2843,6 +2856,9 @@ mat_timeline_get_property (GObject    *object,
     case PROP_POSITION:
       g_value_set_uint (value, self->position);
       break;
+    case PROP_RANDOM_OFFSET:
+      g_value_set_uint (value, self->random_offset);
+      break;
     case PROP_ZOOM:
       g_value_set_double (value, self->zoom);
       break;
@@ -2884,6 +2900,9 @@ mat_timeline_set_property (GObject      *object,
       break;
     case PROP_POSITION:
       mat_timeline_set_position (self, g_value_get_uint (value));
+      break;
+    case PROP_RANDOM_OFFSET:
+      mat_timeline_set_random_offset (self, g_value_get_uint (value));
       break;
     case PROP_ZOOM:
       mat_timeline_set_zoom (self, g_value_get_double (value));
@@ -2947,6 +2966,9 @@ mat_timeline_class_init (MatTimelineClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_POSITION] =
     g_param_spec_uint ("position", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RANDOM_OFFSET] =
+    g_param_spec_uint ("random-offset", NULL, NULL, 0, G_MAXUINT32, 0,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_ZOOM] =
     g_param_spec_double ("zoom", NULL, NULL, ZOOM_MIN, ZOOM_MAX, ZOOM_DEFAULT,
@@ -3126,6 +3148,35 @@ mat_timeline_set_position (MatTimeline *self,
   self->position = position;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_POSITION]);
+}
+
+guint
+mat_timeline_get_random_offset (MatTimeline *self)
+{
+  g_return_val_if_fail (MAT_IS_TIMELINE (self), 0);
+
+  return self->random_offset;
+}
+
+void
+mat_timeline_set_random_offset (MatTimeline *self,
+                                guint        random_offset)
+{
+  g_return_if_fail (MAT_IS_TIMELINE (self));
+
+  if (self->random_offset == random_offset)
+    return;
+  self->random_offset = random_offset;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RANDOM_OFFSET]);
+}
+
+guint
+mat_timeline_get_playhead (MatTimeline *self)
+{
+  g_return_val_if_fail (MAT_IS_TIMELINE (self), 0);
+
+  return playhead_time (self);
 }
 
 double

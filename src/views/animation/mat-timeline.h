@@ -13,8 +13,13 @@ G_DECLARE_FINAL_TYPE (MatTimeline, mat_timeline, MAT, TIMELINE, GtkWidget)
 
 /* Properties:
  *   "block"     MatAnimBlock*  the block shown (%NULL: nothing)
- *   "position"  uint           the playhead, ms; shown modulo the period,
- *                              so it can be bound to a preview's "time"
+ *   "position"  uint           the time the track has played, ms (bind
+ *                              it to a preview's "time"); the playhead
+ *                              stands where the evaluator is at that
+ *                              time (phase_eval_position (): a ping-pong
+ *                              runs back, once holds at the end)
+ *   "random-offset" uint       R of mode 3 (bind it to a preview's): a
+ *                              random track's playhead is at R % period
  *   "zoom"      double         pixels per second (5 .. 5000)
  *   "selected-key" int         the focused key, -1 for none
  *   "details"   string         one line about the selection (read-only)
@@ -46,6 +51,12 @@ void          mat_timeline_set_block          (MatTimeline  *self,
 guint         mat_timeline_get_position       (MatTimeline  *self);
 void          mat_timeline_set_position       (MatTimeline  *self,
                                                guint         position);
+guint         mat_timeline_get_random_offset  (MatTimeline  *self);
+void          mat_timeline_set_random_offset  (MatTimeline  *self,
+                                               guint         random_offset);
+/* Where the playhead stands, ms from the period's start (0 .. period):
+ * the position of "position" in the block's period. */
+guint         mat_timeline_get_playhead       (MatTimeline  *self);
 double        mat_timeline_get_zoom           (MatTimeline  *self);
 void          mat_timeline_set_zoom           (MatTimeline  *self,
                                                double        zoom);

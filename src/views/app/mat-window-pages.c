@@ -75,12 +75,14 @@ _mat_window_ensure_animation_page (MatWindow *self)
   gtk_box_append (GTK_BOX (self->animation_page), GTK_WIDGET (self->block_editor));
 
   /* the block chosen in the editor plays in the preview, the timeline's
-   * playhead follows it, and scrubbing the timeline moves the preview
+   * playhead follows it (its time and mode 3's R), and scrubbing the timeline moves the preview
    * (and pauses it) */
   timeline = mat_block_editor_get_timeline (self->block_editor);
   g_signal_connect_object (self->block_editor, "notify::selected-block",
                            G_CALLBACK (update_preview_source), self, G_CONNECT_SWAPPED);
   g_object_bind_property (self->preview, "time", timeline, "position", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->preview, "random-offset", timeline, "random-offset",
+                          G_BINDING_SYNC_CREATE);
   g_signal_connect_object (timeline, "scrubbed", G_CALLBACK (timeline_scrubbed_cb), self,
                            G_CONNECT_SWAPPED);
   update_preview_source (self);

@@ -23,9 +23,13 @@ G_DECLARE_FINAL_TYPE (MatPlayback, mat_playback, MAT, PLAYBACK, GObject)
  *   "loop"     boolean   default %TRUE; when off, playback stops at the
  *                        end of the period it is in
  *   "period"   uint      the length of one period in ms, 0: none (then
- *                        "loop" and "wrap" do nothing)
+ *                        "loop" and "wrap" do nothing); who shows a block
+ *                        sets its cycle (phase_eval_cycle (): a ping-pong
+ *                        there and back)
  *   "wrap"     boolean   default %FALSE; when on, the time stays inside
  *                        one period: it goes back to 0 at its end
+ * The time is the track's elapsed time, never a position in it: where
+ * each block stands at that time is phase_eval_position ()'s answer.
  *   "widget"   GtkWidget* (weak) whose frame clock advances the time
  * Signals:
  *   "frame" (double elapsed_ms): a frame of playback, emitted before the

@@ -350,25 +350,23 @@ phase_title (const Mat0Phase *phase,
 }
 
 static guint32
-slot_cycle (Slot *slot)
+slot_period (Slot *slot)
 {
   if (slot->core == NULL || slot->block < 0 || (guint) slot->block >= slot->core->n_blocks)
     return 0;
   return mat0_block_period (&slot->core->blocks[slot->block]);
 }
 
-/* How far the shared scale reaches for @slot: one cycle; two for
- * ping-pong, which runs there and back. */
+/* How far the shared scale reaches for @slot: one cycle of its block
+ * (the core's: two periods for ping-pong, which runs there and back). */
 static guint32
 slot_span (Slot *slot)
 {
-  guint32 cycle = slot_cycle (slot);
+  guint32 period = slot_period (slot);
 
-  if (cycle == 0)
+  if (period == 0)
     return 0;
-  if ((slot->core->blocks[slot->block].header_raw & 7) == PHASE_EVAL_MODE_PING_PONG)
-    return cycle <= G_MAXUINT32 / 2 ? cycle * 2 : cycle;
-  return cycle;
+  return phase_eval_cycle (mat0_block_mode (&slot->core->blocks[slot->block]), period);
 }
 
 static guint32
@@ -663,12 +661,15 @@ update_slot_status (MatCompareView *self,
     text = g_strdup_printf (_("Block %u has no keys: phase %d, static"),
                             (guint) slot->block, slot->eval.phase_a);
   else if (slot->eval.hold)
-    text = g_strdup_printf (_("At %u ms: holding phase %d"),
-                            (guint) slot_time (self, slot), slot->eval.phase_a);
+    /* TRANSLATORS: where the track stands in its cycle and the cycle's
+     * length, in ms (a once track held at its end) */
+    text = g_strdup_printf (_("At %u of the %u ms cycle: holding phase %d"),
+                            (guint) slot->eval.r, (guint) slot->eval.period, slot->eval.phase_a);
   else
-    /* TRANSLATORS: at a time, phase A blends into phase B with weight alpha */
-    text = g_strdup_printf (_("At %u ms: phase %d → phase %d, α %.3f"),
-                            (guint) slot_time (self, slot), slot->eval.phase_a,
+    /* TRANSLATORS: where the track stands in its cycle and the cycle's
+     * length, in ms; there phase A blends into phase B with weight alpha */
+    text = g_strdup_printf (_("At %u of the %u ms cycle: phase %d → phase %d, α %.3f"),
+                            (guint) slot->eval.r, (guint) slot->eval.period, slot->eval.phase_a,
                             slot->eval.phase_b, (double) slot->eval.alpha);
 
   label_set (slot->status_label, text);

@@ -723,18 +723,20 @@ mode_label (guint mode)
   return field->known ? _(field->label) : NULL;
 }
 
-/* How far the time scale reaches: one period, two for ping-pong. */
+static guint
+block_mode (const Mat0Block *block)
+{
+  return block != NULL ? mat0_block_mode (block) : PHASE_EVAL_MODE_LOOP;
+}
+
+/* How far the time scale reaches: one cycle of the block (the core's:
+ * two periods for ping-pong, there and back). */
 static guint32
 scale_span (MatPreview *self)
 {
   const Mat0Block *block = current_block (self);
-  guint32 period = block_period (block);
 
-  if (period == 0)
-    return 0;
-  if (mat0_block_mode (block) == PHASE_EVAL_MODE_PING_PONG && period <= G_MAXUINT32 / 2)
-    return period * 2;
-  return period;
+  return phase_eval_cycle (block_mode (block), block_period (block));
 }
 
 static void
@@ -788,8 +790,7 @@ sync_time (MatPreview *self)
   self->syncing = TRUE;
   if (span > 0)
     {
-      value = block != NULL && mat0_block_mode (block) == PHASE_EVAL_MODE_ONE_SHOT
-              ? MIN (time, span) : time % span;
+      value = phase_eval_cycle_time (block_mode (block), block_period (block), time);
       /* while playing only the value moves: no new bounds, no relayout */
       if (gtk_adjustment_get_upper (self->time_adjustment) == span)
         gtk_adjustment_set_value (self->time_adjustment, value);
@@ -1007,13 +1008,13 @@ sync_blocks (MatPreview *self)
   self->syncing = FALSE;
 }
 
-/* The clock of its own stops at the end of the shown block's period
- * when loop is off. */
+/* The clock of its own stops at the end of the shown block's cycle (a
+ * ping-pong there and back) when loop is off. */
 static void
 sync_period (MatPreview *self)
 {
   if (self->owns_playback)
-    mat_playback_set_period (self->playback, block_period (current_block (self)));
+    mat_playback_set_period (self->playback, scale_span (self));
 }
 
 /* Everything that depends on the evaluation or the block. */

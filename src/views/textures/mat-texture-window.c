@@ -1069,7 +1069,7 @@ export_written_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   GError *error = NULL;
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+  if (!mat_file_replace_finish (result, NULL, NULL, &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -1117,9 +1117,9 @@ mat_texture_window_export_async (MatTextureWindow    *self,
       return;
     }
   png = g_bytes_new_take (buffer, size);
-  /* an atomic replace: a failed write leaves the old file */
-  g_file_replace_contents_bytes_async (file, png, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                       cancellable, export_written_cb, g_steal_pointer (&task));
+  /* the safe save of every file: a failed write leaves the old file */
+  mat_file_replace_async (file, png, NULL, MAT_SAVE_NONE, cancellable, export_written_cb,
+                          g_steal_pointer (&task));
 }
 
 gboolean
