@@ -102,6 +102,13 @@ mt_type_name (guint32 type_id)
   return mat_json_type_name (type_id);
 }
 
+/* A code point that a terminal takes as a command: C0, DEL, C1. */
+static gboolean
+is_control (gunichar c)
+{
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f);
+}
+
 char *
 mt_escape (const char *text)
 {
@@ -109,25 +116,46 @@ mt_escape (const char *text)
 
   if (text == NULL)
     return g_strdup ("(null)");
-  for (const guchar *p = (const guchar *) text; *p != 0; p++)
-    if (*p < 0x20 || *p == 0x7f)
-      goto escape;
-  return g_strdup (text);
+  if (g_utf8_validate (text, -1, NULL))
+    {
+      const char *p;
 
-escape:
+      for (p = text; *p != 0; p = g_utf8_next_char (p))
+        if (is_control (g_utf8_get_char (p)))
+          break;
+      if (*p == 0)
+        return g_strdup (text);
+    }
+
+  /* Byte by byte: a byte that does not start a valid UTF-8 character is
+   * shown as \xNN (a terminal in a legacy charset would take 0x9B as a
+   * command), a control character as \n, \t, \r, \xNN or \u0080. */
   out = g_string_new (NULL);
-  for (const guchar *p = (const guchar *) text; *p != 0; p++)
-    switch (*p)
-      {
-      case '\n': g_string_append (out, "\\n"); break;
-      case '\r': g_string_append (out, "\\r"); break;
-      case '\t': g_string_append (out, "\\t"); break;
-      default:
-        if (*p < 0x20 || *p == 0x7f)
-          g_string_append_printf (out, "\\x%02x", *p);
-        else
-          g_string_append_c (out, (char) *p);
-      }
+  for (const char *p = text; *p != 0;)
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+          continue;
+        }
+      switch (c)
+        {
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (c < 0x80 && is_control (c))
+            g_string_append_printf (out, "\\x%02x", c);
+          else if (is_control (c))
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_len (out, p, g_utf8_next_char (p) - p);
+        }
+      p = g_utf8_next_char (p);
+    }
   return g_string_free (out, FALSE);
 }
 
@@ -1116,7 +1144,9 @@ cmd_build (char **args)
   close (fd);
   if (bytes == NULL)
     {
-      gboolean invalid = error->domain == JSON_PARSER_ERROR ||
+      /* what the document says is wrong (the writer refuses a name or a
+       * size too), not what reading it met */
+      gboolean invalid = error->domain == JSON_PARSER_ERROR || error->domain == NRES_ERROR ||
                          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
 
       mt_printerr ("%s: %s", args[0], error->message);

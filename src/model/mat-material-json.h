@@ -56,15 +56,29 @@ JsonNode    *mat_json_entry_new           (guint               index,
  * @entry (other directory fields zero) and the payload into @payload
  * ("payload_base64", or the material of "meta", "phases" and "blocks"
  * encoded; nothing for another type without it). "index", "data_offset",
- * "size", "sort_index", "flags" and "error" are not read: attr1 holds the
- * flags. @where names the entry in messages ("entries[3]"); the name is
- * added when there is one: "entries[3] (ROCK).phases[0].params[17]:
- * expected an integer 0..255, found one out of range" (G_IO_ERROR,
+ * "size", "sort_index", "flags" and "error" are not used (attr1 holds the
+ * flags), but every member the dump writes has its JSON type checked
+ * wherever it is; members it does not write are ignored. A name field
+ * ("name_raw" too) must hold a NUL and must not be empty. The
+ * "payload_base64" of a MAT0 entry must decode, unless the entry says it
+ * does not with "error" (as the dump writes for such an entry): then the
+ * bytes are kept as they are. @where names the entry in messages
+ * ("entries[3]"); the name is added when there is one: "entries[3]
+ * (ROCK).meta.c: expected a number, found a string" (G_IO_ERROR,
  * G_IO_ERROR_INVALID_DATA). */
 gboolean     mat_json_entry_parse         (JsonNode           *node,
                                            const char         *where,
                                            NresEntry          *entry,
                                            GBytes            **payload,
+                                           GError            **error);
+
+/* Checks the "archive" object of a dump document (@where names it in
+ * messages): an object whose known members have their types (version,
+ * entry_count, total_size integers 0..4294967295; sort_index_valid and
+ * sort_index_canonical true or false). Nothing of it is used: the
+ * library built gets its own header. */
+gboolean     mat_json_archive_check       (JsonNode           *node,
+                                           const char         *where,
                                            GError            **error);
 
 /* The phase object of the dump. Returns: (transfer full). */
@@ -80,11 +94,21 @@ gboolean     mat_json_phase_parse         (JsonNode           *node,
 #define MAT_JSON_MAX_DEPTH 64
 
 /* json_parser_load_from_data() of @text (@length bytes, -1:
- * NUL-terminated) after checking its nesting: deeper than
- * MAT_JSON_MAX_DEPTH fails with G_IO_ERROR_INVALID_DATA. */
+ * NUL-terminated) after checking what json-glib would lose without a
+ * word: nesting deeper than MAT_JSON_MAX_DEPTH, a string holding a NUL
+ * (\u0000: json-glib ends the string there) and an integer past 64 bits
+ * (json-glib wraps it around) fail with G_IO_ERROR_INVALID_DATA, the
+ * message naming the value's path ("entries[3].name: ..."). */
 gboolean     mat_json_load                (JsonParser         *parser,
                                            const char         *text,
                                            gssize              length,
+                                           GError            **error);
+/* The same, @text being the value at @where (nullable: the document)
+ * in messages: "entries[3]" makes "entries[3].phases[0].texture". */
+gboolean     mat_json_load_at             (JsonParser         *parser,
+                                           const char         *text,
+                                           gssize              length,
+                                           const char         *where,
                                            GError            **error);
 
 /* Appends @node as the dump writes it: with @pretty, members on lines of

@@ -628,9 +628,9 @@ test_bad_input (void)
     { "{\"phase\": {\"params\": [], \"texture\": \"\"}}", "holds a phase, not a material" },
     { "{\"name\": \"NEW\", \"type\": \"MAT0\", \"attr2\": 6, \"phases\": [{\"params\": "
       "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,300]}], \"blocks\": []}",
-      "entry (NEW).phases[0].params[17]: expected an integer 0..255, found another value" },
+      "entry (NEW).phases[0].params[17]: expected an integer 0..255, found 300" },
     { "{\"name\": \"NEW\", \"type\": \"MAT0\", \"attr2\": 6, \"phases\": [], \"blocks\": [{\"keys\": [[1]]}]}",
-      "entry (NEW).blocks[0].keys[0]: expected [k0, k1, k2], found another value" },
+      "entry (NEW).blocks[0].keys[0]: expected [k0, k1, k2], found an array of 1" },
     { "{\"name\": \"NEW\", \"type\": \"MAT0\", \"attr2\": 6, \"phases\": []}",
       "entry (NEW): expected an array \"blocks\", found none" },
     { "{\"name\": \"NEW\", \"type\": \"MAT0\", \"payload_base64\": \"A!==\"}",

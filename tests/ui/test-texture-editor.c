@@ -58,6 +58,7 @@
 #include "mat-window.h"
 #include "nres.h"
 #include "texm-convert.h"
+#include "test-pictures.h"
 #include "test-support.h"
 #include "ui-screen.h"
 #include "ui-support.h"
@@ -1869,6 +1870,66 @@ test_screenshots (void)
     }
 }
 
+/* The dialog reads pictures through the model's reader: a hostile one
+ * is refused in place of the result, with its reason, and the import
+ * is off; the refusal of each is seen (screenshots). */
+static void
+test_import_refuses_hostile (void)
+{
+  static const guint8 colour[4] = { 165, 162, 82, 255 };
+  static const struct {
+    const char *name;
+    const char *message;
+  } cases[] = {
+    { "claims.png", "expected a picture of at most 1024×1024 pixels, found 65535×65535" },
+    { "drawing.png", "expected a PNG, JPEG, BMP or TGA picture, found an SVG drawing" },
+    { "cut.png", "expected a complete PNG picture up to its end marker" },
+  };
+  g_autoptr(GBytes) whole = test_png_new (64, 64, 8, 6, TRUE);
+  GBytes *files[] = {
+    test_png_new (65535, 65535, 8, 6, FALSE),
+    test_svg_new (30000, 30000),
+    test_bytes_cut (whole, g_bytes_get_size (whole) / 2),
+  };
+  g_autofree char *folder = make_folder ("hostile");
+  g_autofree char *path = g_build_filename (folder, "Textures.lib", NULL);
+  g_autoptr(GBytes) bytes = read_bytes (ui_need_env ("DEMO_TEXTURES"));
+  g_autoptr(GFile) good = flat_png ("good.png", 32, 16, colour);
+  MatTextureWindow *window;
+  MatTextureImportDialog *dialog;
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (files) == G_N_ELEMENTS (cases));
+  write_bytes (path, bytes);
+  window = texture_window_for (path, 1100, 720);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "textures.import", NULL));
+  dialog = find_import_dialog ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *file_path = g_build_filename (folder, cases[i].name, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (file_path);
+      g_autofree char *shot = g_strdup_printf ("import-dialog-hostile-%u-%s.png", i,
+                                               g_strcmp0 (g_getenv ("LANGUAGE"), "ru") == 0 ? "ru" : "en");
+
+      write_bytes (file_path, files[i]);
+      g_bytes_unref (files[i]);
+      dialog_load (dialog, good);
+      g_assert_cmpstr (shown_result_page (dialog), ==, "result");
+      g_assert_true (import_enabled (dialog));
+
+      dialog_load (dialog, file);
+      g_test_message ("%s: %s", cases[i].name, dialog_label (dialog, "refusal_label"));
+      g_assert_cmpstr (shown_result_page (dialog), ==, "refused");
+      g_assert_nonnull (strstr (dialog_label (dialog, "refusal_label"), cases[i].name));
+      if (g_strcmp0 (g_getenv ("LANGUAGE"), "ru") != 0)
+        g_assert_nonnull (strstr (dialog_label (dialog, "refusal_label"), cases[i].message));
+      g_assert_false (import_enabled (dialog));
+      ui_screenshot (GTK_WIDGET (dialog), shot);
+    }
+  destroy_and_wait (GTK_WINDOW (dialog));
+  destroy_and_wait (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1909,6 +1970,7 @@ main (int   argc,
   g_test_add_func ("/ui/texture-editor/reload-asks", test_reload_asks);
   g_test_add_func ("/ui/texture-editor/demo-textures-kept", test_demo_textures_kept);
   g_test_add_func ("/ui/texture-editor/screenshots", test_screenshots);
+  g_test_add_func ("/ui/texture-editor/import-refuses-hostile", test_import_refuses_hostile);
 
   status = g_test_run ();
   g_clear_object (&app);
