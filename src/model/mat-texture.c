@@ -645,7 +645,7 @@ mat_texture_get_drawn_average (MatTexture    *self,
       guint level = self->image->header.mip_count - 1, w = 0, h = 0;
       guint64 sum = 0, n;
 
-      pixels = mat_texture_dup_drawn_rgba (self, level, how, &w, &h);
+      pixels = mat_texture_dup_drawn_rgba (self, level, MAT_TEXTURE_MAX_SHOWN_SIDE, how, &w, &h);
       if (pixels == NULL || w == 0 || h == 0)
         return TRUE;
       n = (guint64) w * h;
