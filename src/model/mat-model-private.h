@@ -12,6 +12,7 @@
 #include "nres.h"
 
 #include "mat-anim-block.h"
+#include "mat-archive-private.h"
 #include "mat-draftable.h"
 #include "mat-history.h"
 #include "mat-key.h"
