@@ -59,6 +59,7 @@ struct _MatDraftableInterface
 /* The kinds of archive drafts are kept for. */
 #define MAT_DRAFT_KIND_MATERIALS "materials"
 #define MAT_DRAFT_KIND_TEXTURES  "textures"
+#define MAT_DRAFT_KIND_MODELS    "models"
 
 /* Returns: (transfer none): a MAT_DRAFT_KIND_* string. */
 const char  *mat_draftable_get_kind        (MatDraftable  *self);

@@ -22,6 +22,7 @@
 #include "mat-file.h"
 #include "mat-archive-private.h"
 #include "mat-library.h"
+#include "mat-model-archive.h"
 #include "mat-texture-library.h"
 
 #define DEFAULT_DELAY_MS 2000
@@ -541,6 +542,8 @@ archive_type_of_kind (const char *kind)
     return MAT_TYPE_LIBRARY;
   if (g_str_equal (kind, MAT_DRAFT_KIND_TEXTURES))
     return MAT_TYPE_TEXTURE_LIBRARY;
+  if (g_str_equal (kind, MAT_DRAFT_KIND_MODELS))
+    return MAT_TYPE_MODEL_ARCHIVE;
   return G_TYPE_INVALID;
 }
 
