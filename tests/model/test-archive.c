@@ -101,7 +101,8 @@ textures_edit (MatArchive *archive,
   g_object_unref (texture);
 }
 
-/* Two small models with their wears, 8-byte aligned. */
+/* Two small models with their wears, 8-byte aligned, 100 unindexed
+ * bytes after box.wea. */
 static GBytes *
 models_original (void)
 {
@@ -117,7 +118,7 @@ models_original (void)
   {
     TestEntrySpec specs[] = {
       { 0x4853454Du, 1, 2, 3, "box.msh", g_bytes_get_data (payload, NULL), g_bytes_get_size (payload), 0 },
-      { 0x52414557u, 4, 5, 6, "box.wea", (const guint8 *) box, strlen (box), 0 },
+      { 0x52414557u, 4, 5, 6, "box.wea", (const guint8 *) box, strlen (box), 100 },
       { 0x52414557u, 7, 8, 9, "crate.wea", (const guint8 *) crate, strlen (crate), 0 },
     };
 
