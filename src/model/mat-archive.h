@@ -45,7 +45,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_DERIVABLE_TYPE (MatArchive, mat_archive, MAT, ARCHIVE, GObject)
 
-/* For the model's own subclasses. */
+/* For the model's own subclasses (no padding: not a public ABI). */
 struct _MatArchiveClass
 {
   GObjectClass parent_class;
@@ -54,8 +54,8 @@ struct _MatArchiveClass
   const char  *draft_kind;
 
   /* Makes the items from the base (_mat_archive_get_base), once, when
-   * the archive gets its first base; any thread. %FALSE with @error:
-   * the archive is not made. */
+   * the archive is made (not a file's load: that is done by then); any
+   * thread. %FALSE with @error: the archive is not made. */
   gboolean     (*load)            (MatArchive         *self,
                                    GError            **error);
   /* What a save writes now (_mat_save_plan_new over the base); main
@@ -73,8 +73,6 @@ struct _MatArchiveClass
   /* Optional: after every edit, undo and redo, before "dirty" follows
    * (for caches of the state). */
   void         (*history_changed) (MatArchive         *self);
-
-  gpointer padding[8];
 };
 
 /* Saves to @file, or to the archive's own file when %NULL, through
