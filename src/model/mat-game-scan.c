@@ -107,6 +107,14 @@ add_problem (MatScanWalk *walk,
   g_ptr_array_add (walk->problems, g_strdup_printf ("%s: %s", shown, message));
 }
 
+gboolean
+mat_game_scan_is_temporary (const char *name)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  return name[0] == '.' && g_str_has_suffix (name, ".matedit-tmp");
+}
+
 MatScanWalk *
 mat_game_scan_walk (const char    *root,
                     const char    *start,
@@ -174,7 +182,8 @@ mat_game_scan_walk (const char    *root,
                                                       : g_strdup (name);
           g_autofree char *child = NULL;
 
-          if (strcmp (name, ".") == 0 || strcmp (name, "..") == 0)
+          if (strcmp (name, ".") == 0 || strcmp (name, "..") == 0 ||
+              mat_game_scan_is_temporary (name))
             continue;
           child = g_build_filename (dir_path, name, NULL);
           if (g_stat (child, &st) != 0)

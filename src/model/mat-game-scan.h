@@ -48,10 +48,16 @@ typedef struct {
 
 void         mat_scan_walk_free        (MatScanWalk       *walk);
 
+/* Whether @name (a file's name, without its folder) is a temporary file
+ * of the safe save (mat-file.h: ".NAME.XXXXXX.matedit-tmp"), which a walk
+ * skips: it is gone, renamed over its file, as soon as the save ends. */
+gboolean     mat_game_scan_is_temporary (const char       *name);
+
 /* Walks @root's folder @start (a path relative to @root, with '/'; ""
  * or %NULL for @root itself) and every folder under it: the regular
  * files (symbolic links followed; a link to nothing is skipped), the
  * folders, and what could not be read.
+ * The safe save's temporary files are skipped.
  * Returns: (transfer full): what was found, or %NULL with @error when
  * @start itself is not a folder that can be read
  * (G_IO_ERROR_NOT_DIRECTORY for a file) or on cancellation. */

@@ -156,6 +156,10 @@ test_folder (void)
   write_file (dir, "sub/deeper/weird.dat", a);   /* an archive by its bytes */
   write_file (dir, "notes.txt", notes);
   write_file (dir, "short", text);
+  /* a save's temporary file (mat-file.h) is not a file of the folder */
+  write_file (dir, "sub/.b.rlb.Q1W2E3.matedit-tmp", b);
+  g_assert_true (mat_game_scan_is_temporary (".b.rlb.Q1W2E3.matedit-tmp"));
+  g_assert_false (mat_game_scan_is_temporary ("b.rlb.matedit-tmp"));
   /* a loop back to the top, a link to nothing */
   g_assert_cmpint (symlink ("..", link), ==, 0);
   g_assert_cmpint (symlink ("nothing-here", dangling), ==, 0);
