@@ -670,6 +670,117 @@ test_reader_error (void)
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_IO);
 }
 
+/* A node tree that loops: a lint, the model still drawn and worn. */
+static void
+test_loop (void)
+{
+  TestMesh *m = test_mesh_new ();
+  TestMeshNode nodes[2] = {
+    test_mesh_node (0, 1, TEST_NONE, TEST_NONE, 0),
+    test_mesh_node (0, 0, TEST_NONE, TEST_NONE, TEST_NONE),
+  };
+  TestMeshSlot slot = { 0, 1, 0, 1 };
+  TestMeshBatch batch = { 0, 0, 0xFF, TEST_NONE, 3, 0, 3, 0 };
+  static const float xyz[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+  static const gint8 nrm[9] = { 0 };
+  static const guint16 uv[6] = { 0 };
+  static const guint16 abc[3] = { 0, 1, 2 };
+  g_autoptr(MshIndex) index = msh_index_new ();
+  g_autoptr(MshIndexWearers) w = NULL;
+  const MshIndexModel *model;
+  Member members[2];
+
+  test_mesh_nodes (m, nodes, 2);
+  test_mesh_slots (m, &slot, 1);
+  test_mesh_positions (m, xyz, 3);
+  test_mesh_normals (m, nrm, 3);
+  test_mesh_uvs (m, 5, uv, 3);
+  test_mesh_triangles (m, abc, 1);
+  test_mesh_batches (m, &batch, 1);
+  members[0] = (Member) { MESH, "loop.msh", test_mesh_build (m) };
+  members[1] = (Member) { WEAR, "loop.wea", text ("1\n0 RING\n") };
+  test_mesh_free (m);
+
+  msh_index_add (index, index_bytes ("loop.rlb", archive_of (members, 2)));
+  model = model_at (msh_index_get_archive (index, 0), 0);
+  g_assert_true (model->valid);
+  g_assert_cmpuint (model->problems->len, ==, 1);
+  g_assert_cmpint (((MshProblem *) model->problems->pdata[0])->check, ==, MSH_CHECK_PARENT_LOOP);
+  w = msh_index_where_used (index, "ring");
+  assert_use (w->models, 0, "loop.rlb", "loop.msh", 1, 1);
+}
+
+/* Thousands of broken copies of a good archive (bytes changed, cut
+ * short, directories pointing anywhere): the index never crashes, reads
+ * outside the bytes (run it under AddressSanitizer) nor holds more than
+ * the archive's entries, and every model is either drawn or has an
+ * error. */
+static void
+test_garbage (void)
+{
+  static const guint8 rows[] = { 0, 1, 2, 1 };
+  static const guint8 hidden[] = { 3 };
+  Member members[] = {
+    { MESH, "tree.msh", mesh_of (rows, 4, hidden, 1, TRUE) },
+    { WEAR, "tree.wea", text ("4\r\n0 A\r\n1 B\r\n2 C\r\n3 D\r\n\r\nLIGHTMAPS\r\n1\r\n0 lm.0\r\n") },
+    { WEAR, "sky.wea", text ("2\n0 S\n1 T\n") },
+  };
+  g_autoptr(GBytes) good = archive_of (members, 3);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (19);
+  gsize size = g_bytes_get_size (good);
+  guint failed = 0, with_error = 0, drawn = 0;
+
+  for (guint round = 0; round < 3000; round++)
+    {
+      guint8 *data = g_memdup2 (g_bytes_get_data (good, NULL), size);
+      gsize n = size;
+      g_autoptr(MshIndex) index = msh_index_new ();
+      g_autoptr(MshIndexWearers) w = NULL;
+      MshIndexArchive *archive;
+      guint flips = (guint) g_rand_int_range (rand, 1, 9);
+
+      for (guint f = 0; f < flips; f++)
+        {
+          gsize at = (gsize) g_rand_int_range (rand, 0, (gint) size);
+
+          /* past the header, so that most copies still parse */
+          if (at < 16 && g_rand_boolean (rand))
+            at += 16;
+          data[at] = (guint8) g_rand_int (rand);
+        }
+      if (g_rand_int_range (rand, 0, 10) == 0)
+        n = (gsize) g_rand_int_range (rand, 0, (gint) size);
+      archive = msh_index_archive_new_from_bytes ("x.rlb", g_bytes_new_take (data, n));
+      if (archive->failed)
+        failed++;
+      g_assert_cmpuint (archive->models->len + archive->tables->len, <=, archive->n_entries);
+      for (guint i = 0; i < archive->models->len; i++)
+        {
+          const MshIndexModel *model = archive->models->pdata[i];
+
+          if (model->valid)
+            {
+              drawn++;
+              g_assert_false (msh_index_model_has_error (model));
+            }
+          else
+            {
+              with_error++;
+              g_assert_true (msh_index_model_has_error (model));
+              g_assert_cmpuint (model->n_batches, ==, 0);
+            }
+        }
+      msh_index_add (index, archive);
+      g_assert_nonnull (msh_index_get_materials (index));
+      w = msh_index_where_used (index, "B");
+    }
+  g_test_message ("%u archives failed, %u models with errors, %u drawn", failed, with_error, drawn);
+  /* every kind was met */
+  g_assert_cmpuint (failed, >, 0);
+  g_assert_cmpuint (with_error, >, 0);
+  g_assert_cmpuint (drawn, >, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -685,6 +796,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/msh-index/find", test_find);
   g_test_add_func ("/core/msh-index/caps", test_caps);
   g_test_add_func ("/core/msh-index/reader-error", test_reader_error);
+  g_test_add_func ("/core/msh-index/loop", test_loop);
+  g_test_add_func ("/core/msh-index/garbage", test_garbage);
 
   return g_test_run ();
 }
