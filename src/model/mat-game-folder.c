@@ -830,9 +830,10 @@ job_done_cb (GObject      *source,
     return;
   if (self->running != job)
     return;   /* cancelled: what it found is dropped */
-  set_scanning (self, NULL);
+  /* applied before "scanning" goes: who looks then finds it */
   if (!g_cancellable_is_cancelled (job->cancellable))
     apply_job (self, job);
+  set_scanning (self, NULL);
   start_next (self);
 }
 
