@@ -510,9 +510,24 @@ test_wear_list (void)
   g_assert_cmpstr (no_wear.out, ==, "");
   g_assert_nonnull (strstr (no_wear.err, "bare.rlb: bare.msh: offset 16: expected its material table bare.wea in the same archive, found none\n"));
 
-  /* an archive without models: unknown model; a file that is not one */
+  /* an archive without models: unknown model; a file that is not one;
+   * a folder */
   run_tool (&not_archive, "wear", lib, "box", NULL);
   g_assert_cmpint (not_archive.status, ==, 1);
+  {
+    g_autofree char *text_path = tmp_path ("text.rlb");
+    g_autoptr(GBytes) text = g_bytes_new_static ("plain text\n", 11);
+    g_auto(Run) run = { 0 };
+    g_auto(Run) folder = { 0 };
+
+    write_bytes (text_path, text);
+    run_tool (&run, "wear", text_path, "box", NULL);
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_nonnull (strstr (run.err, "text.rlb: (header): offset 0: expected an NRes archive, found another file\n"));
+    run_tool (&folder, "wear", game (), "box", NULL);
+    g_assert_cmpint (folder.status, ==, 2);
+    g_assert_nonnull (strstr (folder.err, "This is a folder, not a file"));
+  }
 }
 
 /* Renaming to names of the same length: the output differs from the
