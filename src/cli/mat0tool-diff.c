@@ -93,12 +93,11 @@ print_text (const NresArchive     *a,
           for (guint f = 0; f < item->fields->len; f++)
             {
               const Mat0DiffField *field = &g_array_index (item->fields, Mat0DiffField, f);
-              g_autofree char *field_label = mat0_diff_field_dup_label (field);
-              g_autofree char *change = mat0_diff_field_dup_change (field);
+              g_autofree char *change = mat0_diff_field_dup_description (field);
               /* texture names come from the file: escaped as names are */
               g_autofree char *safe = mt_escape (change);
 
-              printf ("  %s: %s: %s\n", label, field_label, safe);
+              printf ("  %s: %s\n", label, safe);
             }
           break;
         }

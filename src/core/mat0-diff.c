@@ -625,6 +625,50 @@ mat0_diff_field_dup_change (const Mat0DiffField *field)
   return g_strdup_printf (_("%s → %s"), from, to);
 }
 
+char *
+mat0_diff_field_dup_description (const Mat0DiffField *field)
+{
+  g_autofree char *label = NULL;
+  g_autofree char *change = NULL;
+
+  g_return_val_if_fail (field != NULL, NULL);
+
+  label = mat0_diff_field_dup_label (field);
+  change = mat0_diff_field_dup_change (field);
+  /* Translators: a field and its change, "phase 0 diffuse R: 128 → 200" */
+  return g_strdup_printf (_("%s: %s"), label, change);
+}
+
+char *
+mat0_diff_dup_changes (const Mat0DiffField *fields,
+                       guint                n_fields,
+                       guint                max)
+{
+  GString *text = g_string_new (NULL);
+
+  g_return_val_if_fail (fields != NULL || n_fields == 0, NULL);
+
+  for (guint i = 0; i < MIN (n_fields, max); i++)
+    {
+      g_autofree char *line = mat0_diff_field_dup_description (&fields[i]);
+
+      if (i > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, line);
+    }
+  if (n_fields > max)
+    {
+      guint more = n_fields - max;
+
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      /* Translators: more changes than are listed */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "… and %u more change",
+                                                 "… and %u more changes", more), more);
+    }
+  return g_string_free (text, FALSE);
+}
+
 /* ---- the summary for people ------------------------------------------- */
 
 /* Adds @label (translated already) to @parts unless it is there. */

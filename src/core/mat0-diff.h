@@ -149,10 +149,21 @@ char      *mat0_diff_field_dup_value   (const Mat0DiffField *field,
  * fields whose names read the same (they differ after the NUL) as their
  * raw bytes in hex. */
 char      *mat0_diff_field_dup_change  (const Mat0DiffField *field);
+/* Returns: (transfer full): the field and its change, one line for
+ * people: "phase 0 diffuse R: 128 → 200" (mat0tool diff prints it under
+ * the material's name, the library diff lists it). */
+char      *mat0_diff_field_dup_description (const Mat0DiffField *field);
 /* Returns: (transfer full): the texture name of one side (UTF-8; "" for
  * an untextured phase) of a TEXTURE or PARAM field. */
 char      *mat0_diff_field_dup_texture (const Mat0DiffField *field,
                                         guint                side);
+
+/* Returns: (transfer full): the first @max of @fields as
+ * mat0_diff_field_dup_description() gives them, one a line, then "… and
+ * 4 more changes" when there are more; "" when @n_fields is 0. */
+char      *mat0_diff_dup_changes    (const Mat0DiffField *fields,
+                                     guint                n_fields,
+                                     guint                max);
 
 /* Returns: (transfer full): @fields for people, translated, one item per
  * part: "attr1, metadata (ground class), phase 2 (self-light, texture),

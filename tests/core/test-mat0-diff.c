@@ -192,6 +192,13 @@ check_field (GArray       *fields,
   g_assert_cmpstr (text_label, ==, label);
   text_change = mat0_diff_field_dup_change (field);
   g_assert_cmpstr (text_change, ==, change);
+  /* the two as one line */
+  {
+    g_autofree char *line = mat0_diff_field_dup_description (field);
+    g_autofree char *expected = g_strdup_printf ("%s: %s", label, change);
+
+    g_assert_cmpstr (line, ==, expected);
+  }
 }
 
 /* How side @side of field @i reads, and its value for people. */
@@ -275,6 +282,24 @@ test_values_fields (void)
     g_assert_cmpstr (to, ==, "ROCK.1");
     g_assert_cmpmem (field->texture[0], MAT0_TEXTURE_SIZE, a->phases[1].texture, MAT0_TEXTURE_SIZE);
     g_assert_cmpmem (field->texture[1], MAT0_TEXTURE_SIZE, b->phases[1].texture, MAT0_TEXTURE_SIZE);
+  }
+
+  /* the first ones one a line, then how many more */
+  {
+    g_autofree char *two = mat0_diff_dup_changes ((const Mat0DiffField *) (gpointer) fields->data, 13, 2);
+    g_autofree char *all = mat0_diff_dup_changes ((const Mat0DiffField *) (gpointer) fields->data, 2, 2);
+    g_autofree char *one_more = mat0_diff_dup_changes ((const Mat0DiffField *) (gpointer) fields->data, 3, 2);
+    g_autofree char *none = mat0_diff_dup_changes (NULL, 0, 2);
+
+    g_assert_cmpstr (two, ==, "attr1: 0x8 (Additive) → 0x4 (See-through)\n"
+                              "version: 5 → 6\n"
+                              "… and 11 more changes");
+    g_assert_cmpstr (all, ==, "attr1: 0x8 (Additive) → 0x4 (See-through)\n"
+                              "version: 5 → 6");
+    g_assert_cmpstr (one_more, ==, "attr1: 0x8 (Additive) → 0x4 (See-through)\n"
+                                   "version: 5 → 6\n"
+                                   "… and 1 more change");
+    g_assert_cmpstr (none, ==, "");
   }
 
   /* a texture set, and one that differs after its NUL only: the bytes */

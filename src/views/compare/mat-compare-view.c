@@ -330,8 +330,8 @@ block_title (const Mat0Block *block,
     /* Translators: "Unknown", then the stored mode number */
     mode_name = g_strdup_printf (_("%s (%u)"), _(mat0_fields_mode (mode)->label), mode);
   /* TRANSLATORS: an animation block in the compare view's chooser:
-   * "Block 0: loop, 3200 ms" */
-  return g_strdup_printf (_("Block %u: %s, %u ms"), index, mode_name, (guint) cycle);
+   * "Block 0: loop, 3200 ms"; a no-break space before "ms" */
+  return g_strdup_printf (_("Block %u: %s, %u\u00a0ms"), index, mode_name, (guint) cycle);
 }
 
 static char *
@@ -466,8 +466,9 @@ format_value (Slot  *slot,
   if (!slot->has_value)
     return g_strdup ("");
   if (f >= 0 && row == MAT0_AMBIENT_ALPHA_BYTE)
-    /* Translators: the runtime opacity (the ambient alpha) in per cent */
-    return g_strdup_printf (_("%.1f %%"), (double) v->f[f] * 100.0);
+    /* Translators: the runtime opacity (the ambient alpha) in per cent;
+     * a no-break space before "%%" */
+    return g_strdup_printf (_("%.1f\u00a0%%"), (double) v->f[f] * 100.0);
   if (f >= 0)
     return g_strdup_printf ("%.3f", (double) v->f[f]);
   switch (row)
@@ -662,13 +663,15 @@ update_slot_status (MatCompareView *self,
                             (guint) slot->block, slot->eval.phase_a);
   else if (slot->eval.hold)
     /* TRANSLATORS: where the track stands in its cycle and the cycle's
-     * length, in ms (a once track held at its end) */
-    text = g_strdup_printf (_("At %u of the %u ms cycle: holding phase %d"),
+     * length, in ms (a once track held at its end); a no-break space
+     * before "ms" */
+    text = g_strdup_printf (_("At %u of the %u\u00a0ms cycle: holding phase %d"),
                             (guint) slot->eval.r, (guint) slot->eval.period, slot->eval.phase_a);
   else
     /* TRANSLATORS: where the track stands in its cycle and the cycle's
-     * length, in ms; there phase A blends into phase B with weight alpha */
-    text = g_strdup_printf (_("At %u of the %u ms cycle: phase %d → phase %d, α %.3f"),
+     * length, in ms; there phase A blends into phase B with weight alpha;
+     * a no-break space before "ms" */
+    text = g_strdup_printf (_("At %u of the %u\u00a0ms cycle: phase %d → phase %d, α %.3f"),
                             (guint) slot->eval.r, (guint) slot->eval.period, slot->eval.phase_a,
                             slot->eval.phase_b, (double) slot->eval.alpha);
 
@@ -695,8 +698,9 @@ update_time_controls (MatCompareView *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->time_scale), span > 0);
 
   if (span > 0)
-    /* TRANSLATORS: shared time / the scale's length, in seconds */
-    text = g_strdup_printf (_("%.3f s / %.3f s"), time / 1000.0, span / 1000.0);
+    /* TRANSLATORS: shared time / the scale's length, in seconds; no-break
+     * spaces before "s" */
+    text = g_strdup_printf (_("%.3f\u00a0s / %.3f\u00a0s"), time / 1000.0, span / 1000.0);
   else
     text = g_strdup (_("static phases"));
   label_set (self->time_label, text);
@@ -862,8 +866,8 @@ build_table (MatCompareView *self)
 
     self->phase_cells[COL_FIELD] = mat_compare_cell_label (_("Whole phase"), 0.f, "phase-title");
     mat_tooltip_set_text (self->phase_cells[COL_FIELD],
-                          _("The 34 bytes of the phase: 18 parameters and the texture name"));
-    self->phase_cells[COL_SOURCE] = mat_compare_cell_label (_("34 bytes"), 0.f, "source-hint");
+                          _("The 34\u00a0bytes of the phase: 18\u00a0parameters and the texture name"));
+    self->phase_cells[COL_SOURCE] = mat_compare_cell_label (_("34\u00a0bytes"), 0.f, "source-hint");
     gtk_widget_add_css_class (self->phase_cells[COL_SOURCE], "phase-title");
     for (guint s = 0; s < N_SLOTS; s++)
       {

@@ -260,7 +260,7 @@ mat_library_diff_refresh (MatLibraryDiff *self)
             }
           g_ptr_array_add (rows, mat_library_diff_row_new (item->status,
                                                            mat_material_get_name (material != NULL ? material : theirs),
-                                                           summary, material, theirs));
+                                                           summary, item->fields, material, theirs));
           self->counts[item->status]++;
         }
       side_clear (&mine);
@@ -314,23 +314,38 @@ row_button_clicked (GtkButton   *button,
                               "u", position);
 }
 
+/* The four statuses, in Mat0DiffStatus order. */
+static const Mat0DiffStatus statuses[] = { MAT0_DIFF_SAME, MAT0_DIFF_CHANGED, MAT0_DIFF_REMOVED,
+                                           MAT0_DIFF_ADDED };
+
 static void
 setup_row (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            MatLibraryDiff           *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *badge = gtk_label_new (NULL);
+  GtkWidget *badge = gtk_stack_new ();
   GtkWidget *name = gtk_label_new (NULL);
+  GtkWidget *details = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *summary = gtk_label_new (NULL);
+  GtkWidget *changes = gtk_label_new (NULL);
   /* Translators: a button on a row of the library diff: compare the two materials */
   GtkWidget *compare = gtk_button_new_with_label (C_("library diff", "Compare"));
   GtkWidget *take = gtk_button_new_with_label (_("Take from Other"));
 
   gtk_widget_add_css_class (box, "library-diff-row");
-  gtk_widget_add_css_class (badge, "diff-badge");
-  gtk_label_set_width_chars (GTK_LABEL (badge), 10);
+  /* one badge a status, all as wide as the widest in every row, so the
+   * names after them line up whatever the language's words */
+  gtk_stack_set_hhomogeneous (GTK_STACK (badge), TRUE);
   gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
+  for (guint i = 0; i < G_N_ELEMENTS (statuses); i++)
+    {
+      GtkWidget *label = gtk_label_new (status_label (statuses[i]));
+
+      gtk_widget_add_css_class (label, "diff-badge");
+      gtk_widget_add_css_class (label, status_class (statuses[i]));
+      gtk_stack_add_named (GTK_STACK (badge), label, status_class (statuses[i]));
+    }
   gtk_label_set_xalign (GTK_LABEL (name), 0.f);
   /* names and summaries wrap rather than being cut off */
   gtk_label_set_width_chars (GTK_LABEL (name), 22);
@@ -342,12 +357,23 @@ setup_row (GtkSignalListItemFactory *factory,
   gtk_label_set_wrap (GTK_LABEL (summary), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (summary), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_width_chars (GTK_LABEL (summary), 20);
-  gtk_widget_set_hexpand (summary, TRUE);
   gtk_widget_add_css_class (summary, "dim-label");
+  /* each change, old → new, one a line */
+  gtk_label_set_xalign (GTK_LABEL (changes), 0.f);
+  gtk_label_set_wrap (GTK_LABEL (changes), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (changes), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_width_chars (GTK_LABEL (changes), 20);
+  gtk_widget_add_css_class (changes, "diff-changes");
+  gtk_widget_set_hexpand (details, TRUE);
+  gtk_widget_set_valign (details, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (details), summary);
+  gtk_box_append (GTK_BOX (details), changes);
   mat_tooltip_set_text (compare, _("Show the two materials side by side, field by field"));
   mat_tooltip_set_text (take, _("Copy this material from the other library into this one: added when it is missing, its content replaced when it changed (one undo step)"));
   gtk_widget_add_css_class (compare, "flat");
   gtk_widget_add_css_class (take, "flat");
+  gtk_widget_set_valign (compare, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (take, GTK_ALIGN_CENTER);
   g_object_set_data (G_OBJECT (compare), "row-action", (gpointer) "library-diff.compare");
   g_object_set_data (G_OBJECT (take), "row-action", (gpointer) "library-diff.take");
   g_signal_connect (compare, "clicked", G_CALLBACK (row_button_clicked), list_item);
@@ -355,7 +381,7 @@ setup_row (GtkSignalListItemFactory *factory,
 
   gtk_box_append (GTK_BOX (box), badge);
   gtk_box_append (GTK_BOX (box), name);
-  gtk_box_append (GTK_BOX (box), summary);
+  gtk_box_append (GTK_BOX (box), details);
   gtk_box_append (GTK_BOX (box), compare);
   gtk_box_append (GTK_BOX (box), take);
   gtk_list_item_set_child (list_item, box);
@@ -371,23 +397,25 @@ bind_row (GtkSignalListItemFactory *factory,
   GtkWidget *box = gtk_list_item_get_child (list_item);
   GtkWidget *badge = gtk_widget_get_first_child (box);
   GtkWidget *name = gtk_widget_get_next_sibling (badge);
-  GtkWidget *summary = gtk_widget_get_next_sibling (name);
-  GtkWidget *compare = gtk_widget_get_next_sibling (summary);
+  GtkWidget *details = gtk_widget_get_next_sibling (name);
+  GtkWidget *summary = gtk_widget_get_first_child (details);
+  GtkWidget *changes = gtk_widget_get_next_sibling (summary);
+  GtkWidget *compare = gtk_widget_get_next_sibling (details);
   GtkWidget *take = gtk_widget_get_next_sibling (compare);
   Mat0DiffStatus status = mat_library_diff_row_get_status (row);
   MatMaterial *mine = mat_library_diff_row_get_mine (row);
   MatMaterial *theirs = mat_library_diff_row_get_theirs (row);
-  static const char *const classes[] = { "added", "removed", "changed", "same" };
+  const char *text = mat_library_diff_row_get_changes (row);
 
-  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
-    gtk_widget_remove_css_class (badge, classes[i]);
-  gtk_widget_add_css_class (badge, status_class (status));
-  gtk_label_set_text (GTK_LABEL (badge), status_label (status));
+  gtk_stack_set_visible_child_name (GTK_STACK (badge), status_class (status));
   gtk_label_set_text (GTK_LABEL (name), mat_library_diff_row_get_name (row));
   mat_tooltip_set_text (name, mat_library_diff_row_get_name (row));
   gtk_label_set_text (GTK_LABEL (summary), mat_library_diff_row_get_summary (row));
   mat_tooltip_set_text (summary, mat_library_diff_row_get_summary (row)[0] != '\0'
                                  ? mat_library_diff_row_get_summary (row) : NULL);
+  gtk_label_set_text (GTK_LABEL (changes), text);
+  gtk_widget_set_visible (changes, text[0] != '\0');
+  mat_tooltip_set_text (changes, text[0] != '\0' ? mat_library_diff_row_get_all_changes (row) : NULL);
   gtk_widget_set_sensitive (compare, mine != NULL && theirs != NULL &&
                                      mat_material_get_editable (mine) &&
                                      mat_material_get_editable (theirs));

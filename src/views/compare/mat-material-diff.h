@@ -39,6 +39,8 @@ typedef enum {
 /* At most this many phase sections, and key rows per block, are listed;
  * a note says how many more there are (the summary counts them all). */
 #define MAT_MATERIAL_DIFF_MAX_ROWS 100
+/* At most this many changes are listed under the summary. */
+#define MAT_MATERIAL_DIFF_MAX_CHANGES 40
 
 #define MAT_TYPE_MATERIAL_DIFF (mat_material_diff_get_type ())
 
@@ -72,6 +74,11 @@ void         mat_material_diff_set_differences_only (MatMaterialDiff *self,
 guint        mat_material_diff_get_n_differences    (MatMaterialDiff *self);
 /* Returns: (transfer none): the summary line above the table. */
 const char  *mat_material_diff_get_summary          (MatMaterialDiff *self);
+/* Returns: (transfer none): the changes under it, A's value → B's,
+ * joined by " · " ("attr1: 0x0 (Opaque) → 0x8 (Additive) · phase 2
+ * diffuse G: 0 → 9"; at most MAT_MATERIAL_DIFF_MAX_CHANGES, then "… and
+ * 5 more changes"); "" when the materials are the same. */
+const char  *mat_material_diff_get_changes          (MatMaterialDiff *self);
 
 /* The rows, for the actions and for tests. @item is the phase or block,
  * @index as in MatMaterialDiffRowKind (0 when unused). Returns: the row,
