@@ -11,6 +11,7 @@
 #include "mat-name-dialog.h"
 #include "mat-phase-table.h"
 #include "mat-window-clipboard.h"
+#include "mat-window-private.h"
 
 /* A file to import is read whole: larger than this it is no material. */
 #define MAX_IMPORT_SIZE (64u << 20)
@@ -264,11 +265,14 @@ paste_material (MatWindow  *self,
       g_error_matches (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_INVALID))
     {
       g_autofree char *name = NULL;
+      g_autofree char *library_name = _mat_window_dup_library_name (self);
       MatNameDialog *dialog;
 
       mat_json_identify (text, -1, NULL, &name, NULL);
       dialog = mat_name_dialog_present_paste (GTK_WINDOW (self), library, text,
                                               name != NULL && name[0] != '\0' ? name : "MATERIAL");
+      /* which library, when two are called Material.lib */
+      mat_name_dialog_set_library_name (dialog, library_name);
       g_signal_connect_object (dialog, "done", G_CALLBACK (name_dialog_done_cb), self,
                                G_CONNECT_SWAPPED);
       return;

@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mat-library-diff-private.h"
+#include "mat-library-name.h"
 #include "mat-material-copy.h"
 #include "mat-style.h"
 #include "mat-tooltip.h"
@@ -36,7 +37,8 @@ struct _MatLibraryDiff
 
   MatLibrary         *library;
   MatLibrary         *other;
-  char               *other_title;
+  char               *other_title;     /* given, or %NULL: by its file */
+  char               *other_name;      /* shown */
   Side                theirs;
   gboolean            changed_only;
   gboolean            loading;
@@ -161,6 +163,29 @@ status_class (Mat0DiffStatus status)
     }
 }
 
+/* The other library's name: the title given, or its file's name told
+ * apart from this library's ("Material.lib — Parkan/DATA"). */
+static void
+update_other_name (MatLibraryDiff *self)
+{
+  g_clear_pointer (&self->other_name, g_free);
+  if (self->other == NULL)
+    return;
+  if (self->other_title != NULL)
+    self->other_name = g_strdup (self->other_title);
+  else if (mat_library_get_file (self->other) == NULL)
+    self->other_name = g_strdup (_("Other library"));
+  else
+    {
+      MatLibraryPlace places[2] = {
+        { mat_library_get_file (self->other), FALSE },
+        { self->library != NULL ? mat_library_get_file (self->library) : NULL, FALSE },
+      };
+
+      self->other_name = mat_library_dup_display_name (&places[0], places, 2);
+    }
+}
+
 static void
 update_summary (MatLibraryDiff *self)
 {
@@ -176,7 +201,7 @@ update_summary (MatLibraryDiff *self)
     }
 
   /* Translators: the library this one is compared with */
-  other = g_strdup_printf (_("Compared with “%s”"), self->other_title);
+  other = g_strdup_printf (_("Compared with “%s”"), self->other_name);
   gtk_label_set_text (self->other_label, other);
   mat_tooltip_set_text (GTK_WIDGET (self->other_label), other);
   /* Translators: how many materials this library added, removed, changed
@@ -486,10 +511,9 @@ load_cb (GObject      *source,
     }
   else
     {
-      g_autofree char *title = g_file_get_basename (op->file);
-
       show_error (self, NULL);
-      mat_library_diff_set_other (self, library, title);
+      /* named by its file, told apart from this library */
+      mat_library_diff_set_other (self, library, NULL);
     }
   open_op_free (op);
 }
@@ -692,6 +716,7 @@ mat_library_diff_finalize (GObject *object)
   MatLibraryDiff *self = MAT_LIBRARY_DIFF (object);
 
   g_free (self->other_title);
+  g_free (self->other_name);
 
   G_OBJECT_CLASS (mat_library_diff_parent_class)->finalize (object);
 }
@@ -845,6 +870,7 @@ mat_library_diff_set_library (MatLibraryDiff *self,
   if (library != NULL)
     g_signal_connect_object (mat_library_get_history (library), "changed",
                              G_CALLBACK (queue_refresh), self, G_CONNECT_SWAPPED);
+  update_other_name (self);
   mat_library_diff_refresh (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIBRARY]);
 }
@@ -860,7 +886,7 @@ const char *
 mat_library_diff_get_other_title (MatLibraryDiff *self)
 {
   g_return_val_if_fail (MAT_IS_LIBRARY_DIFF (self), NULL);
-  return self->other_title;
+  return self->other_name;
 }
 
 void
@@ -872,15 +898,19 @@ mat_library_diff_set_other (MatLibraryDiff *self,
   g_return_if_fail (other == NULL || MAT_IS_LIBRARY (other));
 
   g_free (self->other_title);
-  self->other_title = g_strdup (other == NULL ? NULL : title != NULL ? title : _("Other library"));
+  self->other_title = other != NULL ? g_strdup (title) : NULL;
   if (g_set_object (&self->other, other))
     {
+      update_other_name (self);
       side_fill (&self->theirs, other);
       mat_library_diff_refresh (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OTHER]);
     }
   else
-    update_summary (self);
+    {
+      update_other_name (self);
+      update_summary (self);
+    }
 }
 
 gboolean

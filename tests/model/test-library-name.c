@@ -1,4 +1,4 @@
-/* test-library-names.c - the names that tell open libraries apart: the
+/* test-library-name.c - the names that tell open libraries apart: the
  * file's name alone, or with as many of its folders as it takes */
 #include "config.h"
 
