@@ -15,6 +15,7 @@
 #include "mat-application.h"
 #include "mat-compare-view-private.h"
 #include "mat-compare-window.h"
+#include "mat-document.h"
 #include "mat-library-diff-private.h"
 #include "mat-material-json.h"
 #include "mat-name-dialog.h"
@@ -148,6 +149,24 @@ has_title (gpointer data)
   return g_strcmp0 (gtk_window_get_title (wait->window), wait->title) == 0;
 }
 
+static void
+saved_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  mat_document_save_finish (MAT_DOCUMENT (object), result, NULL, &error);
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
 /* Tests */
 
 /* One Material.lib: its name; two: each with the folder that tells them
@@ -225,18 +244,53 @@ test_compare_and_diff (void)
   g_assert_cmpstr (with_other, ==,
                    "Material.lib — mod/DATA | Material.lib — Parkan/DATA | Material.lib — cd/DATA");
 
+  /* this library saved as Other.lib: the header needs no folder for the
+   * other any more; the choosers still tell the other two Material.lib
+   * apart; the windows' titles follow */
+  {
+    g_autofree char *path = g_build_filename (tmp_dir, "games", "mod", "Other.lib", NULL);
+    g_autoptr(GFile) elsewhere = g_file_new_for_path (path);
+    g_autofree char *renamed = NULL;
+    gboolean done = FALSE;
+
+    mat_document_save_async (mat_window_get_document (b), elsewhere, MAT_SAVE_NONE, NULL,
+                             saved_cb, &done);
+    g_assert_true (ui_wait_for (is_true, &done, WAIT_SECONDS));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (header)), ==, "Compared with “Material.lib”");
+    g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (b)), ==, "Other.lib");
+    g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (a)), ==, "Material.lib");
+    renamed = dropdown_items (library_b);
+    g_assert_cmpstr (renamed, ==,
+                     "Other.lib | Material.lib — Parkan/DATA | Material.lib — cd/DATA");
+  }
+
+  /* another file to compare with, of another name: the one it replaces
+   * goes from the choosers, and Parkan's needs its folders no more */
+  {
+    g_autofree char *path = g_build_filename (tmp_dir, "cd", "DATA", "Original.lib", NULL);
+    g_autoptr(GFile) renamed_original = g_file_new_for_path (path);
+    g_autofree char *left = NULL;
+
+    g_assert_cmpint (g_rename (g_file_peek_path (original), path), ==, 0);
+    mat_library_diff_open_file (diff, renamed_original);
+    g_assert_true (ui_wait_for (other_loaded, diff, WAIT_SECONDS));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (header)), ==, "Compared with “Original.lib”");
+    left = dropdown_items (library_b);
+    g_assert_cmpstr (left, ==, "Other.lib | Material.lib | Original.lib");
+  }
+
   /* a title given is shown as it is (the public interface) */
   mat_library_diff_set_other (diff, mat_library_diff_get_other (diff), "On disk");
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (header)), ==, "Compared with “On disk”");
 
-  /* the other window goes: the choosers keep the folders the rest need */
+  /* the other window goes: a new Compare window offers this one alone */
   gtk_window_destroy (GTK_WINDOW (compare));
   ui_close_window (GTK_WINDOW (a));
   compare = open_compare (b);
   view = mat_compare_window_get_view (compare);
   g_clear_pointer (&items, g_free);
   items = dropdown_items (mat_compare_view_get_test_widget (view, "library-a"));
-  g_assert_cmpstr (items, ==, "Material.lib");
+  g_assert_cmpstr (items, ==, "Other.lib");
 
   gtk_window_destroy (GTK_WINDOW (compare));
   ui_close_window (GTK_WINDOW (b));

@@ -186,6 +186,15 @@ update_other_name (MatLibraryDiff *self)
     }
 }
 
+static void update_summary (MatLibraryDiff *self);
+
+static void
+library_file_changed (MatLibraryDiff *self)
+{
+  update_other_name (self);
+  update_summary (self);
+}
+
 static void
 update_summary (MatLibraryDiff *self)
 {
@@ -863,13 +872,21 @@ mat_library_diff_set_library (MatLibraryDiff *self,
   g_return_if_fail (library == NULL || MAT_IS_LIBRARY (library));
 
   if (self->library != NULL)
-    g_signal_handlers_disconnect_by_data (mat_library_get_history (self->library), self);
+    {
+      g_signal_handlers_disconnect_by_data (mat_library_get_history (self->library), self);
+      g_signal_handlers_disconnect_by_data (self->library, self);
+    }
   if (!g_set_object (&self->library, library))
     return;
   /* every edit, undo and redo of this library goes through its history */
   if (library != NULL)
-    g_signal_connect_object (mat_library_get_history (library), "changed",
-                             G_CALLBACK (queue_refresh), self, G_CONNECT_SWAPPED);
+    {
+      g_signal_connect_object (mat_library_get_history (library), "changed",
+                               G_CALLBACK (queue_refresh), self, G_CONNECT_SWAPPED);
+      /* saved elsewhere: the other one may need its folders, or no more */
+      g_signal_connect_object (library, "notify::file", G_CALLBACK (library_file_changed), self,
+                               G_CONNECT_SWAPPED);
+    }
   update_other_name (self);
   mat_library_diff_refresh (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIBRARY]);

@@ -5,7 +5,8 @@
  * for every phase its colour groups, power, cell and texture; for every
  * animation block its mode, interpolation mask and each key (k0, k1 = the
  * time its interval ends, k2). What differs comes from the core's
- * comparison (mat0-diff.h) and is highlighted; a row can be copied across
+ * comparison (mat0-diff.h) and is highlighted, each change listed under
+ * the summary with A's value and B's; a row can be copied across
  * (A to B or B to A) when the target side is editable: a field, a colour
  * group, a key, a whole phase, a whole block (the section rows) or the
  * whole material (the first row), each one undo step in the target's
