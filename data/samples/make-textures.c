@@ -2,7 +2,7 @@
  * in each of the seven Texm formats, under the names the demo materials
  * use. Two carry a Page chunk of four cells: ATLAS.0 (framed, for people)
  * and ATLAS4.0 (four flat colours, for tests); GLOW.0 and SMOKE.0 have
- * graded alpha.
+ * graded alpha; LEAVES.0 (for the demo tree) is a cut-out: alpha 0 or 255.
  *
  * Usage: make-textures OUTPUT.lib
  *
@@ -322,6 +322,56 @@ draw_atlas4 (guint size)
   return rgba;
 }
 
+/* A small tree for crossed planes: a trunk and a crown of round clumps
+ * with holes, alpha 255 on the leaves and the trunk and 0 everywhere
+ * else (dark green there, so that filtering does not bleed a light
+ * rim). Texture v runs down: the crown at the top, the trunk below. */
+static guint8 *
+draw_leaves (guint size)
+{
+  static const int clumps[][3] = {   /* centre x, y and radius on 64 px */
+    { 32, 20, 18 }, { 19, 29, 12 }, { 45, 29, 12 }, { 32, 36, 11 }, { 23, 11, 9 }, { 41, 11, 9 },
+  };
+  guint8 *rgba = g_malloc ((gsize) size * size * 4);
+
+  for (guint y = 0; y < size; y++)
+    for (guint x = 0; x < size; x++)
+      {
+        int px = (int) (x * 64 / size), py = (int) (y * 64 / size);
+        gboolean leaf = FALSE, rim = FALSE;
+        int n = (int) fbm (x, y, size, 71);
+
+        for (guint c = 0; c < G_N_ELEMENTS (clumps); c++)
+          {
+            int dx = px - clumps[c][0], dy = py - clumps[c][1];
+            int d2 = dx * dx + dy * dy, r2 = clumps[c][2] * clumps[c][2];
+
+            if (d2 < r2)
+              {
+                leaf = TRUE;
+                rim = rim || d2 * 10 > r2 * 7;
+              }
+          }
+        /* holes between the leaves, more of them at the rim */
+        if (leaf && ((hash3 (x / 2, y / 2, 72) & 7) == 0 ||
+                     (rim && (hash3 (x, y, 73) & 3) == 0)))
+          leaf = FALSE;
+
+        if (leaf)
+          put_px (rgba, size, x, y, 30 + n / 5 - py / 3, 80 + n / 2 - py / 2, 20 + n / 8, 255);
+        else if (px >= 29 && px < 35 && py >= 40)
+          {
+            int grain = (int) (hash3 (x, y / 3, 74) & 0x1F);
+
+            put_px (rgba, size, x, y, 85 + grain, 58 + grain / 2, 34, 255);
+          }
+        else
+          put_px (rgba, size, x, y, 40, 70, 30, 0);
+      }
+
+  return rgba;
+}
+
 /* Full mip chain: 1 + floor (log2 (size)). */
 static guint
 full_chain (guint size)
@@ -374,7 +424,7 @@ main (int argc, char *argv[])
   g_autoptr(GBytes) file = NULL;
   g_autoptr(GError) error = NULL;
   NresOutEntry *out;
-  struct { const char *name; GBytes *payload; } tex[9];
+  struct { const char *name; GBytes *payload; } tex[10];
   guint n = 0;
 
   if (argc != 2)
@@ -397,6 +447,7 @@ main (int argc, char *argv[])
                                 atlas_rects, G_N_ELEMENTS (atlas_rects)));
   ADD ("ATLAS4.0", make_texture ("ATLAS4.0", 8888, 64, draw_atlas4 (64), NULL,
                                  atlas4_rects, G_N_ELEMENTS (atlas4_rects)));
+  ADD ("LEAVES.0", make_texture ("LEAVES.0", 8888, 64, draw_leaves (64), NULL, NULL, 0));
 #undef ADD
   g_assert (n == G_N_ELEMENTS (tex));
 

@@ -4,23 +4,26 @@
  *            [--drop-alpha] [--mips N] [--cells x,w,y,h;...] -o OUT
  *   mat0tool texture-export TEXLIB NAME [--level K] -o OUT.png
  *
- * The picture is read with gdk-pixbuf (PNG, JPEG, BMP, TGA, ...), encoded
- * by the core (texm-convert.h) and written through the preserving writer:
+ * The picture is read by the model (mat-picture.h: PNG, JPEG, BMP or TGA
+ * by their content, its size checked from its header before it is
+ * decoded), encoded by the core (texm-convert.h) and written through the
+ * preserving writer:
  * a new name becomes a new entry at the end of the directory (type Texm,
  * attr1..3 0, as the demo library's textures have), an existing Texm entry
  * of that name gets the new payload and keeps its name bytes, every
- * other directory field and its header's flags5 and unk6.
+ * other directory field and its header's flags5 and unk6. Every name and
+ * path printed goes through mt_escape (mt_printerr on stderr).
  */
 #include "config.h"
 
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <gio/gio.h>
-#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cp1251.h"
 #include "mat-file.h"
+#include "mat-picture.h"
 #include "mat0tool.h"
 #include "texm-convert.h"
 
@@ -70,24 +73,9 @@ usage (const char *format, ...)
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  fprintf (stderr, "mat0tool: %s\nTry 'mat0tool --help-texture'.\n", message);
+  mt_printerr ("mat0tool: %s", message);
+  fprintf (stderr, "Try 'mat0tool --help-texture'.\n");
   return MT_EXIT_USAGE;
-}
-
-/* Only regular files are read (cli.md): a FIFO would block, a directory
- * cannot be read. A missing file is reported by the reader. */
-static gboolean
-refuse_irregular (const char *path)
-{
-  GStatBuf st;
-
-  if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode))
-    {
-      fprintf (stderr, "%s: expected a regular file, found %s\n", path,
-               S_ISDIR (st.st_mode) ? "a folder" : "a special file");
-      return TRUE;
-    }
-  return FALSE;
 }
 
 /* Reads and parses TEXLIB; on failure prints "FILE: message" and sets
@@ -197,36 +185,22 @@ parse_cells (const char *text, GArray *rects, char **problem)
   return TRUE;
 }
 
-/* The picture as RGBA8 rows; on failure prints the reason and sets
- * *status (2: cannot be read, 1: not a picture gdk-pixbuf decodes). */
+/* The picture as RGBA8 rows (mat_picture_load_path); on failure prints
+ * "PICTURE: message" and sets *status (1: refused as a picture, 2:
+ * cannot be read). */
 static GdkPixbuf *
 load_picture (const char *path, int *status)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GdkPixbuf) loaded = NULL;
-  g_autoptr(GdkPixbuf) oriented = NULL;
+  GdkPixbuf *picture = mat_picture_load_path (path, &error);
 
-  *status = MT_EXIT_USAGE;
-  if (refuse_irregular (path))
-    return NULL;
-  loaded = gdk_pixbuf_new_from_file (path, &error);
-  if (loaded == NULL)
+  if (picture == NULL)
     {
-      fprintf (stderr, "%s: %s\n", path, error->message);
-      if (error->domain != G_FILE_ERROR)
-        *status = MT_EXIT_INVALID;
-      return NULL;
+      mt_printerr ("%s: %s", path, error->message);
+      *status = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) ?
+                MT_EXIT_INVALID : MT_EXIT_USAGE;
     }
-  oriented = gdk_pixbuf_apply_embedded_orientation (loaded);
-  if (gdk_pixbuf_get_colorspace (oriented) != GDK_COLORSPACE_RGB ||
-      gdk_pixbuf_get_bits_per_sample (oriented) != 8)
-    {
-      fprintf (stderr, "%s: expected 8-bit RGB or RGBA pixels\n", path);
-      *status = MT_EXIT_INVALID;
-      return NULL;
-    }
-  /* an opaque picture gets alpha 255 */
-  return gdk_pixbuf_add_alpha (oriented, FALSE, 0, 0, 0);
+  return picture;
 }
 
 int
@@ -240,6 +214,7 @@ mt_cmd_texture_import (char **args)
   g_autoptr(GBytes) payload = NULL;
   g_autoptr(GBytes) file = NULL;
   g_autofree char *problem = NULL;
+  g_autofree char *label = NULL;
   guint8 field[TEXM_NAME_MAX_BYTES + 1];
   TexmEncodeOptions options;
   TexmEncodeResult result;
@@ -297,7 +272,7 @@ mt_cmd_texture_import (char **args)
     {
       if (g_error_matches (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_CELL))
         return usage ("--cells: %s", error->message);
-      fprintf (stderr, "%s: %s\n", args[2], error->message);
+      mt_printerr ("%s: %s", args[2], error->message);
       return MT_EXIT_INVALID;
     }
 
@@ -308,8 +283,8 @@ mt_cmd_texture_import (char **args)
       g_autofree char *name = cp1251_to_utf8 ((const guint8 *) archive->entries[index].name,
                                               NRES_NAME_SIZE);
 
-      fprintf (stderr, "%s: %s: expected a Texm entry to replace, found entry %d of type %s\n",
-               args[0], name, index, type);
+      mt_printerr ("%s: %s: expected a Texm entry to replace, found entry %d of type %s",
+                   args[0], name, index, type);
       return MT_EXIT_INVALID;
     }
 
@@ -337,17 +312,18 @@ mt_cmd_texture_import (char **args)
   nres_out_entries_free (out, n_out);
   if (file == NULL)
     {
-      fprintf (stderr, "%s: %s\n", args[0], error->message);
+      mt_printerr ("%s: %s", args[0], error->message);
       return MT_EXIT_INVALID;
     }
   if (!mt_write_output (args[0], etag, opt_output, file, &error))
     {
-      fprintf (stderr, "%s: %s\n", opt_output, error->message);
+      mt_printerr ("%s: %s", opt_output, error->message);
       return MT_EXIT_USAGE;
     }
 
+  label = mt_escape (args[1]);
   printf ("%s: %s entry %d: format %u, %ux%u, %u mips, %" G_GSIZE_FORMAT " bytes",
-          args[1], index >= 0 ? "replaced" : "added", index >= 0 ? index : (gint) n_out - 1,
+          label, index >= 0 ? "replaced" : "added", index >= 0 ? index : (gint) n_out - 1,
           options.format, result.width, result.height, result.mip_count, result.size);
   if (options.page)
     printf (", Page %u cells", options.n_rects);
@@ -370,6 +346,7 @@ mt_cmd_texture_export (char **args)
   g_autoptr(GBytes) png = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *label = NULL;
   g_autofree guint8 *rgba = NULL;
   guint8 field[NRES_NAME_SIZE];
   gchar *buffer = NULL;
@@ -392,7 +369,7 @@ mt_cmd_texture_export (char **args)
   index = cp1251_from_utf8 (args[1], field, sizeof field, NULL) ? find_first (archive, field) : -1;
   if (index < 0)
     {
-      fprintf (stderr, "%s: %s: no such entry\n", args[0], args[1]);
+      mt_printerr ("%s: %s: no such entry", args[0], args[1]);
       return MT_EXIT_INVALID;
     }
   name = cp1251_to_utf8 ((const guint8 *) archive->entries[index].name, NRES_NAME_SIZE);
@@ -400,14 +377,14 @@ mt_cmd_texture_export (char **args)
     {
       g_autofree char *type = mt_type_name (archive->entries[index].type_id);
 
-      fprintf (stderr, "%s: %s: expected a Texm entry, found type %s\n", args[0], name, type);
+      mt_printerr ("%s: %s: expected a Texm entry, found type %s", args[0], name, type);
       return MT_EXIT_INVALID;
     }
   payload = nres_archive_payload_bytes (archive, (guint) index);
   image = texm_parse (payload, name, archive->entries[index].data_offset, &error);
   if (image == NULL)
     {
-      fprintf (stderr, "%s: %s\n", args[0], error->message);
+      mt_printerr ("%s: %s", args[0], error->message);
       return MT_EXIT_INVALID;
     }
   if (level >= image->header.mip_count)
@@ -419,15 +396,16 @@ mt_cmd_texture_export (char **args)
                                      (int) w * 4, NULL, NULL);
   if (!gdk_pixbuf_save_to_buffer (pixbuf, &buffer, &buffer_size, "png", &error, NULL))
     {
-      fprintf (stderr, "%s: %s\n", opt_output, error->message);
+      mt_printerr ("%s: %s", opt_output, error->message);
       return MT_EXIT_USAGE;
     }
   png = g_bytes_new_take (buffer, buffer_size);
   if (!mt_write_output (args[0], NULL, opt_output, png, &error))
     {
-      fprintf (stderr, "%s: %s\n", opt_output, error->message);
+      mt_printerr ("%s: %s", opt_output, error->message);
       return MT_EXIT_USAGE;
     }
-  printf ("%s: level %u, %ux%u, format %u\n", name, level, w, h, image->header.format);
+  label = mt_escape (name);
+  printf ("%s: level %u, %ux%u, format %u\n", label, level, w, h, image->header.format);
   return MT_EXIT_OK;
 }

@@ -102,6 +102,13 @@ mt_type_name (guint32 type_id)
   return mat_json_type_name (type_id);
 }
 
+/* A code point that a terminal takes as a command: C0, DEL, C1. */
+static gboolean
+is_control (gunichar c)
+{
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f);
+}
+
 char *
 mt_escape (const char *text)
 {
@@ -109,25 +116,46 @@ mt_escape (const char *text)
 
   if (text == NULL)
     return g_strdup ("(null)");
-  for (const guchar *p = (const guchar *) text; *p != 0; p++)
-    if (*p < 0x20 || *p == 0x7f)
-      goto escape;
-  return g_strdup (text);
+  if (g_utf8_validate (text, -1, NULL))
+    {
+      const char *p;
 
-escape:
+      for (p = text; *p != 0; p = g_utf8_next_char (p))
+        if (is_control (g_utf8_get_char (p)))
+          break;
+      if (*p == 0)
+        return g_strdup (text);
+    }
+
+  /* Byte by byte: a byte that does not start a valid UTF-8 character is
+   * shown as \xNN (a terminal in a legacy charset would take 0x9B as a
+   * command), a control character as \n, \t, \r, \xNN or \u0080. */
   out = g_string_new (NULL);
-  for (const guchar *p = (const guchar *) text; *p != 0; p++)
-    switch (*p)
-      {
-      case '\n': g_string_append (out, "\\n"); break;
-      case '\r': g_string_append (out, "\\r"); break;
-      case '\t': g_string_append (out, "\\t"); break;
-      default:
-        if (*p < 0x20 || *p == 0x7f)
-          g_string_append_printf (out, "\\x%02x", *p);
-        else
-          g_string_append_c (out, (char) *p);
-      }
+  for (const char *p = text; *p != 0;)
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+          continue;
+        }
+      switch (c)
+        {
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (c < 0x80 && is_control (c))
+            g_string_append_printf (out, "\\x%02x", c);
+          else if (is_control (c))
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_len (out, p, g_utf8_next_char (p) - p);
+        }
+      p = g_utf8_next_char (p);
+    }
   return g_string_free (out, FALSE);
 }
 
@@ -147,17 +175,15 @@ mt_printerr (const char *format, ...)
   fprintf (stderr, "%s\n", line);
 }
 
-MtLibrary *
-mt_library_new_from_bytes (const char *path, GBytes *bytes, gboolean decode, GError **error)
+/* Takes @archive. */
+static MtLibrary *
+library_new_from_archive (const char *path, NresArchive *archive, gboolean decode)
 {
   g_autoptr(MtLibrary) library = g_new0 (MtLibrary, 1);
-  NresArchive *archive;
 
   library->path = g_strdup (path);
   library->label = mt_escape (path);
-  archive = library->archive = nres_archive_parse (bytes, error);
-  if (archive == NULL)
-    return NULL;
+  library->archive = archive;
 
   library->materials = g_new0 (Mat0Material *, archive->n_entries);
   library->errors = g_new0 (GError *, archive->n_entries);
@@ -171,6 +197,16 @@ mt_library_new_from_bytes (const char *path, GBytes *bytes, gboolean decode, GEr
         mt_library_decode (library, i);
     }
   return g_steal_pointer (&library);
+}
+
+MtLibrary *
+mt_library_new_from_bytes (const char *path, GBytes *bytes, gboolean decode, GError **error)
+{
+  NresArchive *archive = nres_archive_parse (bytes, error);
+
+  if (archive == NULL)
+    return NULL;
+  return library_new_from_archive (path, archive, decode);
 }
 
 void
@@ -214,31 +250,26 @@ mt_library_free (MtLibrary *library)
   g_free (library);
 }
 
-/* Reads LIB (mat_file_read_library: anything but a regular file is
+/* Reads LIB (mat_file_read_archive: anything but a regular file is
  * refused at once; the header and directory are checked against the
- * file's size first). On failure prints "FILE: message" and sets
- * *status: 2 for I/O, 1 for a file that is not a valid library. */
+ * file's size first; what the directory does not name is read only when
+ * a write needs it). On failure prints "FILE: message" and sets *status:
+ * 2 for I/O, 1 for a file that is not a valid library. */
 static MtLibrary *
 load_library_full (const char *path, gboolean decode, int *status)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *etag = NULL;
-  g_autoptr(GBytes) bytes = mat_file_read_library (path, &etag, NULL, NULL, &error);
+  NresArchive *archive = mat_file_read_archive (path, &etag, NULL, NULL, &error);
   MtLibrary *library;
 
-  if (bytes == NULL)
+  if (archive == NULL)
     {
       mt_printerr ("%s: %s", path, error->message);
       *status = error->domain == NRES_ERROR ? MT_EXIT_INVALID : MT_EXIT_USAGE;
       return NULL;
     }
-  library = mt_library_new_from_bytes (path, bytes, decode, &error);
-  if (library == NULL)
-    {
-      mt_printerr ("%s: %s", path, error->message);
-      *status = MT_EXIT_INVALID;
-      return NULL;
-    }
+  library = library_new_from_archive (path, archive, decode);
   library->etag = g_steal_pointer (&etag);
   library->real_path = realpath (path, NULL);
   return library;
@@ -291,6 +322,21 @@ resolve_output (const char *path)
   return g_build_filename (real_dir, base, NULL);
 }
 
+gboolean
+mt_replace (const char  *out,
+            GBytes      *bytes,
+            const char  *etag,
+            GError     **error)
+{
+  MatSaveNotes notes = MAT_SAVE_NOTE_NONE;
+
+  if (!mat_file_replace (out, bytes, etag, MAT_SAVE_NONE, NULL, &notes, NULL, error))
+    return FALSE;
+  if (notes & MAT_SAVE_NOTE_STALE_REMOVED)
+    mt_printerr ("%s: removed the temporary files that interrupted saves had left in its folder", out);
+  return TRUE;
+}
+
 /* Writes the result of an edit. @bytes %NULL: the writer refused the
  * input (@error says why): the message names the input. Writing over the
  * input passes the ETag read with it, so a file another program changed
@@ -314,7 +360,7 @@ finish_write (const MtLibrary *input, const char *input_path, const char *out,
       if (g_str_equal (target, input->real_path))
         etag = input->etag;
     }
-  if (!mat_file_replace (out, bytes, etag, MAT_SAVE_NONE, NULL, NULL, NULL, &write_error))
+  if (!mt_replace (out, bytes, etag, &write_error))
     {
       mt_printerr ("%s: %s", out, write_error->message);
       return MT_EXIT_USAGE;
@@ -339,7 +385,7 @@ mt_write_output (const char *input_path,
       if (g_str_equal (target, input))
         etag = input_etag;
     }
-  return mat_file_replace (out, bytes, etag, MAT_SAVE_NONE, NULL, NULL, NULL, error);
+  return mt_replace (out, bytes, etag, error);
 }
 
 static void
@@ -681,7 +727,6 @@ cmd_dump (char **args)
 static int
 cmd_check (char **args)
 {
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(NresArchive) archive = NULL;
   g_autoptr(GPtrArray) diags = NULL;
@@ -691,15 +736,14 @@ cmd_check (char **args)
   if (g_strv_length (args) != 1)
     return usage_error ("check takes one LIB");
   /* A FIFO or a device is refused at once; a file that is not a library
-   * is answered from its header, whatever its size. */
-  bytes = mat_file_read_library (args[0], NULL, NULL, NULL, &error);
-  if (bytes == NULL && error->domain != NRES_ERROR)
+   * is answered from its header, whatever its size; of a library, only
+   * what the directory names is read. */
+  archive = mat_file_read_archive (args[0], NULL, NULL, NULL, &error);
+  if (archive == NULL && error->domain != NRES_ERROR)
     {
       mt_printerr ("%s: %s", args[0], error->message);
       return MT_EXIT_USAGE;
     }
-  if (bytes != NULL)
-    archive = nres_archive_parse (bytes, &error);
   if (archive == NULL)
     {
       if (opt_json)
@@ -997,6 +1041,32 @@ cmd_set (char **args)
   return finish_write (lib, args[0], opt_output, bytes, error);
 }
 
+/* Whether @bytes are the file @archive was read from, as far as the
+ * archive holds it (its gaps were copied from the file). */
+static gboolean
+same_as_read (const NresArchive *archive, GBytes *bytes)
+{
+  const guint8 *held = g_bytes_get_data (archive->bytes, NULL);
+  const guint8 *data = g_bytes_get_data (bytes, NULL);
+  guint64 pos = 0, at = 0;
+
+  if (archive->n_gaps == 0)
+    return g_bytes_equal (bytes, archive->bytes);
+  if (g_bytes_get_size (bytes) != archive->total_size)
+    return FALSE;
+  for (guint i = 0; i <= archive->n_gaps; i++)
+    {
+      guint64 end = i < archive->n_gaps ? archive->gaps[i].offset : archive->total_size;
+
+      if (memcmp (data + pos, held + at, end - pos) != 0)
+        return FALSE;
+      at += end - pos;
+      if (i < archive->n_gaps)
+        pos = (guint64) archive->gaps[i].offset + archive->gaps[i].length;
+    }
+  return TRUE;
+}
+
 static int
 cmd_roundtrip (char **args)
 {
@@ -1021,7 +1091,7 @@ cmd_roundtrip (char **args)
       out[i].payload = mat0_encode (lib->materials[i]);
   bytes = nres_write_preserving (lib->archive, out, n_out, &error);
   nres_out_entries_free (out, n_out);
-  if (bytes != NULL && !g_bytes_equal (bytes, lib->archive->bytes))
+  if (bytes != NULL && !same_as_read (lib->archive, bytes))
     {
       mt_printerr ("%s: the preserving writer did not reproduce the input", lib->path);
       return MT_EXIT_INVALID;
@@ -1074,7 +1144,9 @@ cmd_build (char **args)
   close (fd);
   if (bytes == NULL)
     {
-      gboolean invalid = error->domain == JSON_PARSER_ERROR ||
+      /* what the document says is wrong (the writer refuses a name or a
+       * size too), not what reading it met */
+      gboolean invalid = error->domain == JSON_PARSER_ERROR || error->domain == NRES_ERROR ||
                          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
 
       mt_printerr ("%s: %s", args[0], error->message);
@@ -1141,10 +1213,16 @@ cmd_textures (char **args)
                                       (int) w * 4, free_pixels, NULL);
           g_autofree char *base = g_strdup_printf ("%s.png", lib->names[i]);
           g_autofree char *path = NULL;
+          g_autoptr(GBytes) png = NULL;
+          gchar *buffer = NULL;
+          gsize buffer_size = 0;
 
           g_strdelimit (base, "/\\", '_');
           path = g_build_filename (opt_png, base, NULL);
-          if (!gdk_pixbuf_save (pixbuf, path, "png", &error, NULL))
+          /* through the safe save: a failed write leaves an older PNG */
+          if (gdk_pixbuf_save_to_buffer (pixbuf, &buffer, &buffer_size, "png", &error, NULL))
+            png = g_bytes_new_take (buffer, buffer_size);
+          if (png == NULL || !mt_replace (path, png, NULL, &error))
             {
               mt_printerr ("%s: %s", path, error->message);
               return MT_EXIT_USAGE;

@@ -44,11 +44,13 @@ void        mt_library_forget         (MtLibrary   *library,
 void        mt_library_free           (MtLibrary   *library);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MtLibrary, mt_library_free)
 
-/* @text with control characters escaped ("\n", "\x1b"), so that a name
- * never breaks a message over lines or reaches the terminal as a
- * command. Returns: (transfer full). */
+/* @text with control characters escaped ("\n", "\x1b", C1 ones as
+ * "\u009b") and bytes that are not UTF-8 as "\xff", so that a name or a
+ * path never breaks a message over lines or reaches the terminal as a
+ * command. Every name and path mat0tool prints goes through it.
+ * Returns: (transfer full). */
 char       *mt_escape                 (const char  *text);
-/* Prints one line on stderr, control characters escaped. */
+/* Prints one line on stderr, escaped as a whole with mt_escape. */
 void        mt_printerr               (const char  *format,
                                        ...) G_GNUC_PRINTF (1, 2);
 
@@ -92,6 +94,13 @@ gboolean    mt_write_output           (const char   *input_path,
                                        const char   *input_etag,
                                        const char   *out,
                                        GBytes       *bytes,
+                                       GError      **error);
+/* Writes @bytes to @out with mat_file_replace (@etag may be %NULL); says
+ * on stderr, in one line, when it removed what interrupted saves had left
+ * in the folder. Every file the tool writes goes through here. */
+gboolean    mt_replace                (const char   *out,
+                                       GBytes       *bytes,
+                                       const char   *etag,
                                        GError      **error);
 
 /* texture-import and texture-export (mat0tool-texture.c) and their

@@ -9,6 +9,10 @@
  * regrows padding after segments that had it, drops removed payloads with
  * their padding and appends new entries 8-aligned after the last segment.
  *
+ * An archive read without its gaps (large unindexed regions, nres.h) has
+ * them filled in by its gap reader, called once at the end with every
+ * copy the output needs.
+ *
  * Speed: an unchanged save must cost about a memcpy of the file. The
  * writer walks the data region twice (sizes, then bytes) without a
  * per-entry table, sorts only when the directory is not already in offset
@@ -285,6 +289,19 @@ sort_by_offset (const NresArchive *archive)
 #define ORDER(order, k) ((order) != NULL ? (order)[k] : (k))
 #define ALIGN8(x)       (((x) + 7) & ~(guint64) 7)
 
+/* The archive's bytes at file offset @offset (not in a gap). */
+static const guint8 *
+archive_at (const NresArchive *archive,
+            guint32            offset)
+{
+  const guint8 *data = g_bytes_get_data (archive->bytes, NULL);
+  guint i = 0;
+
+  while (i < archive->n_gaps && archive->gaps[i].offset < offset)
+    i++;
+  return data + (offset - (i > 0 ? archive->gap_before[i] : 0));
+}
+
 /* The segment starting at position @k of the offset order (%NULL: the
  * directory order): payloads sharing bytes are merged. Returns the
  * position after it. */
@@ -321,14 +338,17 @@ segment_at (const NresArchive *archive,
  * 8 are its padding when they all are zero and end before what follows.
  * Returns the padding length, or -1 when the segment is not padded. */
 static gint
-segment_padding (const guint8  *file,
-                 const Segment *seg)
+segment_padding (const NresArchive *archive,
+                 const Segment     *seg)
 {
   guint64 pad_end = ALIGN8 ((guint64) seg->end);
+  const guint8 *file;
 
   if (pad_end > seg->unindexed_end)
     return -1;
-  for (guint64 p = seg->end; p < pad_end; p++)   /* at most 7 bytes */
+  /* held: a gap begins 8 bytes after a payload at the earliest */
+  file = archive_at (archive, seg->end);
+  for (guint64 p = 0; p < pad_end - seg->end; p++)   /* at most 7 bytes */
     {
       if (file[p] != 0)
         return -1;
@@ -339,22 +359,87 @@ segment_padding (const guint8  *file,
 
 /* The output is written by copying runs of bytes; a copy whose source
  * follows the pending run's source extends it, so an unchanged layout is
- * one memcpy. */
+ * one memcpy. A run comes from memory (new payloads) or from the file (at
+ * file offsets: the archive's bytes, less its gaps). */
 typedef struct {
+  const NresArchive *archive;
   guint8       *dst;       /* the output file */
   guint64       pos;       /* bytes written or pending */
-  const guint8 *run_src;   /* pending: run_len bytes to dst + pos - run_len */
+  const guint8 *run_src;   /* pending: run_len bytes to dst + pos - run_len, */
+  guint64       run_file;  /* from memory, or from this file offset */
+  gboolean      run_is_file;
   gsize         run_len;
+  GArray       *gap_copies; /* NresGapCopy: what the gap reader fills */
 } Writer;
+
+/* Copies @len bytes of the file at @offset to @dst: from the archive's
+ * bytes, gaps left to the gap reader. */
+static void
+copy_from_file (Writer  *w,
+                guint8  *dst,
+                guint64  offset,
+                gsize    len)
+{
+  const NresArchive *archive = w->archive;
+
+  if (G_LIKELY (archive->n_gaps == 0))
+    {
+      memcpy (dst, (const guint8 *) g_bytes_get_data (archive->bytes, NULL) + offset, len);
+      return;
+    }
+  while (len > 0)
+    {
+      guint64 end = offset + len;
+      gsize n = len;
+
+      /* the first gap that ends after @offset */
+      for (guint i = 0; i < archive->n_gaps; i++)
+        {
+          const NresGap *gap = &archive->gaps[i];
+          guint64 gap_end = (guint64) gap->offset + gap->length;
+
+          if (gap_end <= offset)
+            continue;
+          if (gap->offset <= offset)
+            {
+              NresGapCopy copy;
+
+              n = (gsize) (MIN (end, gap_end) - offset);
+              copy.dest = dst;
+              copy.offset = (guint32) offset;
+              copy.length = (guint32) n;
+              if (w->gap_copies == NULL)
+                w->gap_copies = g_array_new (FALSE, FALSE, sizeof (NresGapCopy));
+              g_array_append_val (w->gap_copies, copy);
+              goto next;
+            }
+          n = (gsize) (MIN (end, (guint64) gap->offset) - offset);
+          break;
+        }
+      memcpy (dst, archive_at (archive, (guint32) offset), n);
+    next:
+      dst += n;
+      offset += n;
+      len -= n;
+    }
+}
 
 static void
 writer_flush (Writer *w)
 {
   if (w->run_len > 0)
-    memcpy (w->dst + w->pos - w->run_len, w->run_src, w->run_len);
+    {
+      guint8 *dst = w->dst + w->pos - w->run_len;
+
+      if (w->run_is_file)
+        copy_from_file (w, dst, w->run_file, w->run_len);
+      else
+        memcpy (dst, w->run_src, w->run_len);
+    }
   w->run_len = 0;
 }
 
+/* @len bytes from memory. */
 static inline void
 writer_copy (Writer       *w,
              const guint8 *src,
@@ -362,23 +447,44 @@ writer_copy (Writer       *w,
 {
   if (len == 0)
     return;
-  if (w->run_len > 0 && w->run_src + w->run_len == src)
+  if (w->run_len > 0 && !w->run_is_file && w->run_src + w->run_len == src)
     w->run_len += len;
   else
     {
       writer_flush (w);
       w->run_src = src;
+      w->run_is_file = FALSE;
       w->run_len = len;
     }
   w->pos += len;
 }
 
-/* Zero padding up to the next multiple of 8. @zeros (may be %NULL) holds
- * @n_zeros zero bytes of the original file that can be copied instead, so
- * the pending run goes on. */
+/* @len bytes of the original file at @offset. */
+static inline void
+writer_copy_file (Writer  *w,
+                  guint64  offset,
+                  gsize    len)
+{
+  if (len == 0)
+    return;
+  if (w->run_len > 0 && w->run_is_file && w->run_file + w->run_len == offset)
+    w->run_len += len;
+  else
+    {
+      writer_flush (w);
+      w->run_file = offset;
+      w->run_is_file = TRUE;
+      w->run_len = len;
+    }
+  w->pos += len;
+}
+
+/* Zero padding up to the next multiple of 8. The original file holds
+ * @n_zeros zero bytes at @zeros that can be copied instead, so the pending
+ * run goes on. */
 static inline void
 writer_pad (Writer       *w,
-            const guint8 *zeros,
+            guint64       zeros,
             guint         n_zeros)
 {
   guint n = (guint) (ALIGN8 (w->pos) - w->pos);
@@ -386,7 +492,7 @@ writer_pad (Writer       *w,
   if (n == 0)
     return;
   if (n <= n_zeros)
-    writer_copy (w, zeros, n);
+    writer_copy_file (w, zeros, n);
   else
     {
       writer_flush (w);
@@ -539,7 +645,6 @@ nres_write_preserving (const NresArchive  *archive,
   g_autofree gint *state = NULL;
   g_autofree guint *order = NULL;
   const NresEntry *entries;
-  const guint8 *file;
   guint n_orig;
   gboolean names_same, any_new = FALSE, any_changed = FALSE;
   gboolean too_large = FALSE, in_place;
@@ -547,7 +652,7 @@ nres_write_preserving (const NresArchive  *archive,
   guint32 lead_end;
   guint64 pos, total;
   guint8 *dir;
-  Writer w = { NULL, 0, NULL, 0 };
+  Writer w = { archive, NULL, 0, NULL, 0, FALSE, 0, NULL };
 
   g_return_val_if_fail (archive != NULL, NULL);
   g_return_val_if_fail (out != NULL || n_out == 0, NULL);
@@ -555,7 +660,6 @@ nres_write_preserving (const NresArchive  *archive,
 
   n_orig = archive->n_entries;
   entries = archive->entries;
-  file = g_bytes_get_data (archive->bytes, NULL);
 
   /* One walk over the out entries: the names, which out entry names each
    * original entry (and whether with new bytes), whether the directory
@@ -639,7 +743,7 @@ nres_write_preserving (const NresArchive  *archive,
           continue;
         }
 
-      padding = segment_padding (file, &seg);
+      padding = segment_padding (archive, &seg);
       tail_start = seg.end + MAX (padding, 0);
 
       if (seg.n > 1 || state[ORDER (order, seg.first)] != SOURCE_UNUSED)
@@ -696,7 +800,7 @@ nres_write_preserving (const NresArchive  *archive,
   if (in_place)
     {
       /* The walk below with every segment kept in place. */
-      writer_copy (&w, file + NRES_HEADER_SIZE, archive->directory_offset - NRES_HEADER_SIZE);
+      writer_copy_file (&w, NRES_HEADER_SIZE, archive->directory_offset - NRES_HEADER_SIZE);
       for (guint i = 0; i < n_out; i++)
         {
           gint source = out[i].source;
@@ -707,7 +811,7 @@ nres_write_preserving (const NresArchive  *archive,
         }
     }
   else
-    writer_copy (&w, file + NRES_HEADER_SIZE, lead_end - NRES_HEADER_SIZE);
+    writer_copy_file (&w, NRES_HEADER_SIZE, lead_end - NRES_HEADER_SIZE);
 
   for (guint k = 0; !in_place && k < n_orig;)
     {
@@ -735,10 +839,10 @@ nres_write_preserving (const NresArchive  *archive,
 
           if (base == seg.start)
             {
-              writer_copy (&w, file + seg.start, seg.unindexed_end - seg.start);
+              writer_copy_file (&w, seg.start, seg.unindexed_end - seg.start);
               continue;
             }
-          writer_copy (&w, file + seg.start, seg.end - seg.start);
+          writer_copy_file (&w, seg.start, seg.end - seg.start);
         }
       else if (v != SOURCE_UNUSED)   /* changed */
         {
@@ -751,14 +855,14 @@ nres_write_preserving (const NresArchive  *archive,
           writer_copy (&w, g_bytes_get_data (payload, NULL), size);
         }
 
-      padding = segment_padding (file, &seg);
+      padding = segment_padding (archive, &seg);
       tail_start = seg.end + MAX (padding, 0);
       /* The original padding bytes are zeros: copying them keeps the run. */
       if (padding >= 0 && v != SOURCE_UNUSED)
-        writer_pad (&w, file + seg.end, (guint) padding);
+        writer_pad (&w, seg.end, (guint) padding);
       else if (seg.n == 1 && v == SOURCE_UNUSED)
         writer_zeros (&w, removed_keeps (&seg, padding));
-      writer_copy (&w, file + tail_start, seg.unindexed_end - tail_start);
+      writer_copy_file (&w, tail_start, seg.unindexed_end - tail_start);
     }
 
   for (guint i = 0; any_new && i < n_out; i++)
@@ -768,15 +872,36 @@ nres_write_preserving (const NresArchive  *archive,
       if (out[i].source != -1)
         continue;
 
-      writer_pad (&w, NULL, 0);
+      writer_pad (&w, 0, 0);
       size = g_bytes_get_size (out[i].payload);
       write_entry (dir + (gsize) i * NRES_ENTRY_SIZE, &out[i].entry,
                    (guint32) w.pos, (guint32) size);
       writer_copy (&w, g_bytes_get_data (out[i].payload, NULL), size);
-      writer_pad (&w, NULL, 0);
+      writer_pad (&w, 0, 0);
     }
   writer_flush (&w);
   g_assert (w.pos == pos);
+
+  /* The bytes of the gaps, from the file the archive was read from. */
+  if (w.gap_copies != NULL)
+    {
+      g_autoptr(GArray) copies = g_steal_pointer (&w.gap_copies);
+
+      if (archive->gap_reader == NULL)
+        {
+          g_set_error (error, NRES_ERROR, NRES_ERROR_INVALID_EDIT,
+                       _("(archive): offset %u: expected the unindexed bytes there to be at hand, found them not read and no file to read them from"),
+                       g_array_index (copies, NresGapCopy, 0).offset);
+          g_free (w.dst);
+          return NULL;
+        }
+      if (!archive->gap_reader ((const NresGapCopy *) (gpointer) copies->data, copies->len,
+                                archive->gap_reader_data, error))
+        {
+          g_free (w.dst);
+          return NULL;
+        }
+    }
 
   if (!names_same)
     write_canonical_sort_index (dir, out, n_out);

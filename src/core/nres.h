@@ -1,7 +1,11 @@
 /* nres.h - NRes archives: strict reader, lookup and the two writers
  *
- * See formats.md section 1. An NresArchive keeps a reference to the whole
- * file; entries point into it. Nothing here allocates per lookup.
+ * See formats.md section 1. An NresArchive keeps a reference to the file's
+ * bytes; entries point into them. An archive read from a file may leave out
+ * its large unindexed regions (gaps, see nres_find_gaps): it then holds the
+ * header, every payload with what lies near it, and the directory, and the
+ * preserving writer asks a reader for the bytes of the gaps. Nothing here
+ * allocates per lookup.
  */
 #pragma once
 
@@ -34,6 +38,7 @@ GQuark nres_error_quark (void);
 #define NRES_TYPE_MAT0       0x3054414Du   /* "MAT0" */
 #define NRES_TYPE_TEXM       0x6D786554u   /* "Texm" */
 #define NRES_TYPE_WEAR       0x52414557u   /* "WEAR" */
+#define NRES_TYPE_MESH       0x4853454Du   /* "MESH" */
 
 /* One directory entry, every field as stored. */
 typedef struct {
@@ -48,8 +53,32 @@ typedef struct {
   guint32 sort_index;
 } NresEntry;
 
+/* An unindexed region an archive does not hold. */
 typedef struct {
-  GBytes    *bytes;            /* the whole file */
+  guint32 offset;              /* in the file */
+  guint32 length;
+} NresGap;
+
+/* One gap (or a part of it) the preserving writer needs: @length bytes of
+ * the file at @offset, to be stored at @dest. */
+typedef struct {
+  guint8  *dest;
+  guint32  offset;
+  guint32  length;
+} NresGapCopy;
+
+/* Fills every copy from the file the archive was read from, or fails
+ * with @error (and fills nothing that matters). */
+typedef gboolean (*NresGapReader) (const NresGapCopy  *copies,
+                                   guint               n_copies,
+                                   gpointer            user_data,
+                                   GError            **error);
+
+/* The smallest unindexed region left out by nres_archive_parse_held. */
+#define NRES_GAP_MIN         4096
+
+typedef struct {
+  GBytes    *bytes;            /* the file, less its gaps */
   guint32    version;
   guint32    total_size;
   guint      n_entries;
@@ -60,6 +89,12 @@ typedef struct {
   gboolean   names_distinct;        /* proven while checking a canonical
                                        table: no two names compare equal;
                                        FALSE also means "not proven" */
+  guint      n_gaps;           /* 0 unless made by nres_archive_parse_held */
+  NresGap   *gaps;             /* in file order */
+  guint64   *gap_before;       /* n_gaps: bytes left out before gap i */
+  NresGapReader  gap_reader;   /* nres_archive_set_gap_reader */
+  gpointer       gap_reader_data;
+  GDestroyNotify gap_reader_destroy;
 } NresArchive;
 
 /* Parses @bytes with every strict check of formats.md section 1.
@@ -67,6 +102,13 @@ typedef struct {
  * or %NULL with @error naming the entry, the byte offset, what was
  * expected and what was found. */
 NresArchive  *nres_archive_parse        (GBytes             *bytes,
+                                         GError            **error);
+/* nres_archive_parse for an archive held inside another file (the payload
+ * of a MESH member is one, models.md 2): @base_offset is where @bytes
+ * starts in that file, and every offset @error names is absolute in it.
+ * Returns: (transfer full): the archive, or %NULL with @error. */
+NresArchive  *nres_archive_parse_nested (GBytes             *bytes,
+                                         guint64             base_offset,
                                          GError            **error);
 void          nres_archive_free         (NresArchive        *archive);
 
@@ -89,6 +131,36 @@ gboolean      nres_check_directory      (const guint8       *directory,
                                          guint32             n_entries,
                                          guint32             directory_offset,
                                          GError            **error);
+
+/* The regions of a checked directory a reader need not hold: every run of
+ * bytes that no entry names (between the header and the first payload,
+ * between payloads, after the last one up to the directory), less its first
+ * 8 bytes (a payload's padding), when what remains is NRES_GAP_MIN bytes or
+ * more. Pure: the same answer for a file and for its bytes in memory.
+ * @directory: n_entries * 64 bytes that passed nres_check_directory.
+ * Returns: (transfer full) (nullable): the gaps in file order, @n_gaps of
+ * them (%NULL when none). */
+NresGap      *nres_find_gaps            (const guint8       *directory,
+                                         guint32             n_entries,
+                                         guint32             directory_offset,
+                                         guint              *n_gaps);
+
+/* Parses an archive of a file of @file_size bytes from @held: the file
+ * less the gaps nres_find_gaps finds in its directory (the header first,
+ * the directory last). Every check of nres_archive_parse, same messages.
+ * A file without gaps is held whole: the same as nres_archive_parse.
+ * Returns: (transfer full): the archive, or %NULL with @error. */
+NresArchive  *nres_archive_parse_held   (GBytes             *held,
+                                         guint64             file_size,
+                                         GError            **error);
+
+/* How the preserving writer gets the bytes of the gaps: @reader is called
+ * once per write with every copy it needs. @destroy frees @user_data with
+ * the archive. */
+void          nres_archive_set_gap_reader (NresArchive      *archive,
+                                           NresGapReader     reader,
+                                           gpointer          user_data,
+                                           GDestroyNotify    destroy);
 
 /* Returns: (transfer none): the payload bytes of entry @index. */
 const guint8 *nres_archive_payload      (const NresArchive  *archive,
@@ -150,6 +222,9 @@ void          nres_out_entries_free         (NresOutEntry      *out,
 
 /* Preserving save (formats.md 1, writer 1). Every byte the edit did not
  * touch is kept; an unchanged edit returns bytes identical to the input.
+ * The bytes of an archive's gaps come from its gap reader (an archive with
+ * gaps and no reader fails with %NRES_ERROR_INVALID_EDIT when they are
+ * needed).
  * A payload byte-equal to its source counts as unchanged. Payloads that
  * share bytes are copied as one span; changing or removing one of them
  * fails with %NRES_ERROR_OVERLAP (use repack). Each source may appear at

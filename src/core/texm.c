@@ -328,36 +328,14 @@ expand4 (guint v)
   return (guint8) (v * 17);
 }
 
-guint8 *
-texm_decode_rgba (const TexmImage *image,
-                  guint            level,
-                  guint           *width,
-                  guint           *height)
+/* Decodes @n pixels at @src (in @image's format) to RGBA8 at @out. */
+static gboolean
+decode_pixels (const TexmImage *image,
+               const guint8    *src,
+               gsize            n,
+               guint8          *out)
 {
-  const guint8 *src;
-  guint8 *out;
-  guint8 *o;
-  guint32 w, h;
-  gsize n, size;
-
-  g_return_val_if_fail (image != NULL, NULL);
-  g_return_val_if_fail (image->bytes != NULL, NULL);
-  g_return_val_if_fail (level < image->header.mip_count, NULL);
-  g_return_val_if_fail (texm_format_is_valid (image->header.format), NULL);
-  g_return_val_if_fail (image->header.format != 0 || image->palette != NULL, NULL);
-
-  w = mip_dim (image->header.width, level);
-  h = mip_dim (image->header.height, level);
-  n = (gsize) w * h;
-
-  src = g_bytes_get_data (image->bytes, &size);
-  g_return_val_if_fail (image->mip_offsets[level] <= size &&
-                        n <= (size - image->mip_offsets[level]) / image->bytes_per_pixel,
-                        NULL);
-  src += image->mip_offsets[level];
-
-  out = g_malloc (n * 4);
-  o = out;
+  guint8 *o = out;
 
   switch (image->header.format)
     {
@@ -434,16 +412,82 @@ texm_decode_rgba (const TexmImage *image,
       break;
 
     default:
+      g_return_val_if_reached (FALSE);
+    }
+  return TRUE;
+}
+
+/* Where mip @level's pixels start in the payload, after the checks every
+ * decoder makes; %NULL when @image was not made by texm_parse(). */
+static const guint8 *
+level_pixels (const TexmImage *image,
+              guint            level,
+              guint64         *n_pixels)
+{
+  const guint8 *src;
+  guint64 n;
+  gsize size;
+
+  g_return_val_if_fail (image != NULL, NULL);
+  g_return_val_if_fail (image->bytes != NULL, NULL);
+  g_return_val_if_fail (level < image->header.mip_count, NULL);
+  g_return_val_if_fail (texm_format_is_valid (image->header.format), NULL);
+  g_return_val_if_fail (image->header.format != 0 || image->palette != NULL, NULL);
+
+  n = mip_pixels (image->header.width, image->header.height, level);
+  src = g_bytes_get_data (image->bytes, &size);
+  g_return_val_if_fail (image->mip_offsets[level] <= size &&
+                        n <= (size - image->mip_offsets[level]) / image->bytes_per_pixel,
+                        NULL);
+  *n_pixels = n;
+  return src + image->mip_offsets[level];
+}
+
+guint8 *
+texm_decode_rgba (const TexmImage *image,
+                  guint            level,
+                  guint           *width,
+                  guint           *height)
+{
+  const guint8 *src;
+  guint8 *out;
+  guint64 n;
+
+  src = level_pixels (image, level, &n);
+  if (src == NULL)
+    return NULL;
+
+  out = g_malloc ((gsize) n * 4);
+  if (!decode_pixels (image, src, (gsize) n, out))
+    {
       g_free (out);
-      g_return_val_if_reached (NULL);
+      return NULL;
     }
 
   if (width != NULL)
-    *width = w;
+    *width = mip_dim (image->header.width, level);
   if (height != NULL)
-    *height = h;
+    *height = mip_dim (image->header.height, level);
 
   return out;
+}
+
+gboolean
+texm_decode_rgba_run (const TexmImage *image,
+                      guint            level,
+                      guint64          first,
+                      gsize            n_pixels,
+                      guint8          *out)
+{
+  const guint8 *src;
+  guint64 n;
+
+  g_return_val_if_fail (out != NULL || n_pixels == 0, FALSE);
+
+  src = level_pixels (image, level, &n);
+  if (src == NULL || first > n || n_pixels > n - first)
+    return FALSE;
+  return decode_pixels (image, src + (gsize) first * image->bytes_per_pixel, n_pixels, out);
 }
 
 static void

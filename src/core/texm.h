@@ -71,6 +71,17 @@ guint8     *texm_decode_rgba       (const TexmImage *image,
                                     guint           *width,
                                     guint           *height);
 
+/* Decodes @n_pixels pixels of mip @level, from pixel @first on (pixels
+ * counted row by row from the top left), to RGBA8 at @out (4 *
+ * @n_pixels bytes), as texm_decode_rgba() decodes them: a level larger
+ * than a caller can hold is read a run at a time. Returns: %FALSE (and
+ * writes nothing) when the run does not lie inside the level. */
+gboolean    texm_decode_rgba_run   (const TexmImage *image,
+                                    guint            level,
+                                    guint64          first,
+                                    gsize            n_pixels,
+                                    guint8          *out);
+
 /* Serialises @image back: header, palette, mip chain, Page chunk.
  * texm_write (texm_parse (x)) == x for every payload that parses.
  * Returns: (transfer full). */

@@ -534,6 +534,34 @@ mat_document_adopt_textures (MatDocument       *self,
   set_finding (self, FALSE);
 }
 
+void
+mat_document_restore_textures (MatDocument       *self,
+                               MatTextureLibrary *textures)
+{
+  GFile *file;
+  GFile *found;
+
+  g_return_if_fail (MAT_IS_DOCUMENT (self));
+  g_return_if_fail (MAT_IS_TEXTURE_LIBRARY (textures));
+
+  file = mat_texture_library_get_file (textures);
+  g_return_if_fail (file != NULL);
+
+  /* the file the search found: it stays where it was found */
+  found = self->textures != NULL ? mat_texture_library_get_file (self->textures) : NULL;
+  if (found != NULL && g_file_equal (found, file))
+    {
+      if (self->textures_cancellable != NULL)
+        g_cancellable_cancel (self->textures_cancellable);
+      g_clear_object (&self->textures_cancellable);
+      self->textures_generation++;
+      set_textures (self, textures, self->textures_source);
+      set_finding (self, FALSE);
+      return;
+    }
+  mat_document_adopt_textures (self, textures);
+}
+
 /* ---- watching the file ------------------------------------------------ */
 
 static void
@@ -696,6 +724,41 @@ follow_file (MatDocument *self)
 
 /* ---- loading ---------------------------------------------------------- */
 
+/* @library (loaded or restored) is the document's from now on. */
+static void
+take_library (MatDocument *self,
+              MatLibrary  *library)
+{
+  if (self->library != NULL)
+    g_signal_handlers_disconnect_by_data (self->library, self);
+  g_set_object (&self->library, library);
+  g_signal_connect_object (library, "notify::file", G_CALLBACK (follow_file),
+                           self, G_CONNECT_SWAPPED);
+
+  /* Reloading the same file looks at it afresh: a new monitor, the
+   * textures found and read again. */
+  g_clear_object (&self->file);
+  self->check_pending = FALSE;
+  set_disk_state (self, MAT_DISK_STATE_SAME);
+  follow_file (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIBRARY]);
+}
+
+void
+mat_document_restore (MatDocument *self,
+                      MatLibrary  *library)
+{
+  g_return_if_fail (MAT_IS_DOCUMENT (self));
+  g_return_if_fail (MAT_IS_LIBRARY (library));
+  g_return_if_fail (mat_library_get_file (library) != NULL);
+
+  /* a load running would replace it */
+  self->load_generation++;
+  take_library (self, library);
+  /* the file may have changed since the version the draft was made from */
+  mat_document_check_disk (self);
+}
+
 static void
 load_cb (GObject      *object,
          GAsyncResult *result,
@@ -722,20 +785,7 @@ load_cb (GObject      *object,
       return;
     }
 
-  if (self->library != NULL)
-    g_signal_handlers_disconnect_by_data (self->library, self);
-  g_set_object (&self->library, library);
-  g_signal_connect_object (library, "notify::file", G_CALLBACK (follow_file),
-                           self, G_CONNECT_SWAPPED);
-
-  /* Reloading the same file looks at it afresh: a new monitor, the
-   * textures found and read again. */
-  g_clear_object (&self->file);
-  self->check_pending = FALSE;
-  set_disk_state (self, MAT_DISK_STATE_SAME);
-  follow_file (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIBRARY]);
-
+  take_library (self, library);
   g_task_return_boolean (task, TRUE);
 }
 

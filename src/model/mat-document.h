@@ -74,6 +74,14 @@ gboolean           mat_document_load_finish       (MatDocument          *self,
                                                    GAsyncResult         *result,
                                                    GError              **error);
 
+/* Holds @library, restored from a draft (mat_library_new_restored: its
+ * unsaved changes to its file), as if it had been loaded: the document
+ * watches the file, looks for Textures.lib, and looks at the file at
+ * once ("disk-state" CHANGED when another program wrote it since the
+ * version the draft was made from). A load running is given up. */
+void               mat_document_restore           (MatDocument          *self,
+                                                   MatLibrary           *library);
+
 /* Saves the library to @file, or to its own file when %NULL
  * (mat_library_save_async: one atomic replace; a failed save leaves the
  * file, the edits and the unsaved state as they were). "Overwrite" after
@@ -134,6 +142,14 @@ void               mat_document_choose_textures   (MatDocument          *self,
  * mat_document_choose_textures() does (CHOSEN). A search still running is
  * given up. */
 void               mat_document_adopt_textures    (MatDocument          *self,
+                                                   MatTextureLibrary    *textures);
+
+/* @textures, restored from a draft of this library's Textures.lib,
+ * becomes "textures" at once: where the search found that file already,
+ * with the same "textures-source" (a search running is given up), else
+ * as mat_document_adopt_textures() takes it. Call it once a search has
+ * ended ("finding-textures" FALSE). */
+void               mat_document_restore_textures  (MatDocument          *self,
                                                    MatTextureLibrary    *textures);
 
 /* A file as the settings keep it: g_file_get_parse_name() (a path for a

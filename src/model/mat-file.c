@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <glib/gi18n-lib.h>
@@ -24,6 +25,15 @@
 #define WRITE_PIECE      (1u << 20)   /* bytes per write() */
 #define MAX_LINK_DEPTH   40
 #define TEMP_ATTEMPTS    100
+/* Every temporary file of a save: ".NAME.XXXXXX.matedit-tmp", locked
+ * (flock) by the save that made it for as long as it runs. */
+#define TEMP_SUFFIX      ".matedit-tmp"
+#define TEMP_RANDOM      6
+/* The digest of an ETag. SHA-1: in GLib, 52 ms for the 17.6 MB of the
+ * 65,536-material library where SHA-256 takes 143 ms (README); what it
+ * guards against is another program's accident, not a forger, who could
+ * write the file anyway. */
+#define DIGEST_TYPE      G_CHECKSUM_SHA1
 
 /* ---- the system calls ------------------------------------------------- */
 
@@ -210,12 +220,106 @@ mat_file_format_count (guint64 value)
   return g_string_free (out, FALSE);
 }
 
+/* "inode:size:mtime": the part of an ETag that stat tells. */
 static char *
-etag_from_stat (const GStatBuf *st)
+stat_part (const GStatBuf *st)
 {
   return g_strdup_printf ("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ":%" G_GINT64_FORMAT ".%09ld",
                           (guint64) st->st_ino, (guint64) st->st_size,
                           (gint64) st->st_mtim.tv_sec, (long) st->st_mtim.tv_nsec);
+}
+
+/* "inode:size:mtime:digest". */
+static char *
+etag_make (const GStatBuf *st,
+           const char     *digest)
+{
+  g_autofree char *part = stat_part (st);
+
+  return g_strconcat (part, ":", digest, NULL);
+}
+
+/* Whether @etag was made of a file with @st's inode, size and time. */
+static gboolean
+etag_stat_matches (const char     *etag,
+                   const GStatBuf *st)
+{
+  g_autofree char *part = stat_part (st);
+  gsize len = strlen (part);
+
+  return strncmp (etag, part, len) == 0 && etag[len] == ':';
+}
+
+static void
+checksum_update (GChecksum    *checksum,
+                 const guint8 *data,
+                 guint64       len)
+{
+  while (len > 0)
+    {
+      gsize n = (gsize) MIN (len, (guint64) G_MAXINT32);
+
+      g_checksum_update (checksum, data, (gssize) n);
+      data += n;
+      len -= n;
+    }
+}
+
+/* The gaps of the file whose first bytes are @header (16 of them, or all of
+ * a shorter file) when it is an archive whose directory passes its checks:
+ * what a digest leaves out. @read_directory reads the directory. */
+typedef gboolean (*ReadDirectory) (guint8 *dest, gsize len, guint32 offset, gpointer data);
+
+static NresGap *
+plan_gaps (const guint8  *header,
+           guint64        size,
+           ReadDirectory  read_directory,
+           gpointer       data,
+           guint         *n_gaps)
+{
+  g_autofree guint8 *directory = NULL;
+  guint32 n = 0, offset = 0;
+
+  *n_gaps = 0;
+  if (!nres_check_header (header, MIN (size, NRES_HEADER_SIZE), size, &n, &offset, NULL))
+    return NULL;
+  directory = g_malloc ((gsize) n * NRES_ENTRY_SIZE + 1);
+  if (!read_directory (directory, (gsize) n * NRES_ENTRY_SIZE, offset, data) ||
+      !nres_check_directory (directory, n, offset, NULL))
+    return NULL;
+  return nres_find_gaps (directory, n, offset, n_gaps);
+}
+
+static gboolean
+directory_in_memory (guint8  *dest,
+                     gsize    len,
+                     guint32  offset,
+                     gpointer data)
+{
+  memcpy (dest, (const guint8 *) data + offset, len);
+  return TRUE;
+}
+
+/* The digest of a file's bytes: all of them, less the gaps of an archive
+ * (nres_find_gaps), which a reader does not hold. Returns: (transfer full). */
+static char *
+digest_memory (const guint8 *data,
+               gsize         len)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (DIGEST_TYPE);
+  g_autofree NresGap *gaps = NULL;
+  guint n_gaps = 0;
+  guint64 pos = 0;
+
+  gaps = plan_gaps (data, len, directory_in_memory, (gpointer) data, &n_gaps);
+  for (guint i = 0; i < n_gaps; i++)
+    {
+      checksum_update (checksum, data + pos, gaps[i].offset - pos);
+      pos = (guint64) gaps[i].offset + gaps[i].length;
+    }
+  checksum_update (checksum, data + pos, len - pos);
+
+  return g_strdup (g_checksum_get_string (checksum));
 }
 
 static const char *
@@ -340,6 +444,53 @@ read_at (int            fd,
   return TRUE;
 }
 
+static gboolean
+directory_from_fd (guint8  *dest,
+                   gsize    len,
+                   guint32  offset,
+                   gpointer data)
+{
+  return read_at (GPOINTER_TO_INT (data), dest, len, offset, NULL, NULL);
+}
+
+/* digest_memory () of the file open as @fd, of @size bytes, read in
+ * pieces. Returns: (transfer full): the digest, or %NULL with @error. */
+static char *
+digest_fd (int            fd,
+           guint64        size,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (DIGEST_TYPE);
+  g_autofree guint8 *buf = g_malloc (READ_PIECE);
+  g_autofree NresGap *gaps = NULL;
+  guint8 header[NRES_HEADER_SIZE] = { 0 };
+  guint n_gaps = 0;
+  guint64 pos = 0;
+
+  if (!read_at (fd, header, MIN (size, sizeof header), 0, cancellable, error))
+    return NULL;
+  gaps = plan_gaps (header, size, directory_from_fd, GINT_TO_POINTER (fd), &n_gaps);
+  for (guint i = 0; i <= n_gaps; i++)
+    {
+      guint64 end = i < n_gaps ? gaps[i].offset : size;
+
+      while (pos < end)
+        {
+          gsize n = (gsize) MIN (end - pos, (guint64) READ_PIECE);
+
+          if (!read_at (fd, buf, n, (goffset) pos, cancellable, error))
+            return NULL;
+          g_checksum_update (checksum, buf, (gssize) n);
+          pos += n;
+        }
+      if (i < n_gaps)
+        pos = (guint64) gaps[i].offset + gaps[i].length;
+    }
+
+  return g_strdup (g_checksum_get_string (checksum));
+}
+
 /* What a core error means, in plain words. */
 static char *
 summarize_nres_error (const GError *error,
@@ -450,7 +601,11 @@ mat_file_read_library (const char    *path,
   close (fd);
 
   if (etag != NULL)
-    *etag = etag_from_stat (&st);
+    {
+      g_autofree char *digest = digest_memory (data, size);
+
+      *etag = etag_make (&st, digest);
+    }
 
   return g_bytes_new_take (g_steal_pointer (&data), size);
 
@@ -481,20 +636,206 @@ char *
 mat_file_query_etag (const char  *path,
                      GError     **error)
 {
+  g_autofree char *digest = NULL;
   GStatBuf st;
+  int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (g_stat (path, &st) != 0)
-    {
-      int saved = errno;
+  fd = mat_file_open_regular (path, &st, error);
+  if (fd < 0)
+    return NULL;
+  digest = digest_fd (fd, (guint64) st.st_size, NULL, error);
+  close (fd);
+  if (digest == NULL)
+    return NULL;
 
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   _("Could not look at the file: %s"), g_strerror (saved));
-      return NULL;
+  return etag_make (&st, digest);
+}
+
+/* ---- reading what the directory names ---------------------------------- */
+
+typedef struct {
+  char *path;
+  char *etag;
+} GapSource;
+
+static void
+gap_source_free (gpointer data)
+{
+  GapSource *source = data;
+
+  g_free (source->path);
+  g_free (source->etag);
+  g_free (source);
+}
+
+/* The archive's gap reader: the gaps' bytes from its file, once the file
+ * is checked to be still the version read. */
+static gboolean
+read_gaps (const NresGapCopy  *copies,
+           guint               n_copies,
+           gpointer            user_data,
+           GError            **error)
+{
+  GapSource *source = user_data;
+  g_autofree char *digest = NULL;
+  g_autofree char *now = NULL;
+  GStatBuf st, after;
+  int fd;
+
+  fd = mat_file_open_regular (source->path, &st, error);
+  if (fd < 0)
+    return FALSE;
+  digest = digest_fd (fd, (guint64) st.st_size, NULL, error);
+  if (digest == NULL)
+    goto failed;
+  now = etag_make (&st, digest);
+  if (!g_str_equal (now, source->etag))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_WRONG_ETAG,
+                           _("The file changed on disk since it was read, and the unindexed bytes it held were not loaded: they cannot be copied. Nothing was written."));
+      goto failed;
+    }
+  for (guint i = 0; i < n_copies; i++)
+    if (!read_at (fd, copies[i].dest, copies[i].length, copies[i].offset, NULL, error))
+      goto failed;
+  if (fstat (fd, &after) != 0 || after.st_size != st.st_size ||
+      after.st_mtim.tv_sec != st.st_mtim.tv_sec || after.st_mtim.tv_nsec != st.st_mtim.tv_nsec)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                           _("Another program changed the file while it was read"));
+      goto failed;
+    }
+  close (fd);
+  return TRUE;
+
+failed:
+  close (fd);
+  return FALSE;
+}
+
+NresArchive *
+mat_file_read_archive (const char    *path,
+                       char         **etag,
+                       char         **summary,
+                       GCancellable  *cancellable,
+                       GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GChecksum) checksum = NULL;
+  g_autofree guint8 *directory = NULL;
+  g_autofree NresGap *gaps = NULL;
+  g_autoptr(GBytes) held = NULL;
+  guint8 *data = NULL;
+  guint8 header[NRES_HEADER_SIZE] = { 0 };
+  guint32 n_entries = 0, directory_offset = 0;
+  guint n_gaps = 0;
+  guint64 size, held_size, pos = 0, at = 0;
+  GStatBuf st, after;
+  NresArchive *archive;
+  GapSource *source;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  fd = mat_file_open_regular (path, &st, &local_error);
+  if (fd < 0)
+    goto io_failed;
+  size = (guint64) st.st_size;
+
+  if (!read_at (fd, header, MIN (size, sizeof header), 0, cancellable, &local_error))
+    goto io_failed;
+  if (!nres_check_header (header, MIN (size, sizeof header), size,
+                          &n_entries, &directory_offset, &local_error))
+    goto nres_failed;
+  directory = g_malloc ((gsize) n_entries * NRES_ENTRY_SIZE + 1);
+  if (!read_at (fd, directory, (gsize) n_entries * NRES_ENTRY_SIZE, directory_offset,
+                cancellable, &local_error))
+    goto io_failed;
+  if (!nres_check_directory (directory, n_entries, directory_offset, &local_error))
+    goto nres_failed;
+
+  /* What the directory names, and the small runs between: the file less
+   * its gaps, hashed as it is read. */
+  gaps = nres_find_gaps (directory, n_entries, directory_offset, &n_gaps);
+  g_clear_pointer (&directory, g_free);
+  held_size = size;
+  for (guint i = 0; i < n_gaps; i++)
+    held_size -= gaps[i].length;
+  data = g_try_malloc (MAX (held_size, 1));
+  if (data == NULL)
+    {
+      g_autofree char *shown = mat_file_format_count (held_size);
+
+      g_set_error (&local_error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                   _("Not enough memory to read a file of %s bytes"), shown);
+      goto io_failed;
+    }
+  held = g_bytes_new_take (data, held_size);
+  /* the ETag's digest, hashed as it is read; a caller that does not
+   * write (check) needs none, and a gap reader only with one */
+  if (etag != NULL)
+    checksum = g_checksum_new (DIGEST_TYPE);
+  for (guint i = 0; i <= n_gaps; i++)
+    {
+      guint64 end = i < n_gaps ? gaps[i].offset : size;
+
+      if (!read_at (fd, data + at, end - pos, (goffset) pos, cancellable, &local_error))
+        goto io_failed;
+      if (checksum != NULL)
+        checksum_update (checksum, data + at, end - pos);
+      at += end - pos;
+      if (i < n_gaps)
+        pos = (guint64) gaps[i].offset + gaps[i].length;
+    }
+  if (fstat (fd, &after) != 0 || after.st_size != st.st_size ||
+      after.st_mtim.tv_sec != st.st_mtim.tv_sec || after.st_mtim.tv_nsec != st.st_mtim.tv_nsec)
+    {
+      g_set_error_literal (&local_error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                           _("Another program changed the file while it was read"));
+      goto io_failed;
+    }
+  close (fd);
+  fd = -1;
+
+  archive = nres_archive_parse_held (held, size, &local_error);
+  if (archive == NULL)
+    goto nres_failed;
+  if (checksum != NULL)
+    {
+      source = g_new0 (GapSource, 1);
+      source->path = g_strdup (path);
+      source->etag = etag_make (&st, g_checksum_get_string (checksum));
+      *etag = g_strdup (source->etag);
+      nres_archive_set_gap_reader (archive, read_gaps, source, gap_source_free);
     }
 
-  return etag_from_stat (&st);
+  return archive;
+
+nres_failed:
+  if (summary != NULL)
+    {
+      guint32 total = size >= NRES_HEADER_SIZE
+                      ? (guint32) header[12] | ((guint32) header[13] << 8) |
+                        ((guint32) header[14] << 16) | ((guint32) header[15] << 24)
+                      : 0;
+
+      *summary = summarize_nres_error (local_error, size, total);
+    }
+  if (fd >= 0)
+    close (fd);
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return NULL;
+
+io_failed:
+  if (summary != NULL && !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    *summary = summarize_io_error (local_error);
+  if (fd >= 0)
+    close (fd);
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return NULL;
 }
 
 /* ---- replacing -------------------------------------------------------- */
@@ -592,12 +933,87 @@ write_all (int           fd,
   return TRUE;
 }
 
-/* A temporary file beside @target: ".NAME.XXXXXX.tmp", created with
- * O_EXCL (mode 0666 less the umask, as any new file). */
-static int
+/* Whether @name is one of a save's temporary files: ".NAME.XXXXXX" +
+ * TEMP_SUFFIX. */
+static gboolean
+is_temp_name (const char *name)
+{
+  gsize len = strlen (name);
+  gsize suffix = strlen (TEMP_SUFFIX);
+  const char *random;
+
+  if (name[0] != '.' || len < 2 + 1 + TEMP_RANDOM + suffix || !g_str_has_suffix (name, TEMP_SUFFIX))
+    return FALSE;
+  random = name + len - suffix - TEMP_RANDOM;
+  if (random[-1] != '.')
+    return FALSE;
+  for (guint i = 0; i < TEMP_RANDOM; i++)
+    if (!g_ascii_isalnum (random[i]))
+      return FALSE;
+  return TRUE;
+}
+
+guint
+mat_file_remove_stale_temporaries (const char *dir,
+                                   guint64    *bytes)
+{
+  g_autoptr(GDir) folder = NULL;
+  const char *name;
+  guint removed = 0;
+
+  g_return_val_if_fail (dir != NULL, 0);
+
+  if (bytes != NULL)
+    *bytes = 0;
+  folder = g_dir_open (dir, 0, NULL);
+  while (folder != NULL && (name = g_dir_read_name (folder)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      GStatBuf st, again;
+      int fd;
+
+      if (!is_temp_name (name))
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      fd = open (path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+      if (fd < 0)
+        continue;
+      /* A running save holds its lock: only a file nobody holds is left
+       * over, and only that same file is removed. */
+      if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) &&
+          flock (fd, LOCK_EX | LOCK_NB) == 0 &&
+          g_lstat (path, &again) == 0 && again.st_ino == st.st_ino && again.st_dev == st.st_dev &&
+          g_unlink (path) == 0)
+        {
+          removed++;
+          if (bytes != NULL)
+            *bytes += (guint64) st.st_size;
+        }
+      close (fd);
+    }
+
+  return removed;
+}
+
+/* A save's temporary file: open for writing, and a second descriptor that
+ * holds its lock until the save is over (closing the first one, which
+ * reports late write errors, does not release it). */
+typedef struct {
+  int   fd;
+  int   lock;
+  char *path;
+} Temp;
+
+#define TEMP_INIT { -1, -1, NULL }
+
+/* Creates a temporary file beside @target: ".NAME.XXXXXX.matedit-tmp"
+ * (NAME the target's name and @kind), with O_EXCL and @mode, and locks
+ * it. */
+static gboolean
 create_temp (const char  *target,
              const char  *kind,
-             char       **out_path,
+             mode_t       mode,
+             Temp        *temp,
              GError     **error)
 {
   static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -611,26 +1027,43 @@ create_temp (const char  *target,
 
   for (guint attempt = 0; attempt < TEMP_ATTEMPTS; attempt++)
     {
-      char suffix[7];
+      char suffix[TEMP_RANDOM + 1];
       g_autofree char *name = NULL;
       g_autofree char *path = NULL;
+      GStatBuf st;
       int fd;
 
-      for (guint i = 0; i < 6; i++)
+      for (guint i = 0; i < TEMP_RANDOM; i++)
         suffix[i] = chars[g_random_int_range (0, sizeof chars - 1)];
-      suffix[6] = '\0';
-      name = g_strdup_printf (".%s.%s%s.tmp", base, kind, suffix);
+      suffix[TEMP_RANDOM] = '\0';
+      name = g_strdup_printf (".%s%s.%s" TEMP_SUFFIX, base, kind, suffix);
       path = g_build_filename (dir, name, NULL);
 
-      fd = io->open (path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-      if (fd >= 0)
+      fd = io->open (path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+      if (fd < 0)
         {
-          *out_path = g_steal_pointer (&path);
-          return fd;
+          saved = errno;
+          if (saved != EEXIST && saved != EINTR)
+            break;
+          continue;
         }
-      saved = errno;
-      if (saved != EEXIST && saved != EINTR)
-        break;
+      /* Another save's clean-up may have taken the file between its
+       * creation and the lock: then it is not ours any more. (A file
+       * system without locks saves unlocked.) */
+      if (flock (fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+        {
+          io->close (fd);
+          continue;
+        }
+      if (fstat (fd, &st) == 0 && st.st_nlink == 0)
+        {
+          io->close (fd);
+          continue;
+        }
+      temp->fd = fd;
+      temp->lock = fcntl (fd, F_DUPFD_CLOEXEC, 0);
+      temp->path = g_steal_pointer (&path);
+      return TRUE;
     }
 
   {
@@ -643,7 +1076,7 @@ create_temp (const char  *target,
       set_errno_error (error, saved, _("Could not create a file in the folder “%s”: %s"),
                        shown, g_strerror (saved));
   }
-  return -1;
+  return FALSE;
 }
 
 typedef enum {
@@ -780,38 +1213,62 @@ sync_and_close (int *fd)
   return saved;
 }
 
+/* Removes the temporary file (if any is left) and drops its lock. */
 static void
-discard_temp (int   *fd,
-              char **path)
+discard_temp (Temp *temp)
 {
-  if (*fd >= 0)
-    io->close (*fd);
-  *fd = -1;
-  if (*path != NULL)
-    g_unlink (*path);
-  g_clear_pointer (path, g_free);
+  if (temp->fd >= 0)
+    io->close (temp->fd);
+  temp->fd = -1;
+  if (temp->path != NULL)
+    g_unlink (temp->path);
+  g_clear_pointer (&temp->path, g_free);
+  if (temp->lock >= 0)
+    close (temp->lock);
+  temp->lock = -1;
 }
 
-/* Copies the original (open as @original_fd) to TARGET.bak, through a
- * temporary file renamed over the old backup, with the original's mode,
- * owner and attributes. */
-static gboolean
-keep_backup (const char     *target,
-             int             original_fd,
-             const GStatBuf *original,
-             GError        **error)
+/* After the rename: only the lock is left. */
+static void
+release_temp (Temp *temp)
+{
+  g_clear_pointer (&temp->path, g_free);
+  if (temp->lock >= 0)
+    close (temp->lock);
+  temp->lock = -1;
+}
+
+static void
+set_backup_error (GError     **error,
+                  const char  *target,
+                  int          saved)
 {
   g_autofree char *backup = g_strconcat (target, ".bak", NULL);
-  g_autofree char *tmp = NULL;
+  g_autofree char *shown = display_path (backup);
+
+  set_errno_error (error, saved,
+                   _("Could not keep the backup “%s”: %s. The original was left as it was."),
+                   shown, g_strerror (saved));
+}
+
+/* Copies the original (open as @original_fd) to a temporary file @temp
+ * with the original's mode, owner and attributes, synced: the backup,
+ * renamed over TARGET.bak just before the save's own rename. */
+static gboolean
+prepare_backup (const char     *target,
+                int             original_fd,
+                const GStatBuf *original,
+                Temp           *temp,
+                GError        **error)
+{
   g_autofree char *failed_name = NULL;
   g_autofree guint8 *buf = g_malloc (READ_PIECE);
   goffset offset = 0;
   MetadataStep step;
-  int fd;
   int saved = 0;
 
-  fd = create_temp (target, "bak.", &tmp, error);
-  if (fd < 0)
+  /* never wider than the original while it is filled */
+  if (!create_temp (target, ".bak", 0600 & original->st_mode, temp, error))
     return FALSE;
 
   for (;;)
@@ -833,39 +1290,36 @@ keep_backup (const char     *target,
         }
       if (n == 0)
         break;
-      if (!write_all (fd, buf, (gsize) n, &saved))
+      if (!write_all (temp->fd, buf, (gsize) n, &saved))
         goto failed;
       offset += n;
     }
 
-  saved = copy_metadata (fd, original_fd, original, &step, &failed_name);
+  saved = copy_metadata (temp->fd, original_fd, original, &step, &failed_name);
   if (saved == 0)
-    saved = sync_and_close (&fd);
-  if (saved == 0 && io->rename (tmp, backup) != 0)
-    saved = errno;
+    saved = sync_and_close (&temp->fd);
   if (saved == 0)
     return TRUE;
 
 failed:
-  discard_temp (&fd, &tmp);
-  {
-    g_autofree char *shown = display_path (backup);
-
-    set_errno_error (error, saved,
-                     _("Could not keep the backup “%s”: %s. The original was left as it was."),
-                     shown, g_strerror (saved));
-  }
+  discard_temp (temp);
+  set_backup_error (error, target, saved);
   return FALSE;
 }
 
+/* The last look before the rename: the bytes on disk now, against the
+ * digest of the version the contents were made from. */
 static gboolean
 same_version (const char *path,
               const char *etag)
 {
-  g_autofree char *now = mat_file_query_etag (path, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *now = mat_file_query_etag (path, &error);
 
   /* A file deleted meanwhile is written again: nothing to lose. */
-  return now == NULL || g_str_equal (now, etag);
+  if (now == NULL)
+    return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  return g_str_equal (now, etag);
 }
 
 static void
@@ -894,13 +1348,14 @@ mat_file_replace (const char    *path,
                   GError       **error)
 {
   g_autofree char *target = NULL;
-  g_autofree char *tmp = NULL;
+  g_autofree char *dir = NULL;
   const guint8 *data;
   gsize len;
   GStatBuf original, written;
   gboolean exists;
+  Temp temp = TEMP_INIT;
+  Temp backup = TEMP_INIT;
   int original_fd = -1;
-  int fd = -1;
   int saved = 0;
 
   g_return_val_if_fail (path != NULL, FALSE);
@@ -939,21 +1394,25 @@ mat_file_replace (const char    *path,
                              g_strerror (saved));
           goto failed;
         }
-      if (etag != NULL && !(flags & MAT_SAVE_IGNORE_CHANGES))
-        {
-          g_autofree char *now = etag_from_stat (&original);
-
-          if (!g_str_equal (now, etag))
-            goto changed;
-        }
+      /* A file that moved is refused at once; one that did not is still
+       * compared by content before the rename. */
+      if (etag != NULL && !(flags & MAT_SAVE_IGNORE_CHANGES) && !etag_stat_matches (etag, &original))
+        goto changed;
     }
 
-  fd = create_temp (target, "", &tmp, error);
-  if (fd < 0)
+  /* What killed saves left in this folder, unless a save still runs. */
+  dir = g_path_get_dirname (target);
+  if (mat_file_remove_stale_temporaries (dir, NULL) > 0 && notes != NULL)
+    *notes |= MAT_SAVE_NOTE_STALE_REMOVED;
+
+  /* Never readable by more users than the original while it is filled:
+   * 0600, or the original's mode when narrower; its own mode at the end.
+   * A new file is made as any program makes one (0666 less the umask). */
+  if (!create_temp (target, "", exists ? 0600 & original.st_mode : 0666, &temp, error))
     goto failed;
 
   data = g_bytes_get_data (contents, &len);
-  if (!write_all (fd, data, len, &saved))
+  if (!write_all (temp.fd, data, len, &saved))
     {
       set_errno_error (error, saved,
                        _("Could not write the new file: %s. The original was left as it was."),
@@ -966,16 +1425,16 @@ mat_file_replace (const char    *path,
       g_autofree char *failed_name = NULL;
       MetadataStep step;
 
-      saved = copy_metadata (fd, original_fd, &original, &step, &failed_name);
+      saved = copy_metadata (temp.fd, original_fd, &original, &step, &failed_name);
       if (saved != 0)
         {
           set_metadata_error (error, saved, step, failed_name);
           goto failed;
         }
     }
-  if (fstat (fd, &written) != 0)
+  if (fstat (temp.fd, &written) != 0)
     memset (&written, 0, sizeof written);
-  saved = sync_and_close (&fd);
+  saved = sync_and_close (&temp.fd);
   if (saved != 0)
     {
       set_errno_error (error, saved,
@@ -984,17 +1443,29 @@ mat_file_replace (const char    *path,
       goto failed;
     }
 
-  if (exists && (flags & MAT_SAVE_BACKUP) && !keep_backup (target, original_fd, &original, error))
+  if (exists && (flags & MAT_SAVE_BACKUP) &&
+      !prepare_backup (target, original_fd, &original, &backup, error))
     goto failed;
 
   /* The last look before the rename: another program may have written
-   * while we did. */
+   * while we did, even keeping the size and the time: the bytes decide. */
   if (exists && etag != NULL && !(flags & MAT_SAVE_IGNORE_CHANGES) && !same_version (target, etag))
     goto changed;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     goto failed;
 
-  if (io->rename (tmp, target) != 0)
+  if (backup.path != NULL)
+    {
+      g_autofree char *backup_path = g_strconcat (target, ".bak", NULL);
+
+      if (io->rename (backup.path, backup_path) != 0)
+        {
+          set_backup_error (error, target, errno);
+          goto failed;
+        }
+      release_temp (&backup);
+    }
+  if (io->rename (temp.path, target) != 0)
     {
       saved = errno;
       set_errno_error (error, saved,
@@ -1002,7 +1473,7 @@ mat_file_replace (const char    *path,
                        g_strerror (saved));
       goto failed;
     }
-  g_clear_pointer (&tmp, g_free);
+  release_temp (&temp);
 
   sync_folder (target);
 
@@ -1011,7 +1482,14 @@ mat_file_replace (const char    *path,
   if (notes != NULL && exists && original.st_nlink > 1)
     *notes |= MAT_SAVE_NOTE_LINKS_DETACHED;
   if (new_etag != NULL)
-    *new_etag = written.st_ino != 0 ? etag_from_stat (&written) : mat_file_query_etag (target, NULL);
+    {
+      g_autofree char *digest = digest_memory (data, len);
+
+      if (written.st_ino != 0)
+        *new_etag = etag_make (&written, digest);
+      else
+        *new_etag = mat_file_query_etag (target, NULL);
+    }
 
   return TRUE;
 
@@ -1019,7 +1497,8 @@ changed:
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_WRONG_ETAG,
                        _("The file changed on disk since it was read. Nothing was written."));
 failed:
-  discard_temp (&fd, &tmp);
+  discard_temp (&backup);
+  discard_temp (&temp);
   if (original_fd >= 0)
     io->close (original_fd);
   return FALSE;

@@ -12,6 +12,8 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
+#include "nres.h"
+
 G_BEGIN_DECLS
 
 typedef enum {
@@ -25,6 +27,9 @@ typedef enum {
   MAT_SAVE_NOTE_NONE           = 0,
   MAT_SAVE_NOTE_LINKS_DETACHED = 1 << 0,  /* the file had other hard links:
                                              they keep the previous content */
+  MAT_SAVE_NOTE_STALE_REMOVED  = 1 << 1,  /* temporary files that killed
+                                             saves left in the folder were
+                                             removed */
 } MatSaveNotes;
 
 /* Opens @path for reading without blocking and checks it is a regular
@@ -40,7 +45,8 @@ int       mat_file_open_regular   (const char      *path,
  * (nres_check_header, nres_check_directory) before the payloads are
  * read, then reads the file in bounded pieces. A file that is not a
  * library answers after 16 bytes, whatever its size.
- * @etag: (out) (optional): the file's ETag (mat_file_query_etag).
+ * @etag: (out) (optional): the file's ETag (mat_file_query_etag): its
+ * inode, size and time, and a digest of its bytes as they were read.
  * @summary: (out) (optional): on failure, what is wrong in plain words
  * ("The file is cut short: 1,900 of 3,768 bytes."); @error holds the
  * exact detail (the core's "ENTRY: offset N: expected X, found Y").
@@ -51,17 +57,45 @@ GBytes   *mat_file_read_library   (const char      *path,
                                    GCancellable    *cancellable,
                                    GError         **error);
 
+/* Reads an NRes library as mat_file_read_library () does, but only what
+ * its directory names: the header, the payloads with the runs of fewer than
+ * NRES_GAP_MIN unindexed bytes near them, and the directory. Larger
+ * unindexed regions (nres_find_gaps) are not read: a file whose header
+ * claims gigabytes answers at once. The archive's gap reader reads them
+ * from the file when the preserving writer needs them, after checking that
+ * the file is still the version read (G_IO_ERROR_WRONG_ETAG otherwise).
+ * @etag, @summary: as mat_file_read_library (); without @etag no digest
+ * is taken and the archive has no gap reader (it can be read, not
+ * written with the preserving writer when it has gaps).
+ * Returns: (transfer full): the archive, or %NULL with @error. */
+NresArchive *mat_file_read_archive (const char      *path,
+                                    char           **etag,
+                                    char           **summary,
+                                    GCancellable    *cancellable,
+                                    GError         **error);
+
 /* What identifies one version of a file: inode, size and modification
- * time to the nanosecond, following symbolic links. A file that does not
- * exist fails with G_IO_ERROR_NOT_FOUND.
+ * time to the nanosecond, following symbolic links, and a digest (SHA-1)
+ * of its bytes, less the gaps of an archive (nres_find_gaps): the file is
+ * read. A file that does not exist fails with G_IO_ERROR_NOT_FOUND.
  * Returns: (transfer full): the ETag, or %NULL with @error. */
 char     *mat_file_query_etag     (const char      *path,
                                    GError         **error);
 
+/* Removes from @dir the temporary files of saves (".NAME.XXXXXX.matedit-tmp")
+ * that no running save holds: what a killed save left.
+ * @bytes: (out) (optional): their size.
+ * Returns: how many were removed. */
+guint     mat_file_remove_stale_temporaries (const char *dir,
+                                             guint64    *bytes);
+
 /* Writes @contents to @path atomically: a temporary file in the target's
- * folder, every write checked, flushed and synced, given the original's
- * mode, owner (where permitted) and extended attributes, renamed over the
- * target, then the folder synced. If any step before the rename fails,
+ * folder (created 0600, or with the original's mode when narrower, and
+ * locked while the save runs), every write checked, flushed and synced,
+ * given the original's mode, owner (where permitted) and extended
+ * attributes, renamed over the target, then the folder synced. Leftovers
+ * of killed saves in the folder are removed first
+ * (MAT_SAVE_NOTE_STALE_REMOVED). If any step before the rename fails,
  * the temporary file is removed and the original is left exactly as it
  * was; the original is never truncated or rewritten in place.
  *
@@ -72,7 +106,8 @@ char     *mat_file_query_etag     (const char      *path,
  * with an error naming it.
  *
  * @etag: (nullable): the ETag of the version the contents were made from;
- * when the file on disk differs, nothing is written and the call fails
+ * when the file on disk differs (its inode, size or time at the start, or
+ * its bytes just before the rename), nothing is written and the call fails
  * with G_IO_ERROR_WRONG_ETAG, unless @flags has MAT_SAVE_IGNORE_CHANGES.
  * MAT_SAVE_BACKUP first keeps the previous file as TARGET.bak (beside the
  * file replaced, with its mode), one per save.

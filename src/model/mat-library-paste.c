@@ -110,47 +110,239 @@ check_own_name (MatLibrary  *self,
   return TRUE;
 }
 
-MatMaterial *
-mat_library_paste_material (MatLibrary   *self,
-                            const char   *text,
-                            gssize        length,
-                            const char   *name,
-                            GError      **error)
+/* ---- decoding -------------------------------------------------------- */
+
+struct _MatJsonItem
+{
+  gatomicrefcount ref;
+  MatJsonKind     kind;
+  char           *name;       /* the material's "name", or NULL */
+  GError         *error;      /* why its values cannot be pasted */
+  NresEntry       entry;      /* a material: its directory fields */
+  GBytes         *payload;    /* ... and payload */
+  MatMaterial    *material;   /* ... made of them, until it is pasted */
+  GMutex          lock;       /* guards @material */
+  Mat0Phase       phase;      /* a phase */
+};
+
+/* GTask source tag (function pointers are not data pointers in ISO C). */
+static char decode_tag[] = "mat_json_item_decode_async";
+
+static gpointer
+boxed_ref (gpointer boxed)
+{
+  return mat_json_item_ref (boxed);
+}
+
+static void
+boxed_unref (gpointer boxed)
+{
+  mat_json_item_unref (boxed);
+}
+
+GType
+mat_json_item_get_type (void)
+{
+  static gsize type = 0;
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_boxed_type_register_static (g_intern_static_string ("MatJsonItem"),
+                                                            boxed_ref, boxed_unref));
+  return type;
+}
+
+MatJsonItem *
+mat_json_item_ref (MatJsonItem *item)
+{
+  g_return_val_if_fail (item != NULL, NULL);
+
+  g_atomic_ref_count_inc (&item->ref);
+  return item;
+}
+
+void
+mat_json_item_unref (MatJsonItem *item)
+{
+  g_return_if_fail (item != NULL);
+
+  if (!g_atomic_ref_count_dec (&item->ref))
+    return;
+  g_free (item->name);
+  g_clear_error (&item->error);
+  g_clear_pointer (&item->payload, g_bytes_unref);
+  g_clear_object (&item->material);
+  g_mutex_clear (&item->lock);
+  g_free (item);
+}
+
+/* The material of @entry and @payload; a large one decoded, with its
+ * content and lints made (_mat_material_prepare). Returns: (transfer full). */
+static MatMaterial *
+material_new (const NresEntry *entry,
+              GBytes          *payload)
+{
+  MatMaterial *material = _mat_material_new_from_entry (entry, -1, 0, payload);
+
+  _mat_material_prepare (material);
+  return material;
+}
+
+/* Checks the values of @node (a material or a phase, @where in
+ * messages) into @item. */
+static void
+item_decode_values (MatJsonItem *item,
+                    JsonNode    *node,
+                    const char  *where)
+{
+  if (item->kind == MAT_JSON_PHASE)
+    {
+      mat_json_phase_parse (node, where, &item->phase, &item->error);
+      return;
+    }
+
+  if (!mat_json_entry_parse (node, where, &item->entry, &item->payload, &item->error))
+    return;
+  if (item->entry.type_id != NRES_TYPE_MAT0)
+    {
+      g_autofree char *entry_name = cp1251_to_utf8 ((const guint8 *) item->entry.name, NRES_NAME_SIZE);
+      g_autofree char *type = mat_json_type_name (item->entry.type_id);
+
+      g_set_error (&item->error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE,
+                   /* Translators: “NAME” is an entry of type TYPE, "Texm" for instance */
+                   _("“%s” is an entry of type %s, not a material: only materials are pasted"),
+                   entry_name, type);
+      return;
+    }
+  item->entry.size = (guint32) g_bytes_get_size (item->payload);
+  item->material = material_new (&item->entry, item->payload);
+}
+
+MatJsonItem *
+mat_json_item_decode (const char  *text,
+                      gssize       length,
+                      GError     **error)
 {
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GBytes) payload = NULL;
-  g_autoptr(MatMaterial) material = NULL;
+  MatJsonItem *item;
   const char *where;
   MatJsonKind kind;
-  NresEntry entry;
 
-  g_return_val_if_fail (MAT_IS_LIBRARY (self), NULL);
   g_return_val_if_fail (text != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   node = _mat_json_parse_item (text, length, &kind, &where, error);
   if (node == NULL)
     return NULL;
-  if (kind != MAT_JSON_MATERIAL)
+
+  item = g_new0 (MatJsonItem, 1);
+  g_atomic_ref_count_init (&item->ref);
+  g_mutex_init (&item->lock);
+  item->kind = kind;
+  if (kind == MAT_JSON_MATERIAL && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonNode *name = json_object_get_member (json_node_get_object (node), "name");
+
+      if (name != NULL && JSON_NODE_HOLDS_VALUE (name) && json_node_get_value_type (name) == G_TYPE_STRING)
+        item->name = g_strdup (json_node_get_string (name));
+    }
+  item_decode_values (item, node, where);
+  return item;
+}
+
+static void
+decode_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  GBytes *text = task_data;
+  GError *error = NULL;
+  gsize length;
+  const char *data = g_bytes_get_data (text, &length);
+  MatJsonItem *item;
+
+  item = mat_json_item_decode (data != NULL ? data : "", (gssize) length, &error);
+  if (item == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, item, (GDestroyNotify) mat_json_item_unref);
+}
+
+void
+mat_json_item_decode_async (GBytes              *text,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (text != NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, decode_tag);
+  g_task_set_task_data (task, g_bytes_ref (text), (GDestroyNotify) g_bytes_unref);
+  g_task_run_in_thread (task, decode_thread);
+}
+
+MatJsonItem *
+mat_json_item_decode_finish (GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == decode_tag, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+MatJsonKind
+mat_json_item_get_kind (MatJsonItem *item)
+{
+  g_return_val_if_fail (item != NULL, MAT_JSON_MATERIAL);
+  return item->kind;
+}
+
+const char *
+mat_json_item_get_name (MatJsonItem *item)
+{
+  g_return_val_if_fail (item != NULL, NULL);
+  return item->name;
+}
+
+const GError *
+mat_json_item_get_error (MatJsonItem *item)
+{
+  g_return_val_if_fail (item != NULL, NULL);
+  return item->error;
+}
+
+/* ---- pasting ---------------------------------------------------------- */
+
+MatMaterial *
+mat_library_paste_item (MatLibrary   *self,
+                        MatJsonItem  *item,
+                        const char   *name,
+                        GError      **error)
+{
+  g_autoptr(MatMaterial) material = NULL;
+  NresEntry entry;
+
+  g_return_val_if_fail (MAT_IS_LIBRARY (self), NULL);
+  g_return_val_if_fail (item != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (item->kind != MAT_JSON_MATERIAL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                            _("The text holds a phase, not a material"));
       return NULL;
     }
-  if (!mat_json_entry_parse (node, where, &entry, &payload, error))
-    return NULL;
-  if (entry.type_id != NRES_TYPE_MAT0)
+  if (item->error != NULL)
     {
-      g_autofree char *entry_name = cp1251_to_utf8 ((const guint8 *) entry.name, NRES_NAME_SIZE);
-      g_autofree char *type = mat_json_type_name (entry.type_id);
-
-      g_set_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE,
-                   /* Translators: “NAME” is an entry of type TYPE, "Texm" for instance */
-                   _("“%s” is an entry of type %s, not a material: only materials are pasted"),
-                   entry_name, type);
+      g_propagate_error (error, g_error_copy (item->error));
       return NULL;
     }
 
+  entry = item->entry;
   if (name != NULL)
     {
       if (!_mat_library_check_name (self, name, NULL, entry.name, error))
@@ -159,12 +351,37 @@ mat_library_paste_material (MatLibrary   *self,
   else if (!check_own_name (self, &entry, error))
     return NULL;
 
-  entry.size = (guint32) g_bytes_get_size (payload);
-  material = _mat_material_new_from_entry (&entry, -1, 0, payload);
+  /* the material the decode made, once; another paste decodes again */
+  g_mutex_lock (&item->lock);
+  material = g_steal_pointer (&item->material);
+  g_mutex_unlock (&item->lock);
+  if (material == NULL)
+    material = material_new (&item->entry, item->payload);
+  if (memcmp (entry.name, item->entry.name, NRES_NAME_SIZE) != 0)
+    _mat_material_set_entry_name (material, entry.name);
   _mat_library_insert_material (self, material, g_list_model_get_n_items (G_LIST_MODEL (self)),
                                 _("Paste Material"));
 
   return material;
+}
+
+MatMaterial *
+mat_library_paste_material (MatLibrary   *self,
+                            const char   *text,
+                            gssize        length,
+                            const char   *name,
+                            GError      **error)
+{
+  g_autoptr(MatJsonItem) item = NULL;
+
+  g_return_val_if_fail (MAT_IS_LIBRARY (self), NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  item = mat_json_item_decode (text, length, error);
+  if (item == NULL)
+    return NULL;
+  return mat_library_paste_item (self, item, name, error);
 }
 
 /* Command: all 34 bytes of one phase. */
@@ -205,15 +422,33 @@ mat_material_paste_phase (MatMaterial  *material,
                           gssize        length,
                           GError      **error)
 {
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(MatJsonItem) item = NULL;
+
+  g_return_val_if_fail (MAT_IS_MATERIAL (material), NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!_mat_material_check_editable (material, error))
+    return NULL;
+  item = mat_json_item_decode (text, length, error);
+  if (item == NULL)
+    return NULL;
+  return mat_material_paste_phase_item (material, index, replace, item, error);
+}
+
+MatPhase *
+mat_material_paste_phase_item (MatMaterial  *material,
+                               guint         index,
+                               gboolean      replace,
+                               MatJsonItem  *item,
+                               GError      **error)
+{
   GListModel *phases;
-  const char *where;
-  MatJsonKind kind;
   Mat0Phase data;
   guint n;
 
   g_return_val_if_fail (MAT_IS_MATERIAL (material), NULL);
-  g_return_val_if_fail (text != NULL, NULL);
+  g_return_val_if_fail (item != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (!_mat_material_check_editable (material, error))
@@ -222,17 +457,18 @@ mat_material_paste_phase (MatMaterial  *material,
   n = g_list_model_get_n_items (phases);
   g_return_val_if_fail (replace ? index < n : index <= n, NULL);
 
-  node = _mat_json_parse_item (text, length, &kind, &where, error);
-  if (node == NULL)
-    return NULL;
-  if (kind != MAT_JSON_PHASE)
+  if (item->kind != MAT_JSON_PHASE)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                            _("The text holds a material, not a phase"));
       return NULL;
     }
-  if (!mat_json_phase_parse (node, where, &data, error))
-    return NULL;
+  if (item->error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (item->error));
+      return NULL;
+    }
+  data = item->phase;
 
   if (replace)
     {

@@ -22,13 +22,17 @@ struct _MatLibrary
   guint64      saved_state;
   gboolean     dirty;
   GPtrArray   *diagnostics;   /* cache, %NULL when stale */
+  guint        removed_temporaries;   /* found at the load */
 };
 
 static void mat_library_list_model_init (GListModelInterface *iface);
+static void mat_library_draftable_init (MatDraftableInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (MatLibrary, mat_library, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
-                                                      mat_library_list_model_init))
+                                                      mat_library_list_model_init)
+                               G_IMPLEMENT_INTERFACE (MAT_TYPE_DRAFTABLE,
+                                                      mat_library_draftable_init))
 
 enum {
   PROP_0,
@@ -36,6 +40,7 @@ enum {
   PROP_DIRTY,
   PROP_HISTORY,
   PROP_N_ITEMS,
+  PROP_ETAG,
   N_PROPS
 };
 
@@ -135,6 +140,29 @@ mat_library_new_from_bytes (GBytes  *bytes,
   return library_new (archive);
 }
 
+MatLibrary *
+mat_library_new_restored (GBytes      *bytes,
+                          GFile       *file,
+                          const char  *etag,
+                          GError     **error)
+{
+  MatLibrary *self;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = mat_library_new_from_bytes (bytes, error);
+  if (self == NULL)
+    return NULL;
+  self->file = g_object_ref (file);
+  self->etag = g_strdup (etag);
+  /* no state of the history is the saved one: unsaved until a save */
+  self->saved_state = G_MAXUINT64;
+  update_dirty (self);
+  return self;
+}
+
 /* Returns: (transfer full): the local path of @file, or %NULL with @error. */
 
 static void
@@ -148,22 +176,28 @@ load_thread (GTask        *task,
   g_autofree char *etag = NULL;
   g_autofree char *summary = NULL;
   g_autofree char *path = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  NresArchive *archive = NULL;
   MatLibrary *self;
 
   path = mat_file_get_local_path (file, &error);
+  /* only what the directory names: unindexed gigabytes are not read */
   if (path != NULL)
-    bytes = mat_file_read_library (path, &etag, &summary, cancellable, &error);
-  if (bytes != NULL)
+    archive = mat_file_read_archive (path, &etag, &summary, cancellable, &error);
+  if (archive != NULL)
     {
-      self = mat_library_new_from_bytes (bytes, &error);
-      if (self != NULL)
-        {
-          self->file = g_object_ref (file);
-          self->etag = g_steal_pointer (&etag);
-          g_task_return_pointer (task, self, g_object_unref);
-          return;
-        }
+      g_autofree char *dir = g_path_get_dirname (path);
+
+      self = library_new (archive);
+      /* a material of many keys is decoded here, not in the main loop
+       * when the list first shows it */
+      for (guint i = 0; i < self->items->len; i++)
+        _mat_material_prepare (g_ptr_array_index (self->items, i));
+      self->file = g_object_ref (file);
+      self->etag = g_steal_pointer (&etag);
+      /* what killed saves left beside it, unless a save still runs */
+      self->removed_temporaries = mat_file_remove_stale_temporaries (dir, NULL);
+      g_task_return_pointer (task, self, g_object_unref);
+      return;
     }
 
   /* First what is wrong in plain words, then the exact detail. */
@@ -205,13 +239,13 @@ mat_library_load_finish (GAsyncResult  *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-static GBytes *
-build_bytes (MatLibrary  *self,
-             GError     **error)
+/* What a save writes now: every entry with its source in the base and
+ * its new payload (the decoded materials encoded), over the base. */
+static MatSavePlan *
+plan_save (MatLibrary *self)
 {
   guint n = self->items->len;
   NresOutEntry *out = g_new0 (NresOutEntry, n > 0 ? n : 1);
-  GBytes *bytes;
 
   for (guint i = 0; i < n; i++)
     {
@@ -222,10 +256,16 @@ build_bytes (MatLibrary  *self,
       out[i].payload = _mat_material_dup_payload (material, self->generation);
     }
 
-  bytes = nres_write_preserving (self->archive, out, n, error);
-  nres_out_entries_free (out, n);
+  return _mat_save_plan_new (self->archive, out, n);
+}
 
-  return bytes;
+static GBytes *
+build_bytes (MatLibrary  *self,
+             GError     **error)
+{
+  g_autoptr(MatSavePlan) plan = plan_save (self);
+
+  return mat_save_plan_write (plan, error);
 }
 
 GBytes *
@@ -304,6 +344,7 @@ save_done_cb (GObject      *object,
 
   if (file_changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ETAG]);
   update_dirty (self);
 
   g_task_return_int (task, notes);
@@ -358,6 +399,14 @@ mat_library_save_async (MatLibrary          *self,
     etag = self->etag;
   mat_file_replace_async (file, save->bytes, etag, flags, cancellable, save_done_cb,
                           g_steal_pointer (&task));
+}
+
+guint
+mat_library_get_removed_temporaries (MatLibrary *self)
+{
+  g_return_val_if_fail (MAT_IS_LIBRARY (self), 0);
+
+  return self->removed_temporaries;
 }
 
 gboolean
@@ -716,6 +765,56 @@ mat_library_get_diagnostics (MatLibrary *self)
   return self->diagnostics;
 }
 
+/* ---- MatDraftable ------------------------------------------------------ */
+
+static const char *
+draftable_get_kind (MatDraftable *draftable)
+{
+  return MAT_DRAFT_KIND_MATERIALS;
+}
+
+static GFile *
+draftable_get_file (MatDraftable *draftable)
+{
+  return MAT_LIBRARY (draftable)->file;
+}
+
+static const char *
+draftable_get_etag (MatDraftable *draftable)
+{
+  return MAT_LIBRARY (draftable)->etag;
+}
+
+static gboolean
+draftable_get_dirty (MatDraftable *draftable)
+{
+  return MAT_LIBRARY (draftable)->dirty;
+}
+
+static MatHistory *
+draftable_get_history (MatDraftable *draftable)
+{
+  return MAT_LIBRARY (draftable)->history;
+}
+
+static MatSavePlan *
+draftable_plan_save (MatDraftable  *draftable,
+                     GError       **error)
+{
+  return plan_save (MAT_LIBRARY (draftable));
+}
+
+static void
+mat_library_draftable_init (MatDraftableInterface *iface)
+{
+  iface->get_kind = draftable_get_kind;
+  iface->get_file = draftable_get_file;
+  iface->get_etag = draftable_get_etag;
+  iface->get_dirty = draftable_get_dirty;
+  iface->get_history = draftable_get_history;
+  iface->plan_save = draftable_plan_save;
+}
+
 static void
 mat_library_dispose (GObject *object)
 {
@@ -773,6 +872,9 @@ mat_library_get_property (GObject    *object,
     case PROP_N_ITEMS:
       g_value_set_uint (value, self->items->len);
       break;
+    case PROP_ETAG:
+      g_value_set_string (value, self->etag);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -799,6 +901,9 @@ mat_library_class_init (MatLibraryClass *klass)
   properties[PROP_N_ITEMS] =
     g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ETAG] =
+    g_param_spec_string ("etag", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

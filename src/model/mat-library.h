@@ -2,12 +2,15 @@
  *
  * One MatMaterial per directory entry, in directory order. The library
  * owns the archive bytes, the file and its ETag, and the MatHistory that
- * every edit goes through.
+ * every edit goes through. It is a MatDraftable: the draft store keeps
+ * its unsaved changes. Properties "file", "etag", "dirty", "history" and
+ * "n-items" (read-only, notified when they change).
  */
 #pragma once
 
 #include <gio/gio.h>
 
+#include "mat-draftable.h"
 #include "mat-file.h"
 #include "mat-history.h"
 #include "mat-material.h"
@@ -25,10 +28,23 @@ G_DECLARE_FINAL_TYPE (MatLibrary, mat_library, MAT, LIBRARY, GObject)
 MatLibrary  *mat_library_new_from_bytes   (GBytes               *bytes,
                                            GError              **error);
 
-/* Reads and parses @file in a thread (mat_file_read_library: a FIFO or
+/* A library holding @bytes (a draft of unsaved changes, see
+ * mat-drafts.h) as unsaved changes to @file, made from its version
+ * @etag: "dirty" until it is saved, with nothing to undo. A save to its
+ * own file passes @etag, so a file changed on disk since that version
+ * fails with G_IO_ERROR_WRONG_ETAG and is left as it is.
+ * Returns: (transfer full): the library, or %NULL with @error. */
+MatLibrary  *mat_library_new_restored     (GBytes               *bytes,
+                                           GFile                *file,
+                                           const char           *etag,
+                                           GError              **error);
+
+/* Reads and parses @file in a thread (mat_file_read_archive: a FIFO or
  * a device is refused at once, the header and directory are checked
- * against the file's size before the payloads are read); remembers its
- * ETag. On failure the error's message is two lines: first what is
+ * against the file's size before the payloads are read, and large
+ * unindexed regions are read only when a save needs them); remembers its
+ * ETag. Removes what killed saves left in its folder
+ * (mat_library_get_removed_temporaries). On failure the error's message is two lines: first what is
  * wrong in plain words ("The file is cut short: 1,900 of 3,768 bytes."),
  * then the exact detail. */
 void         mat_library_load_async       (GFile                *file,
@@ -70,6 +86,10 @@ GBytes      *mat_library_save_to_bytes    (MatLibrary           *self,
 GFile       *mat_library_get_file         (MatLibrary           *self);
 /* Returns: (transfer none) (nullable). */
 const char  *mat_library_get_etag         (MatLibrary           *self);
+/* How many temporary files of killed saves the load removed from the
+ * library's folder (mat_file_remove_stale_temporaries): a note to show
+ * once. */
+guint        mat_library_get_removed_temporaries (MatLibrary     *self);
 /* TRUE iff the state differs from the last load or save. */
 gboolean     mat_library_get_dirty        (MatLibrary           *self);
 /* Returns: (transfer none). */

@@ -13,6 +13,9 @@
 
 /* ---- Writing text ------------------------------------------------------ */
 
+/* A string, every control character escaped: C0, DEL and C1 (U+0080 to
+ * U+009F, 0xC2 0x80..0x9F in UTF-8), so that what the dump prints never
+ * reaches a terminal as a command. */
 static void
 write_string (GString    *out,
               const char *s)
@@ -28,8 +31,10 @@ write_string (GString    *out,
         case '\r': g_string_append (out, "\\r"); break;
         case '\t': g_string_append (out, "\\t"); break;
         default:
-          if (*p < 0x20)
+          if (*p < 0x20 || *p == 0x7f)
             g_string_append_printf (out, "\\u%04x", *p);
+          else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            g_string_append_printf (out, "\\u%04x", *++p);
           else
             g_string_append_c (out, (char) *p);
         }
@@ -171,49 +176,191 @@ mat_json_to_string (JsonNode *node,
 
 /* ---- Reading text ------------------------------------------------------- */
 
-gboolean
-mat_json_load (JsonParser  *parser,
-               const char  *text,
-               gssize       length,
-               GError     **error)
+/* What json-glib cannot tell once a text is parsed: a string ends at its
+ * first NUL (an escaped \u0000 cuts a name short without a word), and an
+ * integer past 64 bits wraps around to another value. So the text is
+ * walked once before it is parsed, knowing the path of the value it is
+ * at, and the parser gets it only when neither is there. The walk also
+ * bounds the nesting (json-glib parses by recursion). It trusts nothing:
+ * a text that is not JSON at all is the parser's to report. */
+
+typedef struct {
+  gboolean    array;
+  gboolean    in_value;   /* an object: after the ':' of a member */
+  guint       index;      /* an array: the element */
+  const char *key;        /* an object: the member's name as written */
+  gsize       key_len;
+} ScanLevel;
+
+static char *
+scan_path (const char      *where,
+           const ScanLevel *levels,
+           guint            depth)
 {
-  guint depth = 0;
-  gboolean in_string = FALSE;
+  GString *path = g_string_new (where);
 
-  g_return_val_if_fail (JSON_IS_PARSER (parser), FALSE);
-  g_return_val_if_fail (text != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  for (guint i = 0; i < depth; i++)
+    if (levels[i].array)
+      g_string_append_printf (path, "[%u]", levels[i].index);
+    else if (levels[i].key != NULL)
+      {
+        if (path->len > 0)
+          g_string_append_c (path, '.');
+        g_string_append_len (path, levels[i].key, (gssize) levels[i].key_len);
+      }
+  if (path->len == 0)
+    /* Translators: the whole JSON text, where a message has no other place to name */
+    g_string_append (path, _("(document)"));
+  return g_string_free (path, FALSE);
+}
 
-  if (length < 0)
-    length = (gssize) strlen (text);
-  for (gssize i = 0; i < length; i++)
+static gboolean
+is_number_char (char c)
+{
+  return g_ascii_isdigit (c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+/* Whether the integer @text (@len bytes: digits after an optional '-')
+ * fits a gint64, as json-glib must hold it. */
+static gboolean
+integer_fits (const char *text,
+              gsize       len)
+{
+  gboolean negative = len > 0 && text[0] == '-';
+  const char *limit = negative ? "9223372036854775808" : "9223372036854775807";
+
+  if (negative)
     {
+      text++;
+      len--;
+    }
+  while (len > 1 && text[0] == '0')
+    {
+      text++;
+      len--;
+    }
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isdigit (text[i]))
+      return TRUE;   /* not an integer: the parser says so */
+  if (len != 19)
+    return len < 19;
+  return memcmp (text, limit, 19) <= 0;
+}
+
+static gboolean
+scan_text (const char  *text,
+           gsize        length,
+           const char  *where,
+           GError     **error)
+{
+  ScanLevel levels[MAT_JSON_MAX_DEPTH];
+  guint depth = 0;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      ScanLevel *top = depth > 0 ? &levels[depth - 1] : NULL;
       char c = text[i];
 
-      if (in_string)
+      if (c == '[' || c == '{')
         {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > MAT_JSON_MAX_DEPTH)
+          if (depth == MAT_JSON_MAX_DEPTH)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                            _("expected at most %u levels of nested arrays and objects, found more"),
                            MAT_JSON_MAX_DEPTH);
               return FALSE;
             }
+          memset (&levels[depth], 0, sizeof levels[depth]);
+          levels[depth++].array = c == '[';
         }
       else if ((c == ']' || c == '}') && depth > 0)
         depth--;
-    }
+      else if (c == ',' && top != NULL)
+        {
+          top->index++;
+          top->key = NULL;
+          top->in_value = FALSE;
+        }
+      else if (c == ':' && top != NULL)
+        top->in_value = TRUE;
+      else if (c == '"')
+        {
+          gsize start = i + 1;
+          gboolean nul = FALSE;
 
+          for (i = start; i < length && text[i] != '"'; i++)
+            if (text[i] == '\\' && i + 1 < length)
+              {
+                i++;
+                if (text[i] == 'u' && length - i > 4 && memcmp (text + i + 1, "0000", 4) == 0)
+                  nul = TRUE;
+              }
+          if (top != NULL && !top->array && !top->in_value)
+            {
+              /* a member's name: the path goes through it */
+              top->key = text + start;
+              top->key_len = MIN (i, length) - start;
+            }
+          if (nul)
+            {
+              g_autofree char *path = scan_path (where, levels, depth);
+
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("%s: expected text without NUL characters (\\u0000), found one"),
+                           path);
+              return FALSE;
+            }
+        }
+      else if (c == '-' || g_ascii_isdigit (c))
+        {
+          gsize start = i;
+          gboolean integer = TRUE;
+
+          while (i + 1 < length && is_number_char (text[i + 1]))
+            {
+              i++;
+              if (text[i] == '.' || text[i] == 'e' || text[i] == 'E')
+                integer = FALSE;
+            }
+          if (integer && !integer_fits (text + start, i + 1 - start))
+            {
+              g_autofree char *path = scan_path (where, levels, depth);
+
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("%s: expected an integer of at most 64 bits, found %.*s"),
+                           path, (int) MIN (i + 1 - start, 40), text + start);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+mat_json_load_at (JsonParser  *parser,
+                  const char  *text,
+                  gssize       length,
+                  const char  *where,
+                  GError     **error)
+{
+  g_return_val_if_fail (JSON_IS_PARSER (parser), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (length < 0)
+    length = (gssize) strlen (text);
+  if (!scan_text (text, (gsize) length, where, error))
+    return FALSE;
   return json_parser_load_from_data (parser, text, length, error);
+}
+
+gboolean
+mat_json_load (JsonParser  *parser,
+               const char  *text,
+               gssize       length,
+               GError     **error)
+{
+  return mat_json_load_at (parser, text, length, NULL, error);
 }
 
 /* ---- Writing entries ---------------------------------------------------- */
@@ -409,13 +556,86 @@ mat_json_entry_new (guint               index,
 
 /* ---- Reading entries ---------------------------------------------------- */
 
-static gboolean
-node_is_uint (JsonNode *node,
-              guint64   max)
+/* What a value is, for "expected X, found Y". */
+static const char *
+value_kind (JsonNode *node)
 {
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_INT64 &&
-         json_node_get_int (node) >= 0 && (guint64) json_node_get_int (node) <= max;
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    /* Translators: a JSON value, in "expected X, found an object" */
+    return _("an object");
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    /* Translators: a JSON value, in "expected X, found an array" */
+    return _("an array");
+  if (JSON_NODE_HOLDS_NULL (node))
+    return "null";
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING:
+      /* Translators: a JSON value, in "expected X, found a string" */
+      return _("a string");
+    case G_TYPE_BOOLEAN:
+      return json_node_get_boolean (node) ? "true" : "false";
+    case G_TYPE_INT64:
+    case G_TYPE_DOUBLE:
+      /* Translators: a JSON value, in "expected X, found a number" */
+      return _("a number");
+    default:
+      /* Translators: a JSON value, in "expected X, found another kind of value" */
+      return _("another kind of value");
+    }
+}
+
+static gboolean
+holds (JsonNode *node,
+       GType     type)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == type;
+}
+
+static gboolean
+holds_number (JsonNode *node)
+{
+  return holds (node, G_TYPE_INT64) || holds (node, G_TYPE_DOUBLE);
+}
+
+/* An integer 0..@max at @where, then ".@key" or, with @key %NULL,
+ * "[@index]"; "found" says what else it is. The path is made only for
+ * the message: this runs for every byte of every phase. */
+static gboolean
+check_uint (JsonNode    *node,
+            const char  *where,
+            const char  *key,
+            guint        index,
+            guint32      max,
+            guint32     *out,
+            GError     **error)
+{
+  g_autofree char *path = NULL;
+
+  if (holds (node, G_TYPE_INT64) &&
+      json_node_get_int (node) >= 0 && (guint64) json_node_get_int (node) <= max)
+    {
+      if (out != NULL)
+        *out = (guint32) json_node_get_int (node);
+      return TRUE;
+    }
+  path = key != NULL ? g_strdup_printf ("%s.%s", where, key)
+                     : g_strdup_printf ("%s[%u]", where, index);
+  if (holds_number (node))
+    {
+      char found[G_ASCII_DTOSTR_BUF_SIZE];
+
+      if (holds (node, G_TYPE_INT64))
+        g_snprintf (found, sizeof found, "%" G_GINT64_FORMAT, json_node_get_int (node));
+      else
+        g_ascii_formatd (found, sizeof found, "%.9g", json_node_get_double (node));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: expected an integer 0..%u, found %s"), path, max, found);
+    }
+  else
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                 _("%s: expected an integer 0..%u, found %s"), path, max, value_kind (node));
+  return FALSE;
 }
 
 static gboolean
@@ -437,20 +657,7 @@ get_uint (JsonObject  *object,
                    _("%s: expected member \"%s\", found none"), where, key);
       return FALSE;
     }
-  if (!node_is_uint (node, max))
-    {
-      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                     _("%s.%s: expected an integer 0..%u, found one out of range"),
-                     where, key, max);
-      else
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                     _("%s.%s: expected an integer 0..%u, found another kind of value"),
-                     where, key, max);
-      return FALSE;
-    }
-  *out = (guint32) json_node_get_int (node);
-  return TRUE;
+  return check_uint (node, where, key, 0, max, out, error);
 }
 
 static gboolean
@@ -461,50 +668,114 @@ get_uint_element (JsonArray   *array,
                   guint32     *out,
                   GError     **error)
 {
-  JsonNode *node = json_array_get_element (array, index);
+  return check_uint (json_array_get_element (array, index), where, NULL, index, max, out, error);
+}
 
-  if (!node_is_uint (node, max))
+/* The member @key when it is a string (%NULL when it is absent, or null
+ * with @nullable). */
+static gboolean
+get_string (JsonObject   *object,
+            const char   *key,
+            const char   *where,
+            gboolean      nullable,
+            const char  **out,
+            GError      **error)
+{
+  JsonNode *node = json_object_get_member (object, key);
+
+  *out = NULL;
+  if (node == NULL || (nullable && JSON_NODE_HOLDS_NULL (node)))
+    return TRUE;
+  if (!holds (node, G_TYPE_STRING))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s[%u]: expected an integer 0..%u, found another value"),
-                   where, index, max);
+      if (nullable)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     _("%s.%s: expected a string or null, found %s"),
+                     where, key, value_kind (node));
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     _("%s.%s: expected a string, found %s"), where, key, value_kind (node));
       return FALSE;
     }
-  *out = (guint32) json_node_get_int (node);
+  *out = json_node_get_string (node);
   return TRUE;
 }
 
+/* The member @key, when present, is true or false. */
+static gboolean
+check_boolean (JsonObject  *object,
+               const char  *key,
+               const char  *where,
+               GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, key);
+
+  if (node == NULL || holds (node, G_TYPE_BOOLEAN))
+    return TRUE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               _("%s.%s: expected true or false, found %s"), where, key, value_kind (node));
+  return FALSE;
+}
+
+/* The member @key when it is an object (%NULL when it is absent). */
+static gboolean
+get_object (JsonObject   *object,
+            const char   *key,
+            const char   *where,
+            JsonObject  **out,
+            GError      **error)
+{
+  JsonNode *node = json_object_get_member (object, key);
+
+  *out = NULL;
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s.%s: expected an object, found %s"), where, key, value_kind (node));
+      return FALSE;
+    }
+  *out = json_node_get_object (node);
+  return TRUE;
+}
+
+/* The member @key when it is an array: absent, %NULL with @error when
+ * @required, %NULL without otherwise. */
 static JsonArray *
 get_array (JsonObject  *object,
            const char  *key,
            const char  *where,
+           gboolean     required,
            GError     **error)
 {
   JsonNode *node = json_object_get_member (object, key);
 
   if (node == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s: expected an array \"%s\", found none"), where, key);
+      if (required)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     _("%s: expected an array \"%s\", found none"), where, key);
       return NULL;
     }
   if (!JSON_NODE_HOLDS_ARRAY (node))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s: expected an array \"%s\", found another kind of value"), where, key);
+                   _("%s.%s: expected an array, found %s"), where, key, value_kind (node));
       return NULL;
     }
   return json_node_get_array (node);
 }
 
+/* The member @key as a string, or %NULL whatever else it is: for
+ * recognising a text, where nothing is checked yet. */
 static const char *
-get_string (JsonObject *object,
-            const char *key)
+peek_string (JsonObject *object,
+             const char *key)
 {
   JsonNode *node = json_object_get_member (object, key);
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
+  if (node == NULL || !holds (node, G_TYPE_STRING))
     return NULL;
   return json_node_get_string (node);
 }
@@ -535,10 +806,12 @@ get_base64 (JsonObject  *object,
             GBytes     **out,
             GError     **error)
 {
-  const char *text = get_string (object, key);
+  const char *text;
   guchar *data;
   gsize len;
 
+  if (!get_string (object, key, where, FALSE, &text, error))
+    return FALSE;
   if (text == NULL)
     return TRUE;
   if (!base64_is_valid (text))
@@ -588,6 +861,31 @@ parse_type (const char *text,
 }
 
 gboolean
+mat_json_archive_check (JsonNode    *node,
+                        const char  *where,
+                        GError     **error)
+{
+  JsonObject *object;
+
+  g_return_val_if_fail (node != NULL, FALSE);
+  g_return_val_if_fail (where != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: expected an object, found %s"), where, value_kind (node));
+      return FALSE;
+    }
+  object = json_node_get_object (node);
+  return get_uint (object, "version", where, G_MAXUINT32, FALSE, NULL, error) &&
+         get_uint (object, "entry_count", where, G_MAXUINT32, FALSE, NULL, error) &&
+         get_uint (object, "total_size", where, G_MAXUINT32, FALSE, NULL, error) &&
+         check_boolean (object, "sort_index_valid", where, error) &&
+         check_boolean (object, "sort_index_canonical", where, error);
+}
+
+gboolean
 mat_json_phase_parse (JsonNode    *node,
                       const char  *where,
                       Mat0Phase   *phase,
@@ -608,11 +906,11 @@ mat_json_phase_parse (JsonNode    *node,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s: expected an object, found another kind of value"), where);
+                   _("%s: expected an object, found %s"), where, value_kind (node));
       return FALSE;
     }
   object = json_node_get_object (node);
-  params = get_array (object, "params", where, error);
+  params = get_array (object, "params", where, TRUE, error);
   if (params == NULL)
     return FALSE;
   if (json_array_get_length (params) != MAT0_PARAM_COUNT)
@@ -631,9 +929,9 @@ mat_json_phase_parse (JsonNode    *node,
         return FALSE;
       phase->p[j] = (guint8) v;
     }
-  if (!get_base64 (object, "texture_raw", where, MAT0_TEXTURE_SIZE, &raw, error))
+  if (!get_base64 (object, "texture_raw", where, MAT0_TEXTURE_SIZE, &raw, error) ||
+      !get_string (object, "texture", where, TRUE, &texture, error))
     return FALSE;
-  texture = get_string (object, "texture");
   if (raw != NULL)
     memcpy (phase->texture, g_bytes_get_data (raw, NULL), MAT0_TEXTURE_SIZE);
   else if (texture != NULL)
@@ -650,15 +948,199 @@ mat_json_phase_parse (JsonNode    *node,
   return TRUE;
 }
 
+/* Whether a double rounds to a finite float: below FLT_MAX and half its
+ * last place (the dump prints FLT_MAX as 3.40282347e+38, a little above). */
+static gboolean
+fits_float (double value)
+{
+  return fabs (value) < 0x1.ffffffp+127;
+}
+
+static gboolean
+parse_meta (JsonObject    *meta,
+            const char    *where,
+            Mat0Material  *m,
+            GError       **error)
+{
+  JsonNode *c_node = json_object_get_member (meta, "c");
+  JsonArray *fields;
+  guint32 v;
+
+  v = m->meta_a;
+  if (!get_uint (meta, "a", where, 255, FALSE, &v, error))
+    return FALSE;
+  m->meta_a = (guint8) v;
+  v = m->meta_b;
+  if (!get_uint (meta, "b", where, 255, FALSE, &v, error))
+    return FALSE;
+  m->meta_b = (guint8) v;
+  if (!get_uint (meta, "d", where, G_MAXUINT32, FALSE, &m->meta_d, error) ||
+      !check_boolean (meta, "from_file", where, error))
+    return FALSE;
+
+  /* "c": a number a float holds; null only beside "c_raw" (the dump
+   * writes null for a raw value that is not a finite float) */
+  if (c_node != NULL)
+    {
+      if (JSON_NODE_HOLDS_NULL (c_node) && !json_object_has_member (meta, "c_raw"))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("%s.c: expected a number, found null (null is written only beside "
+                         "\"c_raw\")"), where);
+          return FALSE;
+        }
+      if (!JSON_NODE_HOLDS_NULL (c_node) && !holds_number (c_node))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("%s.c: expected a number, found %s"), where, value_kind (c_node));
+          return FALSE;
+        }
+      if (holds_number (c_node) && !fits_float (json_node_get_double (c_node)))
+        {
+          char found[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_ascii_formatd (found, sizeof found, "%.9g", json_node_get_double (c_node));
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("%s.c: expected a number a 32-bit float holds "
+                         "(-3.40282347e+38..3.40282347e+38), found %s"), where, found);
+          return FALSE;
+        }
+    }
+  if (json_object_has_member (meta, "c_raw"))
+    {
+      /* c_raw wins over c: it holds any bit pattern exactly */
+      if (!get_uint (meta, "c_raw", where, G_MAXUINT32, TRUE, &m->meta_c, error))
+        return FALSE;
+    }
+  else if (c_node != NULL)
+    {
+      union { guint32 u; float f; } c;
+
+      c.f = (float) json_node_get_double (c_node);
+      m->meta_c = c.u;
+    }
+
+  /* "fields": the names of the fields the version stores (not read) */
+  if (json_object_has_member (meta, "fields"))
+    {
+      g_autofree char *fields_where = g_strdup_printf ("%s.fields", where);
+
+      fields = get_array (meta, "fields", where, TRUE, error);
+      if (fields == NULL)
+        return FALSE;
+      for (guint i = 0; i < json_array_get_length (fields); i++)
+        {
+          JsonNode *field = json_array_get_element (fields, i);
+
+          if (!holds (field, G_TYPE_STRING))
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("%s[%u]: expected a string, found %s"),
+                           fields_where, i, value_kind (field));
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_block (JsonNode    *node,
+             const char  *where,
+             Mat0Block   *block,
+             GError     **error)
+{
+  JsonObject *bo;
+  JsonArray *keys;
+  guint32 header = 0, mode = 0, interp = 0;
+  gboolean has_header, has_split;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s: expected an object, found %s"), where, value_kind (node));
+      return FALSE;
+    }
+  bo = json_node_get_object (node);
+  has_header = json_object_has_member (bo, "header_raw");
+  has_split = json_object_has_member (bo, "mode") || json_object_has_member (bo, "interp_mask");
+  if (!get_uint (bo, "header_raw", where, G_MAXUINT32, FALSE, &header, error) ||
+      !get_uint (bo, "mode", where, 7, FALSE, &mode, error) ||
+      !get_uint (bo, "interp_mask", where, G_MAXUINT32 >> 3, FALSE, &interp, error))
+    return FALSE;
+  if (has_split)
+    {
+      guint32 split = (interp << 3) | mode;
+
+      if (has_header && split != header)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("%s: expected header_raw to agree with mode and interp_mask "
+                         "(%u), found %u"), where, split, header);
+          return FALSE;
+        }
+      header = split;
+    }
+  block->header_raw = header;
+
+  keys = get_array (bo, "keys", where, TRUE, error);
+  if (keys == NULL)
+    return FALSE;
+  if (json_array_get_length (keys) > G_MAXUINT16)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("%s.keys: expected at most 65535 keys, found %u"),
+                   where, json_array_get_length (keys));
+      return FALSE;
+    }
+  block->n_keys = json_array_get_length (keys);
+  block->keys = g_new0 (Mat0Key, block->n_keys);
+  for (guint k = 0; k < block->n_keys; k++)
+    {
+      JsonNode *knode = json_array_get_element (keys, k);
+      g_autofree char *kwhere = g_strdup_printf ("%s.keys[%u]", where, k);
+      JsonArray *key;
+      guint32 k0, k1, k2 = 0;
+
+      if (!JSON_NODE_HOLDS_ARRAY (knode) ||
+          json_array_get_length (json_node_get_array (knode)) < 2 ||
+          json_array_get_length (json_node_get_array (knode)) > 3)
+        {
+          if (JSON_NODE_HOLDS_ARRAY (knode))
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         _("%s: expected [k0, k1, k2], found an array of %u"), kwhere,
+                         json_array_get_length (json_node_get_array (knode)));
+          else
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         _("%s: expected [k0, k1, k2], found %s"), kwhere, value_kind (knode));
+          return FALSE;
+        }
+      key = json_node_get_array (knode);
+      if (!get_uint_element (key, 0, kwhere, G_MAXUINT16, &k0, error) ||
+          !get_uint_element (key, 1, kwhere, G_MAXUINT16, &k1, error) ||
+          (json_array_get_length (key) == 3 &&
+           !get_uint_element (key, 2, kwhere, G_MAXUINT16, &k2, error)))
+        return FALSE;
+      block->keys[k].k0 = (guint16) k0;
+      block->keys[k].k1 = (guint16) k1;
+      block->keys[k].k2 = (guint16) k2;
+    }
+  return TRUE;
+}
+
+/* The material of "meta", "phases" and "blocks" into @m. With @required
+ * FALSE (the payload is given as base64) they may be absent, and what
+ * is there is only checked. */
 static gboolean
 parse_material (JsonObject    *object,
                 const char    *where,
                 guint32        attr2,
+                gboolean       required,
                 Mat0Material  *m,
                 GError       **error)
 {
   JsonArray *phases, *blocks;
-  JsonNode *meta_node;
+  JsonObject *meta;
 
   m->attr2 = attr2;
   m->meta_a = MAT0_DEFAULT_META_A;
@@ -666,48 +1148,27 @@ parse_material (JsonObject    *object,
   m->meta_c = MAT0_DEFAULT_META_C;
   m->meta_d = MAT0_DEFAULT_META_D;
 
-  meta_node = json_object_get_member (object, "meta");
-  if (meta_node != NULL && JSON_NODE_HOLDS_OBJECT (meta_node))
+  if (!get_object (object, "meta", where, &meta, error))
+    return FALSE;
+  if (meta != NULL)
     {
-      JsonObject *meta = json_node_get_object (meta_node);
       g_autofree char *mwhere = g_strdup_printf ("%s.meta", where);
-      guint32 v;
 
-      v = m->meta_a;
-      if (!get_uint (meta, "a", mwhere, 255, FALSE, &v, error))
-        return FALSE;
-      m->meta_a = (guint8) v;
-      v = m->meta_b;
-      if (!get_uint (meta, "b", mwhere, 255, FALSE, &v, error))
-        return FALSE;
-      m->meta_b = (guint8) v;
-      if (json_object_has_member (meta, "c_raw"))
-        {
-          if (!get_uint (meta, "c_raw", mwhere, G_MAXUINT32, TRUE, &m->meta_c, error))
-            return FALSE;
-        }
-      else if (json_object_has_member (meta, "c"))
-        {
-          union { guint32 u; float f; } c;
-
-          c.f = (float) json_object_get_double_member (meta, "c");
-          m->meta_c = c.u;
-        }
-      if (!get_uint (meta, "d", mwhere, G_MAXUINT32, FALSE, &m->meta_d, error))
+      if (!parse_meta (meta, mwhere, m, error))
         return FALSE;
     }
 
-  phases = get_array (object, "phases", where, error);
-  if (phases == NULL)
+  phases = get_array (object, "phases", where, required, error);
+  if (phases == NULL && (required || json_object_has_member (object, "phases")))
     return FALSE;
-  if (json_array_get_length (phases) > G_MAXUINT16)
+  if (phases != NULL && json_array_get_length (phases) > G_MAXUINT16)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("%s.phases: expected at most 65535 phases, found %u"),
                    where, json_array_get_length (phases));
       return FALSE;
     }
-  m->n_phases = json_array_get_length (phases);
+  m->n_phases = phases != NULL ? json_array_get_length (phases) : 0;
   m->phases = g_new0 (Mat0Phase, m->n_phases);
   for (guint i = 0; i < m->n_phases; i++)
     {
@@ -718,95 +1179,45 @@ parse_material (JsonObject    *object,
         return FALSE;
     }
 
-  blocks = get_array (object, "blocks", where, error);
-  if (blocks == NULL)
+  blocks = get_array (object, "blocks", where, required, error);
+  if (blocks == NULL && (required || json_object_has_member (object, "blocks")))
     return FALSE;
-  if (json_array_get_length (blocks) > MAT0_MAX_BLOCKS)
+  if (blocks != NULL && json_array_get_length (blocks) > MAT0_MAX_BLOCKS)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    _("%s.blocks: expected at most %d blocks, found %u"),
                    where, MAT0_MAX_BLOCKS, json_array_get_length (blocks));
       return FALSE;
     }
-  m->n_blocks = json_array_get_length (blocks);
+  m->n_blocks = blocks != NULL ? json_array_get_length (blocks) : 0;
   m->blocks = g_new0 (Mat0Block, m->n_blocks);
   for (guint i = 0; i < m->n_blocks; i++)
     {
-      JsonNode *node = json_array_get_element (blocks, i);
       g_autofree char *bwhere = g_strdup_printf ("%s.blocks[%u]", where, i);
-      Mat0Block *block = &m->blocks[i];
-      JsonObject *bo;
-      JsonArray *keys;
-      guint32 header = 0, mode = 0, interp = 0;
-      gboolean has_header, has_split;
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("%s: expected an object, found another kind of value"), bwhere);
-          return FALSE;
-        }
-      bo = json_node_get_object (node);
-      has_header = json_object_has_member (bo, "header_raw");
-      has_split = json_object_has_member (bo, "mode") || json_object_has_member (bo, "interp_mask");
-      if (!get_uint (bo, "header_raw", bwhere, G_MAXUINT32, FALSE, &header, error) ||
-          !get_uint (bo, "mode", bwhere, 7, FALSE, &mode, error) ||
-          !get_uint (bo, "interp_mask", bwhere, G_MAXUINT32 >> 3, FALSE, &interp, error))
+      if (!parse_block (json_array_get_element (blocks, i), bwhere, &m->blocks[i], error))
         return FALSE;
-      if (has_split)
-        {
-          guint32 split = (interp << 3) | mode;
-
-          if (has_header && split != header)
-            {
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("%s: expected header_raw to agree with mode and interp_mask "
-                             "(%u), found %u"), bwhere, split, header);
-              return FALSE;
-            }
-          header = split;
-        }
-      block->header_raw = header;
-
-      keys = get_array (bo, "keys", bwhere, error);
-      if (keys == NULL)
-        return FALSE;
-      if (json_array_get_length (keys) > G_MAXUINT16)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("%s.keys: expected at most 65535 keys, found %u"),
-                       bwhere, json_array_get_length (keys));
-          return FALSE;
-        }
-      block->n_keys = json_array_get_length (keys);
-      block->keys = g_new0 (Mat0Key, block->n_keys);
-      for (guint k = 0; k < block->n_keys; k++)
-        {
-          JsonNode *knode = json_array_get_element (keys, k);
-          g_autofree char *kwhere = g_strdup_printf ("%s.keys[%u]", bwhere, k);
-          JsonArray *key;
-          guint32 k0, k1, k2 = 0;
-
-          if (!JSON_NODE_HOLDS_ARRAY (knode) ||
-              json_array_get_length (json_node_get_array (knode)) < 2 ||
-              json_array_get_length (json_node_get_array (knode)) > 3)
-            {
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("%s: expected [k0, k1, k2], found another value"), kwhere);
-              return FALSE;
-            }
-          key = json_node_get_array (knode);
-          if (!get_uint_element (key, 0, kwhere, G_MAXUINT16, &k0, error) ||
-              !get_uint_element (key, 1, kwhere, G_MAXUINT16, &k1, error) ||
-              (json_array_get_length (key) == 3 &&
-               !get_uint_element (key, 2, kwhere, G_MAXUINT16, &k2, error)))
-            return FALSE;
-          block->keys[k].k0 = (guint16) k0;
-          block->keys[k].k1 = (guint16) k1;
-          block->keys[k].k2 = (guint16) k2;
-        }
     }
   return TRUE;
+}
+
+/* "flags": what attr1 says, written for people; only checked. */
+static gboolean
+check_flags (JsonObject  *object,
+             const char  *where,
+             GError     **error)
+{
+  g_autofree char *fwhere = g_strdup_printf ("%s.flags", where);
+  JsonObject *flags;
+
+  if (!get_object (object, "flags", where, &flags, error))
+    return FALSE;
+  return flags == NULL ||
+         (check_boolean (flags, "ext_texture_load", fwhere, error) &&
+          check_boolean (flags, "hw_profile", fwhere, error) &&
+          check_boolean (flags, "behaviour", fwhere, error) &&
+          get_uint (flags, "nibble_mode", fwhere, G_MAXUINT32, FALSE, NULL, error) &&
+          get_uint (flags, "unknown_bits", fwhere, G_MAXUINT32, FALSE, NULL, error));
 }
 
 gboolean
@@ -822,6 +1233,8 @@ mat_json_entry_parse (JsonNode    *node,
   JsonObject *object;
   const char *name;
   const char *type;
+  const char *error_message;
+  gboolean material;
   NresEntry e;
 
   g_return_val_if_fail (node != NULL, FALSE);
@@ -834,15 +1247,17 @@ mat_json_entry_parse (JsonNode    *node,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("%s: expected an object, found another kind of value"), where);
+                   _("%s: expected an object, found %s"), where, value_kind (node));
       return FALSE;
     }
   object = json_node_get_object (node);
-  name = get_string (object, "name");
+  if (!get_string (object, "name", where, FALSE, &name, error))
+    return FALSE;
   if (name != NULL)
     where = named = g_strdup_printf ("%s (%s)", where, name);
 
-  type = get_string (object, "type");
+  if (!get_string (object, "type", where, FALSE, &type, error))
+    return FALSE;
   if (!parse_type (type, &e.type_id))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -852,13 +1267,38 @@ mat_json_entry_parse (JsonNode    *node,
     }
   if (!get_uint (object, "attr1", where, G_MAXUINT32, FALSE, &e.attr1, error) ||
       !get_uint (object, "attr2", where, G_MAXUINT32, FALSE, &e.attr2, error) ||
-      !get_uint (object, "attr3", where, G_MAXUINT32, FALSE, &e.attr3, error))
+      !get_uint (object, "attr3", where, G_MAXUINT32, FALSE, &e.attr3, error) ||
+      /* the directory's layout: the writer makes its own */
+      !get_uint (object, "index", where, G_MAXUINT32, FALSE, NULL, error) ||
+      !get_uint (object, "data_offset", where, G_MAXUINT32, FALSE, NULL, error) ||
+      !get_uint (object, "size", where, G_MAXUINT32, FALSE, NULL, error) ||
+      !get_uint (object, "sort_index", where, G_MAXUINT32, FALSE, NULL, error) ||
+      !check_flags (object, where, error) ||
+      !get_string (object, "error", where, FALSE, &error_message, error))
     return FALSE;
 
   if (!get_base64 (object, "name_raw", where, NRES_NAME_SIZE, &name_raw, error))
     return FALSE;
   if (name_raw != NULL)
-    memcpy (e.name, g_bytes_get_data (name_raw, NULL), NRES_NAME_SIZE);
+    {
+      const guint8 *field = g_bytes_get_data (name_raw, NULL);
+
+      /* what the reader refuses, refused here with the member's name */
+      if (memchr (field, 0, NRES_NAME_SIZE) == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("%s.name_raw: expected a NUL within the %u bytes of the name field, "
+                         "found none"), where, (guint) NRES_NAME_SIZE);
+          return FALSE;
+        }
+      if (field[0] == 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("%s.name_raw: expected a name, found an empty one (a NUL first)"), where);
+          return FALSE;
+        }
+      memcpy (e.name, field, NRES_NAME_SIZE);
+    }
   else
     {
       g_autoptr(GError) local = NULL;
@@ -874,15 +1314,35 @@ mat_json_entry_parse (JsonNode    *node,
 
   if (!get_base64 (object, "payload_base64", where, 0, &bytes, error))
     return FALSE;
-  if (bytes == NULL && e.type_id == NRES_TYPE_MAT0)
-    {
-      g_autoptr(Mat0Material) m = g_new0 (Mat0Material, 1);
+  material = e.type_id == NRES_TYPE_MAT0;
+  {
+    g_autoptr(Mat0Material) m = g_new0 (Mat0Material, 1);
 
-      if (!parse_material (object, where, e.attr2, m, error))
-        return FALSE;
+    /* the material's members are checked wherever they are: beside a
+     * payload, and in an entry of another type, they are not used */
+    if (!parse_material (object, where, e.attr2, material && bytes == NULL, m, error))
+      return FALSE;
+    if (material && bytes == NULL)
       bytes = mat0_encode (m);
-    }
-  else if (bytes == NULL)
+    else if (material && error_message == NULL)
+      {
+        g_autoptr(Mat0Material) decoded = NULL;
+        g_autoptr(GError) local = NULL;
+        g_autofree char *label = cp1251_to_utf8 ((const guint8 *) e.name, NRES_NAME_SIZE);
+
+        decoded = mat0_decode (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                               e.attr2, label, 0, &local);
+        if (decoded == NULL)
+          {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         _("%s.payload_base64: expected a MAT0 payload that decodes, or an "
+                           "\"error\" member saying it does not (as the dump writes), found: %s"),
+                         where, local->message);
+            return FALSE;
+          }
+      }
+  }
+  if (bytes == NULL)
     bytes = g_bytes_new (NULL, 0);
 
   *entry = e;
@@ -1106,7 +1566,7 @@ mat_json_identify (const char   *text,
     *kind = found;
   if (name != NULL)
     *name = found == MAT_JSON_MATERIAL
-          ? g_strdup (get_string (json_node_get_object (node), "name"))
+          ? g_strdup (peek_string (json_node_get_object (node), "name"))
           : NULL;
   return TRUE;
 }

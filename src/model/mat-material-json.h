@@ -56,15 +56,29 @@ JsonNode    *mat_json_entry_new           (guint               index,
  * @entry (other directory fields zero) and the payload into @payload
  * ("payload_base64", or the material of "meta", "phases" and "blocks"
  * encoded; nothing for another type without it). "index", "data_offset",
- * "size", "sort_index", "flags" and "error" are not read: attr1 holds the
- * flags. @where names the entry in messages ("entries[3]"); the name is
- * added when there is one: "entries[3] (ROCK).phases[0].params[17]:
- * expected an integer 0..255, found one out of range" (G_IO_ERROR,
+ * "size", "sort_index", "flags" and "error" are not used (attr1 holds the
+ * flags), but every member the dump writes has its JSON type checked
+ * wherever it is; members it does not write are ignored. A name field
+ * ("name_raw" too) must hold a NUL and must not be empty. The
+ * "payload_base64" of a MAT0 entry must decode, unless the entry says it
+ * does not with "error" (as the dump writes for such an entry): then the
+ * bytes are kept as they are. @where names the entry in messages
+ * ("entries[3]"); the name is added when there is one: "entries[3]
+ * (ROCK).meta.c: expected a number, found a string" (G_IO_ERROR,
  * G_IO_ERROR_INVALID_DATA). */
 gboolean     mat_json_entry_parse         (JsonNode           *node,
                                            const char         *where,
                                            NresEntry          *entry,
                                            GBytes            **payload,
+                                           GError            **error);
+
+/* Checks the "archive" object of a dump document (@where names it in
+ * messages): an object whose known members have their types (version,
+ * entry_count, total_size integers 0..4294967295; sort_index_valid and
+ * sort_index_canonical true or false). Nothing of it is used: the
+ * library built gets its own header. */
+gboolean     mat_json_archive_check       (JsonNode           *node,
+                                           const char         *where,
                                            GError            **error);
 
 /* The phase object of the dump. Returns: (transfer full). */
@@ -80,11 +94,21 @@ gboolean     mat_json_phase_parse         (JsonNode           *node,
 #define MAT_JSON_MAX_DEPTH 64
 
 /* json_parser_load_from_data() of @text (@length bytes, -1:
- * NUL-terminated) after checking its nesting: deeper than
- * MAT_JSON_MAX_DEPTH fails with G_IO_ERROR_INVALID_DATA. */
+ * NUL-terminated) after checking what json-glib would lose without a
+ * word: nesting deeper than MAT_JSON_MAX_DEPTH, a string holding a NUL
+ * (\u0000: json-glib ends the string there) and an integer past 64 bits
+ * (json-glib wraps it around) fail with G_IO_ERROR_INVALID_DATA, the
+ * message naming the value's path ("entries[3].name: ..."). */
 gboolean     mat_json_load                (JsonParser         *parser,
                                            const char         *text,
                                            gssize              length,
+                                           GError            **error);
+/* The same, @text being the value at @where (nullable: the document)
+ * in messages: "entries[3]" makes "entries[3].phases[0].texture". */
+gboolean     mat_json_load_at             (JsonParser         *parser,
+                                           const char         *text,
+                                           gssize              length,
+                                           const char         *where,
                                            GError            **error);
 
 /* Appends @node as the dump writes it: with @pretty, members on lines of
@@ -130,6 +154,47 @@ gboolean     mat_json_identify             (const char   *text,
                                             char        **name,
                                             GError      **error);
 
+/* ---- Decoding off the main thread ------------------------------------- */
+
+/* What a text to paste holds, decoded: the kind and the material's name
+ * (mat_json_identify), and every value checked: a material's directory
+ * fields and payload and the material made of them, decoded (its content
+ * and lints computed once), or a phase. A text that holds a material or
+ * a phase whose values are wrong still gives an item, holding the error
+ * its paste fails with. Reference counted; may be made in any thread and
+ * used in another. */
+typedef struct _MatJsonItem MatJsonItem;
+
+#define MAT_TYPE_JSON_ITEM (mat_json_item_get_type ())
+GType        mat_json_item_get_type        (void) G_GNUC_CONST;
+MatJsonItem *mat_json_item_ref             (MatJsonItem  *item);
+void         mat_json_item_unref           (MatJsonItem  *item);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MatJsonItem, mat_json_item_unref)
+
+/* Decodes @text (@length bytes, -1: NUL-terminated); all the work of a
+ * paste but the insertion. Returns: (transfer full) (nullable): the item,
+ * or %NULL with @error (G_IO_ERROR_INVALID_DATA) when @text is neither a
+ * material nor a phase (the errors of mat_json_identify). */
+MatJsonItem *mat_json_item_decode          (const char   *text,
+                                            gssize        length,
+                                            GError      **error);
+/* mat_json_item_decode() of @text in a worker thread: only the cheap
+ * insertion (mat_library_paste_item) is left for the main thread. */
+void         mat_json_item_decode_async    (GBytes              *text,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+/* Returns: (transfer full) (nullable): as mat_json_item_decode(). */
+MatJsonItem *mat_json_item_decode_finish   (GAsyncResult        *result,
+                                            GError             **error);
+MatJsonKind  mat_json_item_get_kind        (MatJsonItem  *item);
+/* Returns: (transfer none) (nullable): the material's name as the text
+ * gives it, %NULL for a phase or a material without one. */
+const char  *mat_json_item_get_name        (MatJsonItem  *item);
+/* Returns: (transfer none) (nullable): why pasting @item fails, %NULL
+ * when its values are right (a name may still be taken). */
+const GError *mat_json_item_get_error      (MatJsonItem  *item);
+
 /* ---- Pasting: each one undoable step ------------------------------------ */
 
 /* @name, or @name with "_2", "_3", ... appended (shortened to fit the 35
@@ -150,6 +215,15 @@ MatMaterial *mat_library_paste_material    (MatLibrary   *self,
                                             const char   *name,
                                             GError      **error);
 
+/* mat_library_paste_material() of a decoded @item: the material made
+ * in the decode is inserted (a second paste of the same item decodes
+ * its payload again). Fails with the item's error, or when it holds a
+ * phase. Returns: (transfer none): the new material, or %NULL with @error. */
+MatMaterial *mat_library_paste_item        (MatLibrary   *self,
+                                            MatJsonItem  *item,
+                                            const char   *name,
+                                            GError      **error);
+
 /* The phase of @text (a phase, see mat_json_identify) into @material:
  * with @replace it takes the place of phase @index (all 34 bytes; the
  * keys stay as they are), otherwise it is inserted at @index (0..n;
@@ -160,6 +234,12 @@ MatPhase    *mat_material_paste_phase      (MatMaterial  *material,
                                             gboolean      replace,
                                             const char   *text,
                                             gssize        length,
+                                            GError      **error);
+/* mat_material_paste_phase() of a decoded @item. */
+MatPhase    *mat_material_paste_phase_item (MatMaterial  *material,
+                                            guint         index,
+                                            gboolean      replace,
+                                            MatJsonItem  *item,
                                             GError      **error);
 
 G_END_DECLS

@@ -42,6 +42,14 @@ struct _MatMaterial
   gboolean     swatch_valid;
   gboolean     has_swatch;
   guint8       swatch[4];
+
+  /* the content as the core reads it, and its lints (entry -1, for
+   * lint_name at lint_offset), until a change: a material of a million
+   * keys is not walked object by object for every view that asks */
+  Mat0Material *core;
+  GPtrArray    *lints;
+  char         *lint_name;
+  gsize         lint_offset;
 };
 
 G_DEFINE_FINAL_TYPE (MatMaterial, mat_material, G_TYPE_OBJECT)
@@ -108,6 +116,36 @@ compute_summary (MatMaterial *self,
     *textured = mat_phase_get_textured (item_at (self->phases, i));
 }
 
+/* Returns: (transfer full): a deep copy of @core, every array allocated. */
+static Mat0Material *
+core_copy (const Mat0Material *core)
+{
+  Mat0Material *copy = g_new0 (Mat0Material, 1);
+
+  *copy = *core;
+  copy->phases = g_new0 (Mat0Phase, MAX (core->n_phases, 1));
+  if (core->n_phases > 0)
+    memcpy (copy->phases, core->phases, sizeof (Mat0Phase) * core->n_phases);
+  copy->blocks = g_new0 (Mat0Block, MAX (core->n_blocks, 1));
+  for (guint b = 0; b < core->n_blocks; b++)
+    {
+      const Mat0Block *from = &core->blocks[b];
+
+      copy->blocks[b] = *from;
+      copy->blocks[b].keys = from->n_keys > 0 ? g_memdup2 (from->keys, sizeof (Mat0Key) * from->n_keys)
+                                              : g_new0 (Mat0Key, 1);
+    }
+  return copy;
+}
+
+static void
+clear_caches (MatMaterial *self)
+{
+  g_clear_pointer (&self->core, mat0_material_free);
+  g_clear_pointer (&self->lints, g_ptr_array_unref);
+  g_clear_pointer (&self->lint_name, g_free);
+}
+
 static void
 load_core (MatMaterial        *self,
            const Mat0Material *core)
@@ -165,6 +203,9 @@ ensure_decoded (MatMaterial *self)
     }
 
   load_core (self, core);
+  /* what was decoded is the content: the first dup_core() copies it */
+  core->attr2 = self->entry.attr2;
+  self->core = g_steal_pointer (&core);
 }
 
 MatMaterial *
@@ -206,6 +247,33 @@ _mat_material_set_library (MatMaterial *self,
                            MatLibrary  *library)
 {
   self->library = library;
+}
+
+/* Payloads from this size on are decoded where the material is made:
+ * 64 KiB is some 10,000 keys. */
+#define PREPARE_SIZE (64u << 10)
+
+void
+_mat_material_prepare (MatMaterial *self)
+{
+  g_autoptr(GPtrArray) lints = NULL;
+
+  if (self->raw == NULL || g_bytes_get_size (self->raw) < PREPARE_SIZE)
+    return;
+  if (mat_material_get_editable (self))
+    lints = mat_material_dup_diagnostics (self);
+}
+
+void
+_mat_material_set_entry_name (MatMaterial *self,
+                              const char  *raw)
+{
+  g_return_if_fail (self->library == NULL);
+
+  memcpy (self->entry.name, raw, NRES_NAME_SIZE);
+  g_clear_pointer (&self->name, g_free);
+  /* the lints name the entry */
+  g_clear_pointer (&self->lints, g_ptr_array_unref);
 }
 
 MatLibrary *
@@ -330,6 +398,7 @@ _mat_material_content_changed (MatMaterial *self)
   g_object_thaw_notify (G_OBJECT (self));
 
   self->swatch_valid = FALSE;
+  clear_caches (self);
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
@@ -1481,6 +1550,8 @@ mat_material_dup_core (MatMaterial *self)
 
   if (!mat_material_get_editable (self))
     return NULL;
+  if (self->core != NULL)
+    return core_copy (self->core);
 
   core = g_new0 (Mat0Material, 1);
   core->attr2 = self->entry.attr2;
@@ -1497,6 +1568,7 @@ mat_material_dup_core (MatMaterial *self)
   for (guint i = 0; i < core->n_blocks; i++)
     _mat_anim_block_to_core (item_at (self->blocks, i), &core->blocks[i]);
 
+  self->core = core_copy (core);
   return core;
 }
 
@@ -1520,6 +1592,7 @@ mat_material_dup_diagnostics (MatMaterial *self)
   g_autoptr(Mat0Material) core = NULL;
   GPtrArray *out;
   gint index = -1;
+  gsize offset;
 
   g_return_val_if_fail (MAT_IS_MATERIAL (self), NULL);
 
@@ -1543,10 +1616,33 @@ mat_material_dup_diagnostics (MatMaterial *self)
       return out;
     }
 
-  core = mat_material_dup_core (self);
-  if (core != NULL)
-    mat0_lint_material (core, index, mat_material_get_name (self),
-                        self->source >= 0 ? self->entry.data_offset : 0, out);
+  /* the lints of this content, name and offset, made once */
+  offset = self->source >= 0 ? self->entry.data_offset : 0;
+  if (self->lints != NULL &&
+      (self->lint_offset != offset || g_strcmp0 (self->lint_name, mat_material_get_name (self)) != 0))
+    g_clear_pointer (&self->lints, g_ptr_array_unref);
+  if (self->lints == NULL)
+    {
+      core = mat_material_dup_core (self);
+      if (core == NULL)
+        return out;
+      self->lints = g_ptr_array_new_with_free_func ((GDestroyNotify) mat0_diagnostic_free);
+      mat0_lint_material (core, -1, mat_material_get_name (self), offset, self->lints);
+      g_free (self->lint_name);
+      self->lint_name = g_strdup (mat_material_get_name (self));
+      self->lint_offset = offset;
+    }
+  for (guint i = 0; i < self->lints->len; i++)
+    {
+      const Mat0Diagnostic *lint = g_ptr_array_index (self->lints, i);
+      Mat0Diagnostic *diag = g_new (Mat0Diagnostic, 1);
+
+      *diag = *lint;
+      diag->entry = index;
+      diag->entry_name = g_strdup (lint->entry_name);
+      diag->message = g_strdup (lint->message);
+      g_ptr_array_add (out, diag);
+    }
 
   return out;
 }
@@ -1576,6 +1672,7 @@ mat_material_finalize (GObject *object)
   g_clear_pointer (&self->raw, g_bytes_unref);
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->error, g_free);
+  clear_caches (self);
 
   G_OBJECT_CLASS (mat_material_parent_class)->finalize (object);
 }

@@ -12,6 +12,7 @@
 #include "nres.h"
 
 #include "mat-anim-block.h"
+#include "mat-draftable.h"
 #include "mat-history.h"
 #include "mat-key.h"
 #include "mat-library.h"
@@ -54,6 +55,13 @@ guint64      _mat_history_get_state       (MatHistory  *history);
 void         _mat_history_clear           (MatHistory  *history);
 MatHistory  *_mat_history_new             (void);
 
+/* MatSavePlan: a plan of @out (taken: payloads and the array) over a
+ * copy of @base's directory and a reference of its bytes.
+ * Returns: (transfer full). */
+MatSavePlan *_mat_save_plan_new           (const NresArchive *base,
+                                           NresOutEntry      *out,
+                                           guint              n_out);
+
 /* MatLibrary */
 MatHistory  *_mat_library_get_history     (MatLibrary  *library);
 /* Whether @name (UTF-8) can name an entry: NAME_INVALID / NAME_TAKEN;
@@ -79,6 +87,14 @@ MatMaterial *_mat_material_new_from_core  (const NresEntry    *entry,
                                            const Mat0Material *core);
 void         _mat_material_set_library    (MatMaterial *material,
                                            MatLibrary  *library);
+/* In the thread that made @material, before it is shared: decodes it and
+ * makes its content and lints, what every view asks for first, when its
+ * payload is large (a material of tens of thousands of keys); a small
+ * one stays undecoded until it is asked for. */
+void         _mat_material_prepare        (MatMaterial *material);
+/* The name field of a material in no library yet (no command). */
+void         _mat_material_set_entry_name (MatMaterial *material,
+                                           const char  *raw);
 MatLibrary  *_mat_material_get_library    (MatMaterial *material);
 const NresEntry *_mat_material_get_entry  (MatMaterial *material);
 gint         _mat_material_get_source     (MatMaterial *material,

@@ -37,16 +37,20 @@ struct _MatTextureLibrary
 };
 
 static void mat_texture_library_list_model_init (GListModelInterface *iface);
+static void mat_texture_library_draftable_init (MatDraftableInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (MatTextureLibrary, mat_texture_library, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
-                                                      mat_texture_library_list_model_init))
+                                                      mat_texture_library_list_model_init)
+                               G_IMPLEMENT_INTERFACE (MAT_TYPE_DRAFTABLE,
+                                                      mat_texture_library_draftable_init))
 
 enum {
   PROP_0,
   PROP_FILE,
   PROP_DIRTY,
   PROP_HISTORY,
+  PROP_ETAG,
   N_PROPS
 };
 
@@ -161,6 +165,58 @@ mat_texture_library_list_model_init (GListModelInterface *iface)
   iface->get_item = mat_texture_library_get_item;
 }
 
+/* ---- MatDraftable ------------------------------------------------------ */
+
+static MatSavePlan *plan_save (MatTextureLibrary *self);
+
+static const char *
+draftable_get_kind (MatDraftable *draftable)
+{
+  return MAT_DRAFT_KIND_TEXTURES;
+}
+
+static GFile *
+draftable_get_file (MatDraftable *draftable)
+{
+  return MAT_TEXTURE_LIBRARY (draftable)->file;
+}
+
+static const char *
+draftable_get_etag (MatDraftable *draftable)
+{
+  return MAT_TEXTURE_LIBRARY (draftable)->etag;
+}
+
+static gboolean
+draftable_get_dirty (MatDraftable *draftable)
+{
+  return MAT_TEXTURE_LIBRARY (draftable)->dirty;
+}
+
+static MatHistory *
+draftable_get_history (MatDraftable *draftable)
+{
+  return MAT_TEXTURE_LIBRARY (draftable)->history;
+}
+
+static MatSavePlan *
+draftable_plan_save (MatDraftable  *draftable,
+                     GError       **error)
+{
+  return plan_save (MAT_TEXTURE_LIBRARY (draftable));
+}
+
+static void
+mat_texture_library_draftable_init (MatDraftableInterface *iface)
+{
+  iface->get_kind = draftable_get_kind;
+  iface->get_file = draftable_get_file;
+  iface->get_etag = draftable_get_etag;
+  iface->get_dirty = draftable_get_dirty;
+  iface->get_history = draftable_get_history;
+  iface->plan_save = draftable_plan_save;
+}
+
 /* ---- GObject ---------------------------------------------------------- */
 
 static void
@@ -210,6 +266,9 @@ mat_texture_library_get_property (GObject    *object,
     case PROP_HISTORY:
       g_value_set_object (value, self->history);
       break;
+    case PROP_ETAG:
+      g_value_set_string (value, self->etag);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -227,6 +286,7 @@ mat_texture_library_class_init (MatTextureLibraryClass *klass)
   properties[PROP_FILE] = g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE, flags);
   properties[PROP_DIRTY] = g_param_spec_boolean ("dirty", NULL, NULL, FALSE, flags);
   properties[PROP_HISTORY] = g_param_spec_object ("history", NULL, NULL, MAT_TYPE_HISTORY, flags);
+  properties[PROP_ETAG] = g_param_spec_string ("etag", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -295,6 +355,29 @@ mat_texture_library_new_from_bytes (GBytes  *bytes,
   return library_new (archive);
 }
 
+MatTextureLibrary *
+mat_texture_library_new_restored (GBytes      *bytes,
+                                  GFile       *file,
+                                  const char  *etag,
+                                  GError     **error)
+{
+  MatTextureLibrary *self;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = mat_texture_library_new_from_bytes (bytes, error);
+  if (self == NULL)
+    return NULL;
+  self->file = g_object_ref (file);
+  self->etag = g_strdup (etag);
+  /* no state of the history is the saved one: unsaved until a save */
+  self->saved_state = G_MAXUINT64;
+  update_dirty (self);
+  return self;
+}
+
 /* The 16 bytes of an archive with no entry: magic, version, count 0,
  * total size 16. */
 static GBytes *
@@ -321,8 +404,8 @@ mat_texture_library_new_empty (void)
 /* ---- loading ---------------------------------------------------------- */
 
 /* Reads @file as the model reads every library: a local file through
- * mat_file_read_library (regular files only, the header and directory
- * checked first), with its ETag. */
+ * mat_file_read_archive (regular files only, the header and directory
+ * checked first, unindexed gigabytes not read), with its ETag. */
 static MatTextureLibrary *
 read_library (GFile         *file,
               GCancellable  *cancellable,
@@ -334,14 +417,23 @@ read_library (GFile         *file,
   MatTextureLibrary *self;
 
   if (path != NULL)
-    bytes = mat_file_read_library (path, &etag, NULL, cancellable, error);
+    {
+      /* only what the directory names (mat_file_read_archive) */
+      NresArchive *archive = mat_file_read_archive (path, &etag, NULL, cancellable, error);
+
+      if (archive == NULL)
+        return NULL;
+      self = library_new (archive);
+    }
   else
-    bytes = g_file_load_bytes (file, cancellable, NULL, error);
-  if (bytes == NULL)
-    return NULL;
-  self = mat_texture_library_new_from_bytes (bytes, error);
-  if (self == NULL)
-    return NULL;
+    {
+      bytes = g_file_load_bytes (file, cancellable, NULL, error);
+      if (bytes == NULL)
+        return NULL;
+      self = mat_texture_library_new_from_bytes (bytes, error);
+      if (self == NULL)
+        return NULL;
+    }
   self->file = g_object_ref (file);
   self->etag = g_steal_pointer (&etag);
   return self;
@@ -1044,13 +1136,13 @@ mat_texture_library_set_page_rects (MatTextureLibrary *self,
 
 /* ---- saving ----------------------------------------------------------- */
 
-static GBytes *
-build_bytes (MatTextureLibrary  *self,
-             GError            **error)
+/* What a save writes now: every slot with its source in the base and
+ * its payload, over the base. */
+static MatSavePlan *
+plan_save (MatTextureLibrary *self)
 {
   guint n = self->slots->len;
   NresOutEntry *out = g_new0 (NresOutEntry, MAX (n, 1));
-  GBytes *bytes;
 
   for (guint i = 0; i < n; i++)
     {
@@ -1064,9 +1156,16 @@ build_bytes (MatTextureLibrary  *self,
       out[i].payload = in_base && slot->payload == slot->base ? NULL : g_bytes_ref (slot->payload);
     }
 
-  bytes = nres_write_preserving (self->archive, out, n, error);
-  nres_out_entries_free (out, n);
-  return bytes;
+  return _mat_save_plan_new (self->archive, out, n);
+}
+
+static GBytes *
+build_bytes (MatTextureLibrary  *self,
+             GError            **error)
+{
+  g_autoptr(MatSavePlan) plan = plan_save (self);
+
+  return mat_save_plan_write (plan, error);
 }
 
 GBytes *
@@ -1155,6 +1254,7 @@ save_done_cb (GObject      *object,
 
   if (file_changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ETAG]);
   update_dirty (self);
 
   g_task_return_int (task, notes);

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "mat-draftable.h"
 #include "mat-file.h"
 #include "mat-history.h"
 #include "mat-texture.h"
@@ -25,7 +26,11 @@ G_BEGIN_DECLS
  * addition undone), "items-changed" (the same item removed and added) and
  * the texture's own "changed" signal and property notifications when its
  * payload is replaced, and the library's "changed" signal (MatTexture
- * *texture) after any of these. */
+ * *texture) after any of these.
+ *
+ * It is a MatDraftable: the draft store keeps its unsaved edits.
+ * Properties "file", "etag", "dirty" and "history" (read-only, notified
+ * when they change). */
 G_DECLARE_FINAL_TYPE (MatTextureLibrary, mat_texture_library, MAT, TEXTURE_LIBRARY, GObject)
 
 /* Returns: (transfer full): the library, or %NULL with the core's error
@@ -46,6 +51,16 @@ void               mat_texture_library_load_async     (GFile         *file,
                                                        gpointer       user_data);
 /* Returns: (transfer full) */
 MatTextureLibrary *mat_texture_library_load_finish    (GAsyncResult  *result,
+                                                       GError       **error);
+
+/* A library holding @bytes (a draft, see mat-drafts.h) as unsaved edits
+ * to @file, made from its version @etag: "dirty" until it is saved, with
+ * nothing to undo; a save to its own file passes @etag (a file changed on
+ * disk since fails with G_IO_ERROR_WRONG_ETAG).
+ * Returns: (transfer full): the library, or %NULL with @error. */
+MatTextureLibrary *mat_texture_library_new_restored   (GBytes        *bytes,
+                                                       GFile         *file,
+                                                       const char    *etag,
                                                        GError       **error);
 
 /* Returns: (transfer full): a library holding no entry (the 16-byte

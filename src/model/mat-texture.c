@@ -2,8 +2,20 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "mat-texture.h"
+
+/* Pixels decoded at a time by a reduction. */
+#define RUN_PIXELS 4096
+
+/* A reduction kept: of level @level to @width x @height. */
+typedef struct {
+  GBytes *rgba;
+  guint   level;
+  guint   width;
+  guint   height;
+} Fitted;
 
 struct _MatTexture
 {
@@ -14,6 +26,7 @@ struct _MatTexture
   TexmImage *image;     /* NULL when the payload does not parse */
   char      *error;
   GBytes    *rgba0;     /* level 0, decoded on first use */
+  Fitted     fitted[2]; /* the last two reductions, the newest first */
   gboolean   average_known;
   gboolean   has_average;
   guint8     average[4];
@@ -43,6 +56,13 @@ enum {
 static guint signals[N_SIGNALS];
 
 static void
+clear_fitted (MatTexture *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->fitted); i++)
+    g_clear_pointer (&self->fitted[i].rgba, g_bytes_unref);
+}
+
+static void
 mat_texture_finalize (GObject *object)
 {
   MatTexture *self = MAT_TEXTURE (object);
@@ -52,6 +72,7 @@ mat_texture_finalize (GObject *object)
   g_clear_pointer (&self->image, texm_image_free);
   g_free (self->error);
   g_clear_pointer (&self->rgba0, g_bytes_unref);
+  clear_fitted (self);
 
   G_OBJECT_CLASS (mat_texture_parent_class)->finalize (object);
 }
@@ -164,6 +185,8 @@ _mat_texture_set_payload (MatTexture *self,
 
   g_clear_pointer (&self->image, texm_image_free);
   g_clear_pointer (&self->rgba0, g_bytes_unref);
+  clear_fitted (self);
+  self->average_known = self->has_average = FALSE;
   g_bytes_ref (payload);
   g_clear_pointer (&self->payload, g_bytes_unref);
   self->payload = payload;
@@ -300,6 +323,200 @@ mat_texture_dup_rgba (MatTexture *self,
   return g_bytes_ref (self->rgba0);
 }
 
+/* The rounded mean of each channel over each @fx x @fy box of mip
+ * @level, read RUN_PIXELS at a time: only the result and one row of sums
+ * are held. Returns: (transfer full) (nullable): @out_w x @out_h pixels. */
+static guint8 *
+reduce_level (const TexmImage *image,
+              guint            level,
+              guint            fx,
+              guint            fy,
+              guint           *out_w,
+              guint           *out_h)
+{
+  g_autofree guint64 *sums = NULL;
+  g_autofree guint8 *run = NULL;
+  g_autofree guint8 *out = NULL;
+  guint w, h, ow, oh;
+
+  texm_mip_size (image, level, &w, &h);
+  ow = (w + fx - 1) / fx;
+  oh = (h + fy - 1) / fy;
+  out = g_malloc ((gsize) ow * oh * 4);
+  sums = g_new (guint64, (gsize) ow * 4);
+  run = g_malloc (RUN_PIXELS * 4);
+
+  for (guint oy = 0; oy < oh; oy++)
+    {
+      guint y0 = oy * fy;
+      guint y1 = MIN (h, y0 + fy);
+
+      memset (sums, 0, sizeof (guint64) * ow * 4);
+      for (guint y = y0; y < y1; y++)
+        for (guint x0 = 0; x0 < w; x0 += RUN_PIXELS)
+          {
+            guint n = MIN (RUN_PIXELS, w - x0);
+
+            if (!texm_decode_rgba_run (image, level, (guint64) y * w + x0, n, run))
+              return NULL;
+            for (guint i = 0; i < n; i++)
+              {
+                guint64 *sum = sums + (gsize) ((x0 + i) / fx) * 4;
+
+                for (guint c = 0; c < 4; c++)
+                  sum[c] += run[i * 4 + c];
+              }
+          }
+      for (guint ox = 0; ox < ow; ox++)
+        {
+          guint64 count = (guint64) (MIN (w, (ox + 1) * fx) - ox * fx) * (y1 - y0);
+          guint8 *o = out + ((gsize) oy * ow + ox) * 4;
+
+          for (guint c = 0; c < 4; c++)
+            o[c] = (guint8) ((sums[(gsize) ox * 4 + c] + count / 2) / count);
+        }
+    }
+  *out_w = ow;
+  *out_h = oh;
+  return g_steal_pointer (&out);
+}
+
+MatTextureFit
+mat_texture_get_fit (MatTexture *self,
+                     guint       level,
+                     guint       max_side,
+                     guint      *source_level,
+                     guint      *width,
+                     guint      *height)
+{
+  guint n, w, h, last;
+  MatTextureFit fit = MAT_TEXTURE_FIT_NONE;
+  guint from = 0, fw = 0, fh = 0;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), MAT_TEXTURE_FIT_NONE);
+
+  max_side = CLAMP (max_side, 1, MAT_TEXTURE_MAX_SHOWN_SIDE);
+  n = self->image != NULL ? self->image->header.mip_count : 0;
+  for (guint l = level; l < n && fit == MAT_TEXTURE_FIT_NONE; l++)
+    {
+      texm_mip_size (self->image, l, &w, &h);
+      if (w <= max_side && h <= max_side)
+        {
+          fit = l == level ? MAT_TEXTURE_FIT_AS_IS : MAT_TEXTURE_FIT_SMALLER;
+          from = l;
+          fw = w;
+          fh = h;
+        }
+    }
+  if (fit == MAT_TEXTURE_FIT_NONE && level < n)
+    {
+      last = n - 1;
+      texm_mip_size (self->image, last, &w, &h);
+      if ((guint64) w * h > MAT_TEXTURE_MAX_READ_PIXELS)
+        fit = MAT_TEXTURE_FIT_TOO_LARGE;
+      else
+        {
+          guint fx = (w + max_side - 1) / max_side;
+          guint fy = (h + max_side - 1) / max_side;
+
+          fit = MAT_TEXTURE_FIT_REDUCED;
+          from = last;
+          fw = (w + fx - 1) / fx;
+          fh = (h + fy - 1) / fy;
+        }
+    }
+
+  if (source_level != NULL)
+    *source_level = from;
+  if (width != NULL)
+    *width = fw;
+  if (height != NULL)
+    *height = fh;
+  return fit;
+}
+
+GBytes *
+mat_texture_dup_rgba_fitted (MatTexture    *self,
+                             guint          level,
+                             guint          max_side,
+                             guint         *width,
+                             guint         *height,
+                             MatTextureFit *fit)
+{
+  MatTextureFit how;
+  guint from = 0, w = 0, h = 0, sw, sh, rw = 0, rh = 0;
+  Fitted made;
+  guint8 *pixels;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), NULL);
+
+  how = mat_texture_get_fit (self, level, max_side, &from, &w, &h);
+  if (fit != NULL)
+    *fit = how;
+  if (width != NULL)
+    *width = 0;
+  if (height != NULL)
+    *height = 0;
+
+  if (how == MAT_TEXTURE_FIT_NONE || how == MAT_TEXTURE_FIT_TOO_LARGE)
+    return NULL;
+  if (how != MAT_TEXTURE_FIT_REDUCED)
+    return mat_texture_dup_rgba (self, from, width, height);
+
+  if (width != NULL)
+    *width = w;
+  if (height != NULL)
+    *height = h;
+  for (guint i = 0; i < G_N_ELEMENTS (self->fitted); i++)
+    if (self->fitted[i].rgba != NULL && self->fitted[i].level == from &&
+        self->fitted[i].width == w && self->fitted[i].height == h)
+      return g_bytes_ref (self->fitted[i].rgba);
+
+  texm_mip_size (self->image, from, &sw, &sh);
+  pixels = reduce_level (self->image, from, (sw + w - 1) / w, (sh + h - 1) / h, &rw, &rh);
+  if (pixels == NULL)
+    return NULL;
+  g_warn_if_fail (rw == w && rh == h);
+
+  made.rgba = g_bytes_new_take (pixels, (gsize) rw * rh * 4);
+  made.level = from;
+  made.width = rw;
+  made.height = rh;
+  g_clear_pointer (&self->fitted[G_N_ELEMENTS (self->fitted) - 1].rgba, g_bytes_unref);
+  memmove (&self->fitted[1], &self->fitted[0], sizeof (Fitted) * (G_N_ELEMENTS (self->fitted) - 1));
+  self->fitted[0] = made;
+  return g_bytes_ref (made.rgba);
+}
+
+char *
+mat_texture_dup_fit_note (MatTexture    *self,
+                          MatTextureFit  fit,
+                          guint          width,
+                          guint          height)
+{
+  guint tw, th;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), NULL);
+
+  tw = mat_texture_get_width (self);
+  th = mat_texture_get_height (self);
+  switch (fit)
+    {
+    case MAT_TEXTURE_FIT_TOO_LARGE:
+      /* Translators: a texture's width and height */
+      return g_strdup_printf (_("Too large to show: %u × %u"), tw, th);
+    case MAT_TEXTURE_FIT_SMALLER:
+    case MAT_TEXTURE_FIT_REDUCED:
+      /* Translators: a texture's width and height, then the size it is shown at */
+      return g_strdup_printf (_("Too large to show as it is: %u × %u, shown at %u × %u"),
+                              tw, th, width, height);
+    case MAT_TEXTURE_FIT_NONE:
+    case MAT_TEXTURE_FIT_AS_IS:
+    default:
+      return NULL;
+    }
+}
+
 gboolean
 mat_texture_get_average (MatTexture *self,
                          guint8      rgba[4])
@@ -309,23 +526,22 @@ mat_texture_get_average (MatTexture *self,
 
   if (!self->average_known)
     {
-      g_autoptr(GBytes) pixels = NULL;
-      guint width = 0, height = 0;
+      g_autofree guint8 *mean = NULL;
+      guint last, width = 0, height = 0, ow = 0, oh = 0;
 
       self->average_known = TRUE;
       memset (self->average, 0, sizeof self->average);
       if (self->image != NULL && self->image->header.mip_count > 0)
-        pixels = mat_texture_dup_rgba (self, self->image->header.mip_count - 1, &width, &height);
-      if (pixels != NULL && width > 0 && height > 0)
         {
-          const guint8 *p = g_bytes_get_data (pixels, NULL);
-          guint64 n = (guint64) width * height, sum[4] = { 0, 0, 0, 0 };
-
-          for (guint64 i = 0; i < n; i++)
-            for (guint c = 0; c < 4; c++)
-              sum[c] += p[i * 4 + c];
-          for (guint c = 0; c < 4; c++)
-            self->average[c] = (guint8) ((sum[c] + n / 2) / n);
+          last = self->image->header.mip_count - 1;
+          texm_mip_size (self->image, last, &width, &height);
+          /* the whole level as one box */
+          if ((guint64) width * height <= MAT_TEXTURE_MAX_READ_PIXELS)
+            mean = reduce_level (self->image, last, width, height, &ow, &oh);
+        }
+      if (mean != NULL)
+        {
+          memcpy (self->average, mean, sizeof self->average);
           self->has_average = TRUE;
         }
     }

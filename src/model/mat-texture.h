@@ -44,10 +44,63 @@ GBytes     *mat_texture_dup_rgba       (MatTexture *self,
                                         guint      *width,
                                         guint      *height);
 
+/* Views never make a picture of a texture (a GdkTexture, a cairo surface,
+ * an OpenGL texture) with a side longer than MAT_TEXTURE_MAX_SHOWN_SIDE,
+ * and never read more than MAT_TEXTURE_MAX_READ_PIXELS pixels of a level
+ * to make one. */
+#define MAT_TEXTURE_MAX_SHOWN_SIDE  8192u
+#define MAT_TEXTURE_MAX_READ_PIXELS (8192u * 8192u)
+
+/* How a level is shown within a size (mat_texture_get_fit). */
+typedef enum {
+  MAT_TEXTURE_FIT_NONE,       /* the payload does not parse, or no such level */
+  MAT_TEXTURE_FIT_AS_IS,      /* the level itself */
+  MAT_TEXTURE_FIT_SMALLER,    /* a smaller mip level, the first that fits */
+  MAT_TEXTURE_FIT_REDUCED,    /* no level fits: the smallest, box filtered */
+  MAT_TEXTURE_FIT_TOO_LARGE,  /* no level fits, and the smallest has more
+                                 than MAT_TEXTURE_MAX_READ_PIXELS pixels */
+} MatTextureFit;
+
+/* How mip @level is shown in at most @max_side pixels a side (never more
+ * than MAT_TEXTURE_MAX_SHOWN_SIDE): the level when it fits, else the first
+ * smaller level that fits, else the smallest level reduced by whole
+ * factors fx = ceil (w / @max_side), fy = ceil (h / @max_side) to
+ * ceil (w / fx) x ceil (h / fy), else nothing. Decodes nothing.
+ * @source_level: (out) (optional): the level the pixels come from;
+ * @width, @height: (out) (optional): the size shown (0 for none). */
+MatTextureFit mat_texture_get_fit      (MatTexture *self,
+                                        guint       level,
+                                        guint       max_side,
+                                        guint      *source_level,
+                                        guint      *width,
+                                        guint      *height);
+/* The pixels mat_texture_get_fit() describes, RGBA8, rows top to bottom.
+ * A reduction is the rounded mean of each channel over each fx x fy box
+ * (the last boxes of a row or column may be narrower), made a run of
+ * pixels at a time (texm_decode_rgba_run), so that only the result is
+ * held; the last two are kept. @fit: (out) (optional).
+ * Returns: (transfer full) (nullable): %NULL for FIT_NONE and
+ * FIT_TOO_LARGE. */
+GBytes     *mat_texture_dup_rgba_fitted (MatTexture    *self,
+                                         guint          level,
+                                         guint          max_side,
+                                         guint         *width,
+                                         guint         *height,
+                                         MatTextureFit *fit);
+/* What a view says beside a picture of @fit at @width x @height:
+ * "Too large to show: 65536 × 65536", "Too large to show as it is:
+ * 65536 × 1, shown at 8192 × 1", %NULL when it is shown as it is.
+ * Returns: (transfer full) (nullable). */
+char       *mat_texture_dup_fit_note   (MatTexture    *self,
+                                        MatTextureFit  fit,
+                                        guint          width,
+                                        guint          height);
+
 /* The mean of the pixels of the smallest mip level (the one a box
  * filter made from all the others, when the texture has mips), RGBA8,
  * computed once: the texture's average colour, cheaply. Returns %FALSE
- * (and transparent black) when the payload does not decode. */
+ * (and transparent black) when the payload does not decode or that level
+ * has more than MAT_TEXTURE_MAX_READ_PIXELS pixels. */
 gboolean    mat_texture_get_average    (MatTexture *self,
                                         guint8      rgba[4]);
 

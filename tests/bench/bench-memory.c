@@ -5,13 +5,16 @@
  * child) is printed beside the library's size. Both must stay within
  * ten times the library's size: the dump is written as it is made and
  * the build reads the document one entry at a time. Also `check` of a
- * 4 GiB file that is not a library: time and memory.
+ * 4 GiB file that is not a library, and `check`, `info` and `list` of a
+ * 4 GiB library (sparse) whose directory names one material: time and
+ * memory, each beside the same command on the first library given.
  *
  * Usage: bench-memory MAT0TOOL LIB...
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -145,6 +148,56 @@ main (int argc, char *argv[])
             "check of 4 GiB of zeros", (guint64) 4 << 30, peak * 1024.0 / 1e6, seconds);
     ok &= seconds < 1.0;
     g_unlink (big);
+  }
+
+  /* A 4 GiB library (sparse) of one material: only what the directory
+   * names is read. Baseline: the same command on the first library. */
+  {
+    g_autofree char *huge = g_build_filename (dir, "huge.lib", NULL);
+    g_autofree char *contents = NULL;
+    static const char *commands[] = { "check", "info", "list" };
+    const guint32 total = 0xFFFFFFFFu;
+    guint8 header[16] = { 'N', 'R', 'e', 's', 0, 1, 0, 0, 1, 0, 0, 0 };
+    guint8 entry[64];
+    guint32 count, offset, size;
+    gsize len = 0;
+    int fd;
+
+    if (!g_file_get_contents (argv[2], &contents, &len, &error))
+      g_error ("%s", error->message);
+    memcpy (&count, contents + 8, 4);
+    memcpy (entry, contents + len - (gsize) count * 64, 64);   /* entry 0 */
+    memcpy (&size, entry + 12, 4);
+    memcpy (&offset, entry + 56, 4);
+    memcpy (header + 12, &total, 4);
+    memcpy (entry + 56, (guint32[]) { 16 }, 4);
+    memset (entry + 60, 0, 4);
+    fd = g_open (huge, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || ftruncate (fd, total) != 0 || pwrite (fd, header, 16, 0) != 16 ||
+        pwrite (fd, contents + offset, size, 16) != (gssize) size ||
+        pwrite (fd, entry, 64, total - 64) != 64)
+      g_error ("%s: %s", huge, g_strerror (errno));
+    close (fd);
+
+    for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+      {
+        const char *huge_argv[] = { argv[1], commands[c], huge, NULL };
+        const char *base_argv[] = { argv[1], commands[c], argv[2], NULL };
+        g_autofree char *label = g_strdup_printf ("%s of a 4 GiB library of 1 entry", commands[c]);
+        glong peak, base_peak;
+        double seconds, base_seconds;
+
+        if (run (base_argv, NULL, &base_peak, &base_seconds) > 1 ||
+            run (huge_argv, NULL, &peak, &seconds) > 1)
+          g_error ("%s failed", commands[c]);
+        printf ("%-44s  file %10" G_GUINT64_FORMAT " bytes  peak RSS %8.1f MB  %6.3f s"
+                "  (the first library: %.1f MB, %.3f s; %.2fx the memory, %.2fx the time)\n",
+                label, (guint64) total, peak * 1024.0 / 1e6, seconds,
+                base_peak * 1024.0 / 1e6, base_seconds,
+                (double) peak / (double) base_peak, seconds / base_seconds);
+        ok &= seconds < 1.0 && peak < 50 * 1024;
+      }
+    g_unlink (huge);
   }
 
   g_rmdir (dir);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1182,8 +1183,11 @@ test_write_symlink (void)
  * change is noticed and kept, nothing is written. The tool is stopped
  * right after it read the file (inotify), the file changed, the tool
  * resumed. */
+/* Another program changes a byte while the tool works: with a later time,
+ * or (@same_time) with the time put back, the same size and inode: only
+ * the bytes tell. */
 static void
-test_write_changed_meanwhile (void)
+changed_meanwhile (gboolean same_time)
 {
   g_autofree char *lib = tmp_path ("changed-meanwhile.lib");
   g_autoptr(GBytes) stress = test_load_file (g_getenv ("STRESS_LIB"));
@@ -1232,6 +1236,12 @@ test_write_changed_meanwhile (void)
           changed_byte = ((const guint8 *) g_bytes_get_data (stress, NULL))[100] ^ 0xff;
           g_usleep (10 * 1000);   /* a later modification time */
           g_assert_cmpint (pwrite (fd, &changed_byte, 1, 100), ==, 1);
+          if (same_time)
+            {
+              struct timespec times[2] = { now_st.st_atim, now_st.st_mtim };
+
+              g_assert_cmpint (futimens (fd, times), ==, 0);
+            }
           close (fd);
           tested = TRUE;
         }
@@ -1260,6 +1270,241 @@ test_write_changed_meanwhile (void)
     }
   g_assert_true (tested);
   g_unlink (lib);
+}
+
+static void
+test_write_changed_meanwhile (void)
+{
+  changed_meanwhile (FALSE);
+}
+
+static void
+test_write_changed_same_time (void)
+{
+  changed_meanwhile (TRUE);
+}
+
+/* Runs mat0tool with @argv, returning its exit status, its peak resident
+ * memory in KiB and its time; stdout and stderr to @err_path. @fsize_limit:
+ * 0, or the largest file it may write (RLIMIT_FSIZE: a disk full there). */
+static int
+run_measured (const char * const *argv,
+              const char         *err_path,
+              rlim_t              fsize_limit,
+              long               *max_rss_kb,
+              double             *seconds)
+{
+  struct rusage usage;
+  gint64 start = g_get_monotonic_time ();
+  int status = 0;
+  pid_t pid = fork ();
+
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      int fd = open (err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+      if (fd < 0 || dup2 (fd, 1) < 0 || dup2 (fd, 2) < 0)
+        _exit (90);
+      if (fsize_limit > 0)
+        {
+          struct rlimit limit = { fsize_limit, fsize_limit };
+
+          signal (SIGXFSZ, SIG_IGN);   /* a write past it fails with EFBIG */
+          if (setrlimit (RLIMIT_FSIZE, &limit) != 0)
+            _exit (91);
+        }
+      execv (g_getenv ("MAT0TOOL"), (char **) argv);
+      _exit (92);
+    }
+  g_assert_cmpint (wait4 (pid, &status, 0, &usage), ==, pid);
+  if (seconds != NULL)
+    *seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
+  if (max_rss_kb != NULL)
+    *max_rss_kb = usage.ru_maxrss;
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+/* A library of 4 GiB - 1 bytes (sparse): one small material at 16, a
+ * directory at the end, gigabytes of unindexed zeros between. */
+static char *
+make_huge_library (const char *name, guint n_entries)
+{
+  g_autofree char *path = tmp_path (name);
+  g_autoptr(GBytes) demo = test_load_file (g_getenv ("DEMO_LIB"));
+  g_autoptr(NresArchive) archive = nres_archive_parse (demo, NULL);
+  const guint32 total = 0xFFFFFFFFu;
+  guint8 header[16] = { 'N', 'R', 'e', 's', 0, 1, 0, 0 };
+  gsize size = 0;
+  const guint8 *payload;
+  int fd;
+
+  g_assert_nonnull (archive);
+  payload = nres_archive_payload (archive, 0, &size);
+  header[8] = (guint8) n_entries;
+  memcpy (header + 12, &total, 4);   /* little-endian machines */
+  fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, total), ==, 0);
+  g_assert_cmpint (pwrite (fd, header, 16, 0), ==, 16);
+  if (n_entries > 0)
+    {
+      NresEntry entry = archive->entries[0];
+
+      entry.data_offset = 16;
+      entry.sort_index = 0;
+      g_assert_cmpint (pwrite (fd, payload, size, 16), ==, (gssize) size);
+      g_assert_cmpint (pwrite (fd, &entry, 64, total - 64), ==, 64);
+    }
+  close (fd);
+  return g_steal_pointer (&path);
+}
+
+/* check, info and list of a 4 GiB library with a tiny directory: what the
+ * directory names is read, not the gigabytes between. Baseline: the same
+ * commands on the demo library. */
+static void
+test_huge_library_bounded (void)
+{
+  g_autofree char *err_path = tmp_path ("huge.err");
+  const char *demo = g_getenv ("DEMO_LIB");
+  static const char *commands[][2] = { { "check", NULL }, { "info", NULL }, { "list", NULL } };
+
+  for (guint n = 0; n < 2; n++)
+    {
+      g_autofree char *huge = make_huge_library ("huge.lib", n);
+
+      for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+        {
+          const char *argv_huge[] = { "mat0tool", commands[c][0], huge, NULL };
+          const char *argv_demo[] = { "mat0tool", commands[c][0], demo, NULL };
+          g_autofree char *output = NULL;
+          long rss = 0, base_rss = 0;
+          double seconds = 0, base_seconds = 0;
+          int status;
+
+          run_measured (argv_demo, err_path, 0, &base_rss, &base_seconds);
+          status = run_measured (argv_huge, err_path, 0, &rss, &seconds);
+          g_file_get_contents (err_path, &output, NULL, NULL);
+          g_test_message ("%s of a 4 GiB library with %u entries: %.3f s, %ld KiB "
+                          "(the demo library: %.3f s, %ld KiB)",
+                          commands[c][0], n, seconds, rss, base_seconds, base_rss);
+          g_assert_cmpint (status, ==, 0);
+          g_assert_cmpfloat (seconds, <, 1.0);
+          /* beyond what the tool takes for a small library (under a
+           * sanitizer that is itself over 100 MB) */
+          g_assert_cmpint (rss - base_rss, <, 50 * 1024);
+          if (base_rss < 20 * 1024)
+            g_assert_cmpint (rss, <, 50 * 1024);
+          if (c == 1)
+            g_assert_nonnull (strstr (output, "size: 4294967295 bytes"));
+        }
+      g_unlink (huge);
+    }
+}
+
+/* `roundtrip X -o X` of a library with a large unindexed region: the
+ * region is read from the file when written, and the copy is exact. */
+static void
+test_roundtrip_unindexed (void)
+{
+  g_autofree char *lib = tmp_path ("unindexed.lib");
+  g_autoptr(GBytes) demo = test_load_file (g_getenv ("DEMO_LIB"));
+  g_autoptr(GByteArray) array = g_byte_array_new ();
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(GBytes) after = NULL;
+  g_auto(Run) r = { 0 };
+  const guint8 *data = g_bytes_get_data (demo, NULL);
+  guint32 count, directory, total;
+  const guint32 extra = 300000;
+
+  /* the demo with 300,000 bytes of a pattern before its directory */
+  memcpy (&count, data + 8, 4);
+  directory = (guint32) g_bytes_get_size (demo) - count * 64;
+  g_byte_array_append (array, data, directory);
+  for (guint32 i = 0; i < extra; i++)
+    {
+      guint8 b = (guint8) (i * 31 + 7);
+
+      g_byte_array_append (array, &b, 1);
+    }
+  g_byte_array_append (array, data + directory, count * 64);
+  total = array->len;
+  memcpy (array->data + 12, &total, 4);
+  before = g_byte_array_free_to_bytes (g_steal_pointer (&array));
+  g_file_set_contents (lib, g_bytes_get_data (before, NULL), (gssize) g_bytes_get_size (before), NULL);
+
+  run_tool (&r, "roundtrip", lib, "-o", lib, NULL);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  after = test_load_file (lib);
+  g_assert_true (g_bytes_equal (before, after));
+  g_unlink (lib);
+}
+
+/* textures --png over PNGs already there, on a disk that fills up: every
+ * old PNG stays byte for byte (it was truncated and left half-written). */
+static void
+test_png_full_disk (void)
+{
+  g_autofree char *dir = tmp_path ("png-full");
+  g_autofree char *err_path = tmp_path ("png-full.err");
+  g_autofree char *rock = NULL;
+  g_autofree char *output = NULL;
+  g_autoptr(GBytes) old = NULL;
+  g_autoptr(GBytes) now = NULL;
+  const char *argv[] = { "mat0tool", "textures", g_getenv ("DEMO_TEXTURES"), "--png", dir, NULL };
+  g_autoptr(GDir) folder = NULL;
+  const char *name;
+  int status;
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  rock = g_build_filename (dir, "ROCK.0.png", NULL);
+  old = g_bytes_new_static ("an older ROCK.0.png", 19);
+  g_assert_true (g_file_set_contents (rock, g_bytes_get_data (old, NULL), 19, NULL));
+
+  /* ROCK.0, the first texture, makes a PNG of 8 KiB: past the limit */
+  status = run_measured (argv, err_path, 4096, NULL, NULL);
+  g_file_get_contents (err_path, &output, NULL, NULL);
+  g_test_message ("%s", output);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_nonnull (strstr (output, g_strerror (EFBIG)));
+  now = test_load_file (rock);
+  g_assert_true (g_bytes_equal (old, now));
+  /* nothing else left behind */
+  folder = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (folder)) != NULL)
+    g_assert_cmpstr (name, ==, "ROCK.0.png");
+}
+
+/* A temporary file a killed save left is removed by the next write into
+ * its folder, which says so in one line, once. */
+static void
+test_stale_temporary_removed (void)
+{
+  g_autofree char *dir = tmp_path ("stale");
+  g_autofree char *lib = NULL;
+  g_autofree char *stale = NULL;
+  g_autoptr(GBytes) demo = test_load_file (g_getenv ("DEMO_LIB"));
+  g_auto(Run) r = { 0 };
+  g_auto(Run) again = { 0 };
+  g_autofree char *expected = NULL;
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  lib = g_build_filename (dir, "Material.lib", NULL);
+  stale = g_build_filename (dir, ".Material.lib.Ab12Cd.matedit-tmp", NULL);
+  g_assert_true (g_file_set_contents (lib, g_bytes_get_data (demo, NULL), (gssize) g_bytes_get_size (demo), NULL));
+  g_assert_true (g_file_set_contents (stale, "half a library", -1, NULL));
+
+  run_tool (&r, "roundtrip", lib, "-o", lib, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  expected = g_strdup_printf ("%s: removed the temporary files that interrupted saves had left in its folder\n", lib);
+  g_assert_cmpstr (r.err, ==, expected);
+  g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+  run_tool (&again, "roundtrip", lib, "-o", lib, NULL);
+  g_assert_cmpint (again.status, ==, 0);
+  g_assert_cmpstr (again.err, ==, "");
 }
 
 /* A write to stdout that fails is an I/O error. */
@@ -1661,6 +1906,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/refusal-names-input", test_refusal_names_input);
   g_test_add_func ("/cli/names-escaped", test_control_characters_escaped);
   g_test_add_func ("/cli/eval/t-any-float", test_eval_t_any_float);
+  g_test_add_func ("/cli/write/changed-same-time", test_write_changed_same_time);
+  g_test_add_func ("/cli/read/huge-library-bounded", test_huge_library_bounded);
+  g_test_add_func ("/cli/write/roundtrip-unindexed", test_roundtrip_unindexed);
+  g_test_add_func ("/cli/write/png-full-disk", test_png_full_disk);
+  g_test_add_func ("/cli/write/stale-temporary-removed", test_stale_temporary_removed);
 
   status = g_test_run ();
   if (tmp_dir != NULL)

@@ -80,7 +80,7 @@ test_equal (void)
   root = parse_json (json.out);
   object = json_node_get_object (root);
   g_assert_true (json_object_get_boolean_member (object, "equal"));
-  g_assert_cmpint (json_object_get_int_member (object, "same"), ==, 30);
+  g_assert_cmpint (json_object_get_int_member (object, "same"), ==, 31);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "added")), ==, 0);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "removed")), ==, 0);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "changed")), ==, 0);
@@ -126,7 +126,7 @@ test_changed (void)
   g_assert_false (json_object_get_boolean_member (object, "equal"));
   g_assert_cmpstr (json_object_get_string_member (object, "a"), ==, demo ());
   g_assert_cmpstr (json_object_get_string_member (object, "b"), ==, edited);
-  g_assert_cmpint (json_object_get_int_member (object, "same"), ==, 29);
+  g_assert_cmpint (json_object_get_int_member (object, "same"), ==, 30);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "added")), ==, 0);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "removed")), ==, 0);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "changed")), ==, 1);
@@ -264,13 +264,13 @@ test_added_removed (void)
   g_assert_cmpint (json.status, ==, 1);
   root = parse_json (json.out);
   object = json_node_get_object (root);
-  g_assert_cmpint (json_object_get_int_member (object, "same"), ==, 28);
+  g_assert_cmpint (json_object_get_int_member (object, "same"), ==, 29);
 
   array = json_object_get_array_member (object, "added");
   g_assert_cmpuint (json_array_get_length (array), ==, 1);
   entry = json_array_get_object_element (array, 0);
   g_assert_cmpstr (json_object_get_string_member (entry, "name"), ==, "NEW_ONE");
-  g_assert_cmpint (json_object_get_int_member (entry, "index"), ==, 29);
+  g_assert_cmpint (json_object_get_int_member (entry, "index"), ==, 30);
 
   array = json_object_get_array_member (object, "removed");
   g_assert_cmpuint (json_array_get_length (array), ==, 1);

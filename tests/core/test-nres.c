@@ -1028,6 +1028,246 @@ test_names_distinct (void)
   g_assert_false (pc->names_distinct);
 }
 
+/* A count one or more too large moves the "directory" back into the last
+ * payload: the count is named (offset 8), not a name field inside the
+ * payload (offset 124 here). */
+static void
+test_parse_count_too_large (void)
+{
+  static guint8 payload[152];
+  const TestEntrySpec specs[] = {
+    { NRES_TYPE_MAT0, 0, 6, 0, "ONLY", payload, sizeof payload, 0 },
+  };
+  g_autoptr(GBytes) bytes = test_build_archive (specs, 1, TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+  g_autoptr(GError) error = NULL;
+  guint32 n = 0, offset = 0;
+
+  /* 16 + 152 = 168: the directory; the file 232 bytes */
+  g_assert_cmpuint (array->len, ==, 232);
+  set_u32 (array, 8, 2);
+  assert_parse_error (array, NRES_ERROR_BAD_COUNT,
+                      "(header): offset 8: expected entry count 1 (with 2 the directory would begin at offset 104, inside the payloads), found 2");
+  /* the checks before the payloads say the same */
+  g_assert_true (nres_check_header (array->data, 16, array->len, &n, &offset, &error));
+  g_assert_false (nres_check_directory (array->data + offset, n, offset, &error));
+  g_assert_error (error, NRES_ERROR, NRES_ERROR_BAD_COUNT);
+  g_assert_cmpstr (error->message, ==,
+                   "(header): offset 8: expected entry count 1 (with 2 the directory would begin at offset 104, inside the payloads), found 2");
+
+  /* not inside a payload: the entry is named, as before */
+  set_u32 (array, 8, 1);
+  array->data[168 + 20] = 0;
+  assert_parse_error (array, NRES_ERROR_BAD_NAME,
+                      "entry #0: offset 188: expected a non-empty name, found an empty one");
+}
+
+/* A broken first entry of a sound directory is not blamed on the count. */
+static void
+test_parse_first_entry_broken (void)
+{
+  g_autoptr(GBytes) bytes = build_three (TRUE);
+  g_autoptr(GByteArray) array = mutable_copy (bytes);
+
+  array->data[40 + 20] = 0;   /* Alpha's name */
+  assert_parse_error (array, NRES_ERROR_BAD_NAME,
+                      "entry #0: offset 60: expected a non-empty name, found an empty one");
+}
+
+/* Large unindexed regions are gaps; small ones, and the 8 bytes after a
+ * payload, are held. */
+static void
+test_find_gaps (void)
+{
+  g_autoptr(GByteArray) array = g_byte_array_new ();
+  guint n_gaps = 0;
+  g_autofree NresGap *gaps = NULL;
+  /* payload A 16..116, unindexed to 10000, payload B 10000..10010 (listed
+   * first), unindexed 10010..10100 (small), directory at 10100 + 8192 */
+  guint8 dir[128] = { 0 };
+
+  memcpy (dir + 20, "B", 1);
+  dir[56] = 10000 & 0xff; dir[57] = 10000 >> 8; dir[12] = 10;
+  memcpy (dir + 64 + 20, "A", 1);
+  dir[64 + 56] = 16; dir[64 + 12] = 100;
+  gaps = nres_find_gaps (dir, 2, 10100 + 8192, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 2);
+  g_assert_cmpuint (gaps[0].offset, ==, 124);
+  g_assert_cmpuint (gaps[0].length, ==, 10000 - 124);
+  g_assert_cmpuint (gaps[1].offset, ==, 10018);
+  g_assert_cmpuint (gaps[1].length, ==, 10100 + 8192 - 10018);
+  g_clear_pointer (&gaps, g_free);
+
+  /* below NRES_GAP_MIN: none */
+  gaps = nres_find_gaps (dir, 2, 10018 + NRES_GAP_MIN - 1, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 1);
+  g_clear_pointer (&gaps, g_free);
+  gaps = nres_find_gaps (NULL, 0, 24 + NRES_GAP_MIN - 1, &n_gaps);
+  g_assert_null (gaps);
+  g_assert_cmpuint (n_gaps, ==, 0);
+  gaps = nres_find_gaps (NULL, 0, 24 + NRES_GAP_MIN, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 1);
+  g_assert_cmpuint (gaps[0].offset, ==, 24);
+}
+
+/* The file less its gaps parses as the whole file does, payloads in place. */
+static void
+test_parse_held (void)
+{
+  g_autoptr(GByteArray) file = g_byte_array_new ();
+  g_autoptr(GByteArray) held = g_byte_array_new ();
+  g_autoptr(GBytes) held_bytes = NULL;
+  g_autoptr(GBytes) whole = NULL;
+  g_autoptr(NresArchive) a = NULL;
+  g_autoptr(NresArchive) b = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint8 *p;
+  gsize size;
+
+  /* header, 20000 unindexed bytes, a 5-byte payload at 20016, directory */
+  g_byte_array_set_size (file, 20024 + 64);
+  memset (file->data, 0x5a, file->len);
+  memcpy (file->data, "NRes", 4);
+  set_u32 (file, 4, 0x100);
+  set_u32 (file, 8, 1);
+  set_u32 (file, 12, file->len);
+  memset (file->data + 20024, 0, 64);
+  memcpy (file->data + 20024 + 20, "ONE", 4);
+  set_u32 (file, 20024 + 12, 5);
+  set_u32 (file, 20024 + 56, 20016);
+  memcpy (file->data + 20016, "\1\2\3\4\5", 5);
+
+  whole = g_bytes_new (file->data, file->len);
+  a = nres_archive_parse (whole, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (a->n_gaps, ==, 0);
+
+  /* held: 0..24 and 20016.. */
+  g_byte_array_append (held, file->data, 24);
+  g_byte_array_append (held, file->data + 20016, file->len - 20016);
+  held_bytes = g_bytes_new (held->data, held->len);
+  b = nres_archive_parse_held (held_bytes, file->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (b->n_gaps, ==, 1);
+  g_assert_cmpuint (b->gaps[0].offset, ==, 24);
+  g_assert_cmpuint (b->gaps[0].length, ==, 20016 - 24);
+  g_assert_cmpuint (b->entries[0].data_offset, ==, 20016);
+  p = nres_archive_payload (b, 0, &size);
+  g_assert_cmpuint (size, ==, 5);
+  g_assert_cmpmem (p, 5, "\1\2\3\4\5", 5);
+
+  /* a held image of the wrong size is refused */
+  g_clear_pointer (&b, nres_archive_free);
+  b = nres_archive_parse_held (held_bytes, file->len + 8, &error);
+  g_assert_null (b);
+  g_assert_nonnull (error);
+}
+
+static gboolean
+fill_from_file (const NresGapCopy  *copies,
+                guint               n_copies,
+                gpointer            user_data,
+                GError            **error)
+{
+  GByteArray *file = user_data;
+
+  for (guint i = 0; i < n_copies; i++)
+    memcpy (copies[i].dest, file->data + copies[i].offset, copies[i].length);
+  return TRUE;
+}
+
+/* The preserving writer of an archive with gaps: the same bytes as from the
+ * whole file, the gaps from the reader; without a reader, a clear error. */
+static void
+test_write_held (void)
+{
+  g_autoptr(GByteArray) file = g_byte_array_new ();
+  g_autoptr(GByteArray) held = g_byte_array_new ();
+  g_autoptr(GBytes) whole = NULL;
+  g_autoptr(GBytes) held_bytes = NULL;
+  g_autoptr(NresArchive) a = NULL;
+  g_autoptr(NresArchive) b = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint32 entry_at[2] = { 16, 30016 };
+
+  /* two 5-byte payloads, 30000 unindexed bytes after each */
+  g_byte_array_set_size (file, 60016 + 128);
+  for (guint i = 0; i < file->len; i++)
+    file->data[i] = (guint8) (i * 13 + 1);
+  memcpy (file->data, "NRes", 4);
+  set_u32 (file, 4, 0x100);
+  set_u32 (file, 8, 2);
+  set_u32 (file, 12, file->len);
+  memset (file->data + 60016, 0, 128);
+  for (guint e = 0; e < 2; e++)
+    {
+      gsize d = 60016 + e * 64;
+
+      file->data[d + 20] = (guint8) ('A' + e);
+      set_u32 (file, d + 12, 5);
+      set_u32 (file, d + 56, entry_at[e]);
+      set_u32 (file, d + 60, e);
+    }
+  whole = g_bytes_new (file->data, file->len);
+  a = nres_archive_parse (whole, &error);
+  g_assert_no_error (error);
+  {
+    guint n = 0;
+    g_autofree NresGap *gaps = nres_find_gaps (file->data + 60016, 2, 60016, &n);
+    guint64 pos = 0;
+
+    g_assert_cmpuint (n, ==, 2);
+    for (guint i = 0; i < n; i++)
+      {
+        g_byte_array_append (held, file->data + pos, gaps[i].offset - pos);
+        pos = (guint64) gaps[i].offset + gaps[i].length;
+      }
+    g_byte_array_append (held, file->data + pos, file->len - pos);
+  }
+  held_bytes = g_bytes_new (held->data, held->len);
+  b = nres_archive_parse_held (held_bytes, file->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (b->n_gaps, ==, 2);
+
+  for (guint edit = 0; edit < 3; edit++)
+    {
+      guint n_a, n_b;
+      NresOutEntry *out_a = nres_out_entries_from_archive (a, &n_a);
+      NresOutEntry *out_b = nres_out_entries_from_archive (b, &n_b);
+      g_autoptr(GBytes) from_whole = NULL;
+      g_autoptr(GBytes) from_held = NULL;
+
+      if (edit == 1)   /* the first payload grows: everything after shifts */
+        {
+          out_a[0].payload = g_bytes_new_static ("longer payload", 14);
+          out_b[0].payload = g_bytes_new_static ("longer payload", 14);
+        }
+      else if (edit == 2)   /* the first entry removed */
+        {
+          out_a[0] = out_a[1];
+          out_b[0] = out_b[1];
+          n_a = n_b = 1;
+        }
+
+      from_whole = nres_write_preserving (a, out_a, n_a, &error);
+      g_assert_no_error (error);
+      /* no reader: the gaps' bytes are not at hand */
+      from_held = nres_write_preserving (b, out_b, n_b, &error);
+      g_assert_null (from_held);
+      g_assert_error (error, NRES_ERROR, NRES_ERROR_INVALID_EDIT);
+      g_clear_error (&error);
+      nres_archive_set_gap_reader (b, fill_from_file, file, NULL);
+      from_held = nres_write_preserving (b, out_b, n_b, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_bytes_equal (from_held, from_whole));
+      if (edit == 0)
+        g_assert_true (g_bytes_equal (from_held, whole));
+      nres_archive_set_gap_reader (b, NULL, NULL, NULL);
+      nres_out_entries_free (out_a, n_a);
+      nres_out_entries_free (out_b, n_b);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1043,6 +1283,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/nres/parse/bad-version", test_parse_bad_version);
   g_test_add_func ("/core/nres/parse/negative-count", test_parse_negative_count);
   g_test_add_func ("/core/nres/parse/count-overflow", test_parse_count_overflow);
+  g_test_add_func ("/core/nres/parse/count-too-large", test_parse_count_too_large);
+  g_test_add_func ("/core/nres/parse/first-entry-broken", test_parse_first_entry_broken);
+  g_test_add_func ("/core/nres/gaps/find", test_find_gaps);
+  g_test_add_func ("/core/nres/gaps/parse-held", test_parse_held);
+  g_test_add_func ("/core/nres/gaps/write-held", test_write_held);
   g_test_add_func ("/core/nres/parse/bad-total-size", test_parse_bad_total_size);
   g_test_add_func ("/core/nres/parse/data-offset-low", test_parse_data_offset_low);
   g_test_add_func ("/core/nres/parse/data-offset-high", test_parse_data_offset_high);

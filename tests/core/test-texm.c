@@ -121,6 +121,54 @@ test_decode_565 (void)
   assert_decode (image, 0, 2, 2, expect);
 }
 
+/* Runs of a level decode to exactly the bytes of the whole level, in
+ * every format, across rows and into the next level; a run past the
+ * level writes nothing. */
+static void
+test_decode_run (void)
+{
+  static const guint32 formats[] = { 0, 565, 556, 4444, 88, 888, 8888 };
+
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    {
+      guint bpp = texm_bytes_per_pixel (formats[f]);
+      GByteArray *a = put_header (5, 3, 2, formats[f]);
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(TexmImage) image = NULL;
+      guint8 out[4 * 15 + 4];
+
+      if (formats[f] == 0)
+        for (guint i = 0; i < 1024; i++)
+          test_put_u8 (a, (guint8) (i * 7 + 3));
+      /* level 0: 15 pixels, level 1: 2 x 1 */
+      for (guint i = 0; i < (15 + 2) * bpp; i++)
+        test_put_u8 (a, (guint8) (i * 37 + 11));
+      bytes = finish (a);
+      image = parse_ok (bytes);
+
+      for (guint level = 0; level < 2; level++)
+        {
+          g_autofree guint8 *whole = texm_decode_rgba (image, level, NULL, NULL);
+          guint n = level == 0 ? 15 : 2;
+
+          for (guint first = 0; first <= n; first++)
+            for (guint len = 0; first + len <= n; len++)
+              {
+                memset (out, 0xAB, sizeof out);
+                g_assert_true (texm_decode_rgba_run (image, level, first, len, out));
+                g_assert_cmpmem (out, (gsize) len * 4, whole + (gsize) first * 4, (gsize) len * 4);
+                /* nothing written after the run */
+                g_assert_cmpuint (out[len * 4], ==, 0xAB);
+              }
+          memset (out, 0xAB, sizeof out);
+          g_assert_false (texm_decode_rgba_run (image, level, n - 1, 2, out));
+          g_assert_false (texm_decode_rgba_run (image, level, n + 1, 0, out));
+          g_assert_false (texm_decode_rgba_run (image, level, G_MAXUINT64, 1, out));
+          g_assert_cmpuint (out[0], ==, 0xAB);
+        }
+    }
+}
+
 static void
 test_decode_556 (void)
 {
@@ -1223,6 +1271,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/core/texm/formats", test_formats);
   g_test_add_func ("/core/texm/decode/565", test_decode_565);
+  g_test_add_func ("/core/texm/decode/run", test_decode_run);
   g_test_add_func ("/core/texm/decode/556", test_decode_556);
   g_test_add_func ("/core/texm/decode/4444", test_decode_4444);
   g_test_add_func ("/core/texm/decode/88", test_decode_88);

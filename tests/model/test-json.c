@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "mat0-validate.h"
 #include "mat-library.h"
 #include "mat-material-json.h"
 #include "nres.h"
@@ -628,9 +629,9 @@ test_bad_input (void)
     { "{\"phase\": {\"params\": [], \"texture\": \"\"}}", "holds a phase, not a material" },
     { "{\"name\": \"NEW\", \"type\": \"MAT0\", \"attr2\": 6, \"phases\": [{\"params\": "
       "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,300]}], \"blocks\": []}",
-      "entry (NEW).phases[0].params[17]: expected an integer 0..255, found another value" },
+      "entry (NEW).phases[0].params[17]: expected an integer 0..255, found 300" },
     { "{\"name\": \"NEW\", \"type\": \"MAT0\", \"attr2\": 6, \"phases\": [], \"blocks\": [{\"keys\": [[1]]}]}",
-      "entry (NEW).blocks[0].keys[0]: expected [k0, k1, k2], found another value" },
+      "entry (NEW).blocks[0].keys[0]: expected [k0, k1, k2], found an array of 1" },
     { "{\"name\": \"NEW\", \"type\": \"MAT0\", \"attr2\": 6, \"phases\": []}",
       "entry (NEW): expected an array \"blocks\", found none" },
     { "{\"name\": \"NEW\", \"type\": \"MAT0\", \"payload_base64\": \"A!==\"}",
@@ -689,6 +690,149 @@ test_bad_input (void)
   }
 }
 
+/* ---- decoded off the main thread ------------------------------------- */
+
+static void
+decoded_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  MatJsonItem **out = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_main_context_is_owner (g_main_context_default ()));
+  *out = mat_json_item_decode_finish (result, &error);
+  g_assert_no_error (error);
+}
+
+/* A material decoded (in a worker), then pasted: the same bytes as the
+ * direct paste; an item pastes once as itself, then as a copy under
+ * another name; a phase item pastes into a material. */
+static void
+test_decode_item (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MatLibrary) source = demo_library (&bytes);
+  g_autoptr(MatLibrary) target = empty_library ();
+  g_autoptr(MatLibrary) direct = empty_library ();
+  MatMaterial *water = mat_library_find (source, "WATER_SURFACE");
+  g_autofree char *text = mat_material_to_json (water, NULL);
+  g_autofree char *phase_text = NULL;
+  g_autoptr(GBytes) text_bytes = g_bytes_new (text, strlen (text));
+  g_autoptr(MatJsonItem) item = NULL;
+  g_autoptr(MatJsonItem) phase_item = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) via_item = NULL;
+  g_autoptr(GBytes) via_text = NULL;
+  MatMaterial *pasted, *again;
+  NresEntry a, b;
+
+  mat_json_item_decode_async (text_bytes, NULL, decoded_cb, &item);
+  while (item == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (mat_json_item_get_kind (item), ==, MAT_JSON_MATERIAL);
+  g_assert_cmpstr (mat_json_item_get_name (item), ==, "WATER_SURFACE");
+  g_assert_null (mat_json_item_get_error (item));
+
+  pasted = mat_library_paste_item (target, item, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (pasted);
+  g_assert_cmpuint (mat_material_get_n_blocks (pasted), ==, mat_material_get_n_blocks (water));
+  g_assert_nonnull (mat_library_paste_material (direct, text, -1, NULL, &error));
+  g_assert_no_error (error);
+  via_item = saved_entry (target, 0, &a);
+  via_text = saved_entry (direct, 0, &b);
+  assert_same_bytes (via_item, via_text);
+  g_assert_cmpmem (&a, sizeof a, &b, sizeof b);
+
+  /* the same item again: its name is taken now; under another name a
+   * new material of the same payload */
+  g_assert_null (mat_library_paste_item (target, item, NULL, &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_TAKEN);
+  g_clear_error (&error);
+  again = mat_library_paste_item (target, item, "WATER_2", &error);
+  g_assert_no_error (error);
+  g_assert_true (again != pasted);
+  g_assert_cmpstr (mat_material_get_name (again), ==, "WATER_2");
+  {
+    g_autoptr(GBytes) second = saved_entry (target, 1, &b);
+
+    assert_same_bytes (second, via_text);
+    g_assert_cmpstr (b.name, ==, "WATER_2");
+  }
+  /* the lints made in the decode name a copy by its own name, and its
+   * index in the library */
+  {
+    MatMaterial *lint = mat_library_find (source, "LINT_EXAMPLE");
+    g_autofree char *lint_text = mat_material_to_json (lint, NULL);
+    g_autoptr(MatJsonItem) lint_item = mat_json_item_decode (lint_text, -1, &error);
+    g_autoptr(GPtrArray) lints = NULL;
+    MatMaterial *copy;
+
+    g_assert_no_error (error);
+    copy = mat_library_paste_item (target, lint_item, "LINT_2", &error);
+    g_assert_no_error (error);
+    lints = mat_material_dup_diagnostics (copy);
+    g_assert_cmpuint (lints->len, >, 0);
+    for (guint i = 0; i < lints->len; i++)
+      {
+        Mat0Diagnostic *diag = lints->pdata[i];
+
+        g_assert_cmpstr (diag->entry_name, ==, "LINT_2");
+        g_assert_true (g_str_has_prefix (diag->message, "LINT_2: offset "));
+        g_assert_cmpint (diag->entry, ==, 2);
+      }
+  }
+
+  /* a phase: into a material, not into a library */
+  {
+    g_autoptr(MatPhase) phase = g_list_model_get_item (mat_material_get_phases (water), 1);
+    g_autoptr(MatPhase) first = g_list_model_get_item (mat_material_get_phases (pasted), 0);
+    MatPhase *written;
+
+    phase_text = mat_phase_to_json (phase);
+    phase_item = mat_json_item_decode (phase_text, -1, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (mat_json_item_get_kind (phase_item), ==, MAT_JSON_PHASE);
+    g_assert_null (mat_json_item_get_name (phase_item));
+    g_assert_null (mat_library_paste_item (target, phase_item, NULL, &error));
+    g_assert_nonnull (strstr (error->message, "holds a phase, not a material"));
+    g_clear_error (&error);
+    g_assert_null (mat_material_paste_phase_item (pasted, 0, TRUE, item, &error));
+    g_assert_nonnull (strstr (error->message, "holds a material, not a phase"));
+    g_clear_error (&error);
+    written = mat_material_paste_phase_item (pasted, 0, TRUE, phase_item, &error);
+    g_assert_no_error (error);
+    g_assert_true (written == first);
+    g_assert_cmpmem (mat_phase_get_params (first), 18, mat_phase_get_params (phase), 18);
+  }
+}
+
+/* Values that are wrong still make an item (its kind is known), and its
+ * paste fails with their message; what is neither makes none. */
+static void
+test_decode_item_errors (void)
+{
+  g_autoptr(MatLibrary) lib = empty_library ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatJsonItem) item = NULL;
+
+  g_assert_null (mat_json_item_decode ("[1, 2]", -1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+
+  item = mat_json_item_decode ("{\"name\": \"NEW\", \"type\": \"MAT0\", \"attr2\": 6, \"phases\": []}",
+                               -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mat_json_item_get_kind (item), ==, MAT_JSON_MATERIAL);
+  g_assert_cmpstr (mat_json_item_get_name (item), ==, "NEW");
+  g_assert_nonnull (mat_json_item_get_error (item));
+  g_assert_null (mat_library_paste_item (lib, item, NULL, &error));
+  g_assert_cmpstr (error->message, ==, mat_json_item_get_error (item)->message);
+  g_assert_nonnull (strstr (error->message, "entry (NEW): expected an array \"blocks\", found none"));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (lib)), ==, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -707,6 +851,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/model/json/paste-clash", test_paste_clash);
   g_test_add_func ("/model/json/free-name", test_free_name);
   g_test_add_func ("/model/json/paste-phase", test_paste_phase);
+  g_test_add_func ("/model/json/decode-item", test_decode_item);
+  g_test_add_func ("/model/json/decode-item-errors", test_decode_item_errors);
   g_test_add_func ("/model/json/bad-input", test_bad_input);
 
   return g_test_run ();

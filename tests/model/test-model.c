@@ -1834,6 +1834,112 @@ test_search_model (void)
   assert_changes (log, (const guint[]) { 0, 4, 0 }, 3);
 }
 
+/* What dup_core() and dup_diagnostics() keep between calls follows every
+ * kind of edit, and its undo: each result is what the objects hold. */
+static void
+test_caches_follow_edits (void)
+{
+  g_autoptr(GBytes) bytes = env_file ("DEMO_LIB");
+  g_autoptr(MatLibrary) lib = NULL;
+  g_autoptr(Mat0Material) before = NULL;
+  g_autoptr(Mat0Material) now = NULL;
+  g_autoptr(GPtrArray) lints = NULL;
+  MatHistory *history;
+  MatMaterial *m;
+  MatAnimBlock *block;
+  guint n_lints;
+
+  if (bytes == NULL)
+    return;
+  lib = library_from (bytes);
+  history = mat_library_get_history (lib);
+  m = mat_library_find (lib, "MULTI_BLOCK");
+  g_assert_nonnull (m);
+  before = mat_material_dup_core (m);
+  g_assert_cmpuint (before->n_blocks, ==, 3);
+  block = model_at (mat_material_get_blocks (m), 0);
+
+  /* a copy: what the caller does with it stays its own */
+  before->blocks[0].keys[0].k2 ^= 1;
+  now = mat_material_dup_core (m);
+  g_assert_cmpuint (now->blocks[0].keys[0].k2, !=, before->blocks[0].keys[0].k2);
+  before->blocks[0].keys[0].k2 ^= 1;
+  g_clear_pointer (&now, mat0_material_free);
+
+#define CORE_NOW() G_STMT_START { g_clear_pointer (&now, mat0_material_free); now = mat_material_dup_core (m); } G_STMT_END
+  g_assert_true (mat_key_set_k2 (model_at (mat_anim_block_get_keys (block), 0), 4321, NULL));
+  CORE_NOW ();
+  g_assert_cmpuint (now->blocks[0].keys[0].k2, ==, 4321);
+  g_assert_true (mat_anim_block_set_key_time (block, 0, 7, NULL));
+  CORE_NOW ();
+  g_assert_cmpuint (now->blocks[0].keys[0].k1, ==, 7);
+  g_assert_nonnull (mat_anim_block_insert_key (block, 1, 0, 9, NULL));
+  CORE_NOW ();
+  g_assert_cmpuint (now->blocks[0].n_keys, ==, before->blocks[0].n_keys + 1);
+  g_assert_cmpuint (now->blocks[0].keys[1].k1, ==, 9);
+  g_assert_true (mat_anim_block_set_header_raw (block, 0x13, NULL));
+  CORE_NOW ();
+  g_assert_cmpuint (now->blocks[0].header_raw, ==, 0x13);
+  g_assert_true (mat_phase_set_param (model_at (mat_material_get_phases (m), 0), 5, 77, NULL));
+  CORE_NOW ();
+  g_assert_cmpuint (now->phases[0].p[5], ==, 77);
+  g_assert_nonnull (mat_material_insert_phase (m, 0, NULL));
+  CORE_NOW ();
+  g_assert_cmpuint (now->n_phases, ==, before->n_phases + 1);
+  g_assert_true (mat_material_remove_block (m, 2, NULL));
+  CORE_NOW ();
+  g_assert_cmpuint (now->n_blocks, ==, 2);
+  if (mat_material_has_meta_c (m))
+    {
+      g_assert_true (mat_material_set_meta_c (m, 0x40000000, NULL));
+      CORE_NOW ();
+      g_assert_cmpuint (now->meta_c, ==, 0x40000000);
+    }
+  g_assert_true (mat_material_set_attr2 (m, 2, NULL));
+  CORE_NOW ();
+  g_assert_cmpuint (now->attr2, ==, 2);
+
+  while (mat_history_undo (history))
+    ;
+  CORE_NOW ();
+  g_assert_true (mat0_material_equal (now, before));
+  while (mat_history_redo (history))
+    ;
+  CORE_NOW ();
+  g_assert_cmpuint (now->attr2, ==, 2);
+  g_assert_cmpuint (now->n_blocks, ==, 2);
+#undef CORE_NOW
+
+  /* the lints: a new one after an edit, the new name after a rename */
+  while (mat_history_undo (history))
+    ;
+  lints = mat_material_dup_diagnostics (m);
+  n_lints = lints->len;
+  g_clear_pointer (&lints, g_ptr_array_unref);
+  /* key 1 at the time of key 0: an empty interval */
+  g_assert_true (mat_anim_block_set_key_time (block, 1, mat_key_get_k1 (model_at (mat_anim_block_get_keys (block), 0)),
+                                              NULL));
+  lints = mat_material_dup_diagnostics (m);
+  g_assert_cmpuint (lints->len, ==, n_lints + 1);
+  g_clear_pointer (&lints, g_ptr_array_unref);
+  g_assert_true (mat_material_set_name (m, "RENAMED", NULL));
+  lints = mat_material_dup_diagnostics (m);
+  g_assert_cmpuint (lints->len, ==, n_lints + 1);
+  for (guint i = 0; i < lints->len; i++)
+    {
+      Mat0Diagnostic *diag = lints->pdata[i];
+
+      g_assert_cmpstr (diag->entry_name, ==, "RENAMED");
+      g_assert_true (g_str_has_prefix (diag->message, "RENAMED: offset "));
+      g_assert_cmpint (diag->entry, ==, (gint) mat_library_index_of (lib, m));
+    }
+  g_clear_pointer (&lints, g_ptr_array_unref);
+  mat_history_undo (history);
+  mat_history_undo (history);
+  lints = mat_material_dup_diagnostics (m);
+  g_assert_cmpuint (lints->len, ==, n_lints);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1857,6 +1963,7 @@ main (int   argc,
   g_test_add_func ("/model/library/diagnostics", test_diagnostics);
   g_test_add_func ("/model/library/search", test_search_model);
   g_test_add_func ("/model/material/rename", test_rename);
+  g_test_add_func ("/model/material/caches-follow-edits", test_caches_follow_edits);
   g_test_add_func ("/model/material/phase-keys-follow", test_phase_keys_follow);
   g_test_add_func ("/model/material/limits", test_phase_last_and_blocks_limit);
   g_test_add_func ("/model/notify/real-changes-only", test_notify_real_changes_only);

@@ -30,7 +30,9 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -46,6 +48,7 @@
 #include "mat-dialogs-private.h"
 #include "mat-document.h"
 #include "mat-file.h"
+#include "mat-file-private.h"
 #include "mat-phase-table-private.h"
 #include "mat-preview-private.h"
 #include "mat-preview-renderer.h"
@@ -55,6 +58,7 @@
 #include "mat-window.h"
 #include "nres.h"
 #include "texm-convert.h"
+#include "test-pictures.h"
 #include "test-support.h"
 #include "ui-support.h"
 
@@ -914,6 +918,20 @@ test_cells_snap_and_delete (void)
 
 /* ---- export ------------------------------------------------------------ */
 
+/* A full disk for every write after the first 100 bytes of a file. */
+static ssize_t
+full_disk_write (int fd, const void *buf, size_t count)
+{
+  struct stat st;
+
+  if (fstat (fd, &st) == 0 && st.st_size >= 100)
+    {
+      errno = ENOSPC;
+      return -1;
+    }
+  return _mat_file_get_system_io ()->write (fd, buf, MIN (count, 100));
+}
+
 static void
 exported_cb (GObject      *object,
              GAsyncResult *result,
@@ -992,6 +1010,28 @@ test_export (void)
         g_assert_cmpmem (gdk_pixbuf_read_pixels (pixbuf) + (gsize) y * (gsize) gdk_pixbuf_get_rowstride (pixbuf),
                          w * 4, expected + (gsize) y * w * 4, w * 4);
     }
+
+  /* a full disk: the PNG exported before stays as it was */
+  {
+    g_autofree char *png = g_strdup_printf ("%s/%s-%u.png", folder, cases[0].name, cases[0].level);
+    g_autoptr(GFile) file = g_file_new_for_path (png);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GBytes) before = read_bytes (png);
+    g_autoptr(GBytes) after = NULL;
+    MatTexture *texture = mat_texture_library_lookup (mat_texture_window_get_textures (window), "ROCK.0");
+    MatFileIO full = *_mat_file_get_system_io ();
+
+    g_assert_cmpuint (g_bytes_get_size (before), >, 100);
+    full.write = full_disk_write;
+    _mat_file_set_io (&full);
+    g_object_set_data (G_OBJECT (window), "exported", NULL);
+    mat_texture_window_export_async (window, texture, 0, file, NULL, exported_cb, &error);
+    g_assert_true (ui_wait_for (export_done, window, WAIT_SECONDS));
+    _mat_file_set_io (NULL);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+    after = read_bytes (png);
+    g_assert_true (g_bytes_equal (before, after));
+  }
 
   /* a level past the chain is an error, not a file */
   {
@@ -1655,6 +1695,66 @@ test_screenshots (void)
     }
 }
 
+/* The dialog reads pictures through the model's reader: a hostile one
+ * is refused in place of the result, with its reason, and the import
+ * is off; the refusal of each is seen (screenshots). */
+static void
+test_import_refuses_hostile (void)
+{
+  static const guint8 colour[4] = { 165, 162, 82, 255 };
+  static const struct {
+    const char *name;
+    const char *message;
+  } cases[] = {
+    { "claims.png", "expected a picture of at most 1024×1024 pixels, found 65535×65535" },
+    { "drawing.png", "expected a PNG, JPEG, BMP or TGA picture, found an SVG drawing" },
+    { "cut.png", "expected a complete PNG picture up to its end marker" },
+  };
+  g_autoptr(GBytes) whole = test_png_new (64, 64, 8, 6, TRUE);
+  GBytes *files[] = {
+    test_png_new (65535, 65535, 8, 6, FALSE),
+    test_svg_new (30000, 30000),
+    test_bytes_cut (whole, g_bytes_get_size (whole) / 2),
+  };
+  g_autofree char *folder = make_folder ("hostile");
+  g_autofree char *path = g_build_filename (folder, "Textures.lib", NULL);
+  g_autoptr(GBytes) bytes = read_bytes (ui_need_env ("DEMO_TEXTURES"));
+  g_autoptr(GFile) good = flat_png ("good.png", 32, 16, colour);
+  MatTextureWindow *window;
+  MatTextureImportDialog *dialog;
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (files) == G_N_ELEMENTS (cases));
+  write_bytes (path, bytes);
+  window = texture_window_for (path, 1100, 720);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "textures.import", NULL));
+  dialog = find_import_dialog ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *file_path = g_build_filename (folder, cases[i].name, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (file_path);
+      g_autofree char *shot = g_strdup_printf ("import-dialog-hostile-%u-%s.png", i,
+                                               g_strcmp0 (g_getenv ("LANGUAGE"), "ru") == 0 ? "ru" : "en");
+
+      write_bytes (file_path, files[i]);
+      g_bytes_unref (files[i]);
+      dialog_load (dialog, good);
+      g_assert_cmpstr (shown_result_page (dialog), ==, "result");
+      g_assert_true (import_enabled (dialog));
+
+      dialog_load (dialog, file);
+      g_test_message ("%s: %s", cases[i].name, dialog_label (dialog, "refusal_label"));
+      g_assert_cmpstr (shown_result_page (dialog), ==, "refused");
+      g_assert_nonnull (strstr (dialog_label (dialog, "refusal_label"), cases[i].name));
+      if (g_strcmp0 (g_getenv ("LANGUAGE"), "ru") != 0)
+        g_assert_nonnull (strstr (dialog_label (dialog, "refusal_label"), cases[i].message));
+      g_assert_false (import_enabled (dialog));
+      ui_screenshot (GTK_WIDGET (dialog), shot);
+    }
+  destroy_and_wait (GTK_WINDOW (dialog));
+  destroy_and_wait (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1694,6 +1794,7 @@ main (int   argc,
   g_test_add_func ("/ui/texture-editor/reload-asks", test_reload_asks);
   g_test_add_func ("/ui/texture-editor/demo-textures-kept", test_demo_textures_kept);
   g_test_add_func ("/ui/texture-editor/screenshots", test_screenshots);
+  g_test_add_func ("/ui/texture-editor/import-refuses-hostile", test_import_refuses_hostile);
 
   status = g_test_run ();
   g_clear_object (&app);

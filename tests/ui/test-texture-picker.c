@@ -24,7 +24,7 @@
 #include "ui-support.h"
 
 /* The textures of the demo Textures.lib (data/samples/make-textures.c) */
-#define N_DEMO_TEXTURES 9
+#define N_DEMO_TEXTURES 10
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
@@ -142,6 +142,7 @@ static const struct {
   { "SMOKE.0", "88 · 32×32",          0 },
   { "ATLAS.0", "8888 · 128×128",      4 },
   { "ATLAS4.0", "8888 · 64×64",       4 },
+  { "LEAVES.0", "8888 · 64×64",       0 },
 };
 
 static MatTexturePicker *

@@ -19,7 +19,10 @@
  * undo step per gesture. k2 is shown and kept.
  *
  * The widget is a GtkScrollable and scrolls itself: the view moves only
- * when the user scrolls or zooms, never because a key was clicked.
+ * when the user scrolls or zooms, never because a key was clicked. Only
+ * what is in view is drawn, and at most one interval and one key per
+ * pixel column: a block of 65,535 keys draws as fast as one of a few
+ * hundred.
  * Keys are actions with shortcuts (class binding actions). Input comes
  * from event controllers only; the test hooks at the end call the same
  * handlers the controllers call.
@@ -27,6 +30,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -50,6 +54,14 @@
 #define SNAP_PX        6.0
 #define DRAG_THRESHOLD 4.0
 #define PHASE_STEP_PX  18.0
+
+/* What is drawn of a key reaches this far either side of its time: its
+ * handle, the selection's glow, the pill counting stacked keys. */
+#define KEY_REACH      (KEY_HALF + 48.0)
+/* Handles closer than this are a smear: with more keys in view than one
+ * per DENSE_SPACING pixels, the track is drawn dense (one tick per pixel
+ * column, handles only for the keys that need one). */
+#define DENSE_SPACING  4.0
 
 #define ZOOM_MIN       5.0     /* 65535 ms in 330 px: any period fits */
 #define ZOOM_MAX       5000.0
@@ -2304,6 +2316,7 @@ draw_intervals (MatTimeline   *self,
   GdkRGBA pill_bg = { 0, 0, 0, 0.45f };
   GdkRGBA pill_fg = { 1, 1, 1, 1 };
   double cy = mat_timeline_get_track_y (self);
+  double last_column = -G_MAXDOUBLE;
 
   /* after the period: a faint dashed continuation (a click there adds a
    * key and makes the period longer) */
@@ -2333,11 +2346,24 @@ draw_intervals (MatTimeline   *self,
 
       if (self->flags[k] & KEY_EMPTY || sx1 < 0 || sx0 > width)
         continue;
-      r = GRAPHENE_RECT_INIT (sx0, TRACK_TOP, sx1 - sx0, TRACK_H);
       have_a = blend_color (self, self->k0[k], mask, &a);
-      have_b = blend_color (self, self->k0[next], mask, &b);
       if (!have_a)
         a = pal->warning;
+
+      /* narrower than a pixel: its colour, when the column has none yet */
+      if (sx1 - sx0 < 1.0)
+        {
+          double column = floor (sx1);
+
+          if (column <= last_column)
+            continue;
+          last_column = column;
+          gtk_snapshot_append_color (snapshot, &a, &GRAPHENE_RECT_INIT (column, TRACK_TOP, 1, TRACK_H));
+          continue;
+        }
+      last_column = floor (sx1);
+      r = GRAPHENE_RECT_INIT (sx0, TRACK_TOP, sx1 - sx0, TRACK_H);
+      have_b = blend_color (self, self->k0[next], mask, &b);
       if (!have_b)
         b = pal->warning;
 
@@ -2361,17 +2387,17 @@ draw_intervals (MatTimeline   *self,
         draw_hatch (snapshot, sx0, TRACK_TOP, sx1 - sx0, TRACK_H,
                     &(GdkRGBA) { 0, 0, 0, 0.2f });
 
-      /* a thin separator where each interval starts */
-      if (k > 0)
+      /* a thin separator where each interval starts, when it shows */
+      if (k > 0 && sx1 - sx0 >= 4.0)
         gtk_snapshot_append_color (snapshot, &gap, &GRAPHENE_RECT_INIT (sx0 - 1, TRACK_TOP, 2, TRACK_H));
 
-      {
-        g_autofree char *text = format_time (self->k1[k] - start_of (self, k));
-        double room = sx1 - sx0 - 2 * KEY_HALF - 8;
+      if (sx1 - sx0 - 2 * KEY_HALF - 8 > 0)
+        {
+          g_autofree char *text = format_time (self->k1[k] - start_of (self, k));
 
-        if (room > 0)
-          draw_pill (self, snapshot, text, (sx0 + sx1) / 2, cy, &pill_bg, &pill_fg, room);
-      }
+          draw_pill (self, snapshot, text, (sx0 + sx1) / 2, cy, &pill_bg, &pill_fg,
+                     sx1 - sx0 - 2 * KEY_HALF - 8);
+        }
     }
 
   /* a key past the period: the game never reaches that part */
@@ -2391,7 +2417,8 @@ draw_intervals (MatTimeline   *self,
   }
 
   /* times out of order: the span a key runs backwards over, hatched red;
-   * an empty interval: a red hatched marker at the key */
+   * an empty interval: a red hatched marker at the key (one a column) */
+  last_column = -G_MAXDOUBLE;
   for (guint k = 0; k < self->n_keys; k++)
     {
       GdkRGBA fill = with_alpha (&pal->error, 0.16f);
@@ -2400,6 +2427,14 @@ draw_intervals (MatTimeline   *self,
 
       if (!(self->flags[k] & KEY_EMPTY))
         continue;
+      {
+        /* what it covers: the marker, and the span run backwards over */
+        double bx = (self->flags[k] & KEY_BACKWARDS) ? mat_timeline_time_to_x (self, start_of (self, k)) : kx;
+
+        if (MAX (kx, bx) < -KEY_REACH || MIN (kx, bx) > width + KEY_REACH || floor (kx) == last_column)
+          continue;
+      }
+      last_column = floor (kx);
       if (self->flags[k] & KEY_BACKWARDS)
         {
           double bx = mat_timeline_time_to_x (self, start_of (self, k));
@@ -2477,6 +2512,33 @@ draw_period_end (MatTimeline   *self,
   *label_x1 = lx + tw + 5;
 }
 
+/* The keys that always get a handle: selected, focused, with a problem. */
+static gboolean
+key_stands_out (MatTimeline *self,
+                guint        k)
+{
+  return self->selected[k] || self->focus == (int) k ||
+         (self->flags[k] & (KEY_EMPTY | KEY_MISSING)) != 0;
+}
+
+/* A key of a dense track: a tick in its phase's colour, the width of a
+ * pixel column. */
+static void
+draw_key_tick (MatTimeline   *self,
+               GtkSnapshot   *snapshot,
+               const Palette *pal,
+               guint          k,
+               double         column)
+{
+  double cy = mat_timeline_get_track_y (self);
+  GdkRGBA fill;
+
+  if (!key_color (self, k, &fill))
+    fill = pal->warning;
+  gtk_snapshot_append_color (snapshot, &fill,
+                             &GRAPHENE_RECT_INIT (column, cy - KEY_HALF * 0.7, 1, KEY_HALF * 1.4));
+}
+
 /* One key's handle: its phase's colour and number; red edged when its
  * interval is empty; a count when keys are stacked at its time. */
 static void
@@ -2528,6 +2590,15 @@ draw_key (MatTimeline   *self,
     }
 }
 
+static int
+compare_ints (const void *a,
+              const void *b)
+{
+  gint x = *(const gint *) a, y = *(const gint *) b;
+
+  return (x > y) - (x < y);
+}
+
 /* The order keys are drawn in, bottom first: the others by index, then
  * the selected ones, the focused key last (on top); hit_key() looks in
  * the opposite order. Returns: (transfer full): n_keys indices. */
@@ -2553,11 +2624,15 @@ static void
 draw_keys (MatTimeline   *self,
            GtkSnapshot   *snapshot,
            const Palette *pal,
+           double         width,
            double         label_x0,
            double         label_x1)
 {
   g_autofree guint *order = draw_order (self);
+  g_autofree gint *column_key = NULL;
   double last_caption_x = -G_MAXDOUBLE;
+  guint n_columns = (guint) (width + 2 * KEY_REACH) + 1;
+  guint in_view = 0;
 
   /* where time 0 is: the start of key 0's interval */
   {
@@ -2567,8 +2642,61 @@ draw_keys (MatTimeline   *self,
     gtk_snapshot_append_color (snapshot, &start, &GRAPHENE_RECT_INIT (sx - 1, TRACK_TOP - 4, 2, TRACK_H + 8));
   }
 
-  for (guint i = 0; i < self->n_keys; i++)
-    draw_key (self, snapshot, pal, order[i]);
+  for (guint k = 0; k < self->n_keys; k++)
+    {
+      double x = key_x (self, k);
+
+      in_view += x >= -KEY_REACH && x <= width + KEY_REACH;
+    }
+
+  /* Each pixel column shows the key drawn last there: the one on top.
+   * Sparse, every key in view gets its handle; dense, plain keys get a
+   * tick per column and the others their handle, one a column. */
+  column_key = g_new (gint, n_columns);
+  for (guint c = 0; c < n_columns; c++)
+    column_key[c] = -1;
+  if (in_view > MAX (width / DENSE_SPACING, 1.0))
+    {
+      for (guint i = 0; i < self->n_keys; i++)
+        {
+          double x = key_x (self, order[i]);
+
+          if (x >= -KEY_REACH && x < width + KEY_REACH && !key_stands_out (self, order[i]))
+            column_key[(guint) (x + KEY_REACH)] = (gint) order[i];
+        }
+      for (guint c = 0; c < n_columns; c++)
+        if (column_key[c] >= 0)
+          draw_key_tick (self, snapshot, pal, (guint) column_key[c], c - KEY_REACH);
+      for (guint c = 0; c < n_columns; c++)
+        column_key[c] = -1;
+      for (guint i = 0; i < self->n_keys; i++)
+        {
+          double x = key_x (self, order[i]);
+
+          if (x >= -KEY_REACH && x < width + KEY_REACH && key_stands_out (self, order[i]))
+            column_key[(guint) (x + KEY_REACH)] = (gint) i;
+        }
+      /* in drawing order: the focused key last */
+      {
+        g_autofree gint *shown = g_new (gint, n_columns);
+        guint n_shown = 0;
+
+        for (guint c = 0; c < n_columns; c++)
+          if (column_key[c] >= 0)
+            shown[n_shown++] = column_key[c];
+        qsort (shown, n_shown, sizeof (gint), compare_ints);
+        for (guint i = 0; i < n_shown; i++)
+          draw_key (self, snapshot, pal, order[shown[i]]);
+      }
+    }
+  else
+    for (guint i = 0; i < self->n_keys; i++)
+      {
+        double x = key_x (self, order[i]);
+
+        if (x >= -KEY_REACH && x <= width + KEY_REACH)
+          draw_key (self, snapshot, pal, order[i]);
+      }
 
   /* captions: missing phases, and the selected key */
   for (guint k = 0; k < self->n_keys; k++)
@@ -2581,6 +2709,9 @@ draw_keys (MatTimeline   *self,
       GdkRGBA color;
 
       if (!missing && !(self->selected[k] && self->focus == (int) k))
+        continue;
+      /* out of view, or too close to the last caption for any */
+      if (x < -width || x > 2 * width || x - KEY_HALF <= last_caption_x + 4)
         continue;
       caption = missing
         ? g_strdup_printf (_("missing phase %u"), self->k0[k])
@@ -2683,7 +2814,7 @@ mat_timeline_snapshot (GtkWidget   *widget,
   draw_intervals (self, snapshot, &pal, width);
   draw_playhead (self, snapshot, &pal);
   draw_period_end (self, snapshot, &pal, &label_x0, &label_x1);
-  draw_keys (self, snapshot, &pal, label_x0, label_x1);
+  draw_keys (self, snapshot, &pal, width, label_x0, label_x1);
 
   if (self->drag_mode == DRAG_MOVE && self->drag_key >= 0 && (guint) self->drag_key < self->n_keys)
     {

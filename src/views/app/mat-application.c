@@ -1,13 +1,17 @@
 /* mat-application.c - the application: app actions, settings, windows */
 #include "config.h"
 
+#include <signal.h>
+#include <glib-unix.h>
 #include <glib/gi18n-lib.h>
 
 #include "mat-application.h"
 #include "mat-dialogs.h"
+#include "mat-drafts-dialog.h"
 #include "mat-gsk-renderer.h"
 #include "mat-preferences.h"
 #include "mat-style.h"
+#include "mat-test-hook.h"
 #include "mat-window.h"
 
 #define SCHEMA_ID   "io.github.parkan.MatEdit"
@@ -20,6 +24,10 @@ struct _MatApplication
   GSettings      *settings;      /* %NULL without the schema */
   GMenu          *recent_menu;   /* "Open Recent": rebuilt from the settings */
   MatPreferences *preferences;   /* (nullable) (weak) the one open */
+
+  MatDraftStore   *drafts;        /* the unsaved edits of every window */
+  MatDraftsDialog *drafts_dialog; /* (nullable) (weak) what the last editor left */
+  gboolean         offered;       /* looked for them once */
 };
 
 G_DEFINE_FINAL_TYPE (MatApplication, mat_application, GTK_TYPE_APPLICATION)
@@ -30,6 +38,77 @@ mat_application_get_settings (MatApplication *self)
   g_return_val_if_fail (MAT_IS_APPLICATION (self), NULL);
 
   return self->settings;
+}
+
+MatDraftStore *
+mat_application_get_drafts (MatApplication *self)
+{
+  g_return_val_if_fail (MAT_IS_APPLICATION (self), NULL);
+
+  return self->drafts;
+}
+
+GtkWindow *
+mat_application_get_drafts_dialog (MatApplication *self)
+{
+  g_return_val_if_fail (MAT_IS_APPLICATION (self), NULL);
+
+  return GTK_WINDOW (self->drafts_dialog);
+}
+
+/* SIGTERM, SIGHUP, SIGINT (a logout, a closed terminal, a shutdown,
+ * Ctrl+C): the drafts of every unsaved edit are written now, then the
+ * editor ends without asking; they are offered at the next start. */
+static gboolean
+quit_signal_cb (gpointer user_data)
+{
+  MatApplication *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!mat_draft_store_flush_sync (self->drafts, TRUE, &error))
+    g_printerr ("%s\n", error->message);
+  g_application_quit (G_APPLICATION (self));
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+left_found_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(MatApplication) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GListModel) left = mat_draft_store_find_left_finish (MAT_DRAFT_STORE (object), result,
+                                                                 &error);
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+
+  /* over the first window, also when it is not shown yet */
+  if (parent == NULL && windows != NULL)
+    parent = windows->data;
+  if (left == NULL)
+    {
+      g_message ("Drafts of unsaved changes: %s", error->message);
+      return;
+    }
+  if (g_list_model_get_n_items (left) == 0 || self->drafts_dialog != NULL)
+    return;
+  self->drafts_dialog = mat_drafts_dialog_present (self, parent, left);
+  g_object_add_weak_pointer (G_OBJECT (self->drafts_dialog), (gpointer *) &self->drafts_dialog);
+}
+
+void
+mat_application_offer_drafts (MatApplication *self)
+{
+  g_return_if_fail (MAT_IS_APPLICATION (self));
+
+  if (self->offered)
+    return;
+  self->offered = TRUE;
+  g_unix_signal_add (SIGTERM, quit_signal_cb, self);
+  g_unix_signal_add (SIGHUP, quit_signal_cb, self);
+  g_unix_signal_add (SIGINT, quit_signal_cb, self);
+  mat_draft_store_find_left_async (self->drafts, NULL, left_found_cb, g_object_ref (self));
 }
 
 GMenuModel *
@@ -183,6 +262,7 @@ mat_application_activate (GApplication *application)
   if (demo != NULL)
     mat_window_open (window, demo, TRUE);
   mat_window_present_when_loaded (window);
+  mat_application_offer_drafts (self);
 }
 
 static void
@@ -195,6 +275,7 @@ mat_application_open (GApplication  *application,
 
   for (int i = 0; i < n_files; i++)
     mat_application_open_file (self, files[i], NULL);
+  mat_application_offer_drafts (self);
 }
 
 /* Opens @files; only the first may replace @parent's untouched demo. */
@@ -354,6 +435,29 @@ preferences_activated (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (self->preferences));
 }
 
+/* The drafts an editor that ended left: what the dialog's buttons do
+ * (also over D-Bus). */
+static void
+draft_action_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  MatApplication *self = MAT_APPLICATION (user_data);
+  const char *name = g_action_get_name (G_ACTION (action));
+  const char *id = parameter != NULL ? g_variant_get_string (parameter, NULL) : NULL;
+
+  if (self->drafts_dialog == NULL)
+    return;
+  if (g_str_equal (name, "restore-all-drafts"))
+    mat_drafts_dialog_restore_all (self->drafts_dialog);
+  else if (g_str_equal (name, "restore-draft"))
+    mat_drafts_dialog_restore (self->drafts_dialog, id);
+  else if (g_str_equal (name, "compare-draft"))
+    mat_drafts_dialog_compare (self->drafts_dialog, id);
+  else if (g_str_equal (name, "discard-draft"))
+    mat_drafts_dialog_discard (self->drafts_dialog, id);
+}
+
 static const GActionEntry app_actions[] = {
   { "open", open_activated, NULL, NULL, NULL, { 0 } },
   { "open-recent", open_recent_activated, "s", NULL, NULL, { 0 } },
@@ -362,6 +466,10 @@ static const GActionEntry app_actions[] = {
   { "about", about_activated, NULL, NULL, NULL, { 0 } },
   { "preferences", preferences_activated, NULL, NULL, NULL, { 0 } },
   { "shortcuts", shortcuts_activated, NULL, NULL, NULL, { 0 } },
+  { "restore-draft", draft_action_activated, "s", NULL, NULL, { 0 } },
+  { "compare-draft", draft_action_activated, "s", NULL, NULL, { 0 } },
+  { "discard-draft", draft_action_activated, "s", NULL, NULL, { 0 } },
+  { "restore-all-drafts", draft_action_activated, NULL, NULL, NULL, { 0 } },
 };
 
 static const struct {
@@ -464,6 +572,26 @@ mat_application_startup (GApplication *application)
                                self->settings != NULL);
 
   mat_style_ensure ();
+
+  {
+    g_autoptr(GFile) folder = mat_draft_store_get_default_folder ();
+
+    self->drafts = mat_draft_store_new (folder);
+  }
+  if (g_getenv ("MATEDIT_TEST_HOOKS") != NULL)
+    mat_test_hook_install (self);
+}
+
+static void
+mat_application_shutdown (GApplication *application)
+{
+  MatApplication *self = MAT_APPLICATION (application);
+
+  /* before the windows go: what is still unsaved stays as drafts */
+  if (self->drafts != NULL)
+    mat_draft_store_close (self->drafts);
+
+  G_APPLICATION_CLASS (mat_application_parent_class)->shutdown (application);
 }
 
 static void
@@ -477,6 +605,12 @@ mat_application_dispose (GObject *object)
       gtk_window_destroy (GTK_WINDOW (self->preferences));
       self->preferences = NULL;
     }
+  if (self->drafts_dialog != NULL)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (self->drafts_dialog), (gpointer *) &self->drafts_dialog);
+      self->drafts_dialog = NULL;
+    }
+  g_clear_object (&self->drafts);
   g_clear_object (&self->settings);
   g_clear_object (&self->recent_menu);
 
@@ -491,6 +625,7 @@ mat_application_class_init (MatApplicationClass *klass)
 
   object_class->dispose = mat_application_dispose;
   app_class->startup = mat_application_startup;
+  app_class->shutdown = mat_application_shutdown;
   app_class->activate = mat_application_activate;
   app_class->open = mat_application_open;
 }

@@ -3,6 +3,8 @@
 
 #include <gtk/gtk.h>
 
+#include "mat-drafts.h"
+
 G_BEGIN_DECLS
 
 #define MAT_TYPE_APPLICATION (mat_application_get_type ())
@@ -18,6 +20,18 @@ MatApplication *mat_application_new          (const char        *application_id,
 /* Returns: (transfer none) (nullable): the settings, %NULL when the
  * schema io.github.parkan.MatEdit is not installed. */
 GSettings      *mat_application_get_settings (MatApplication    *self);
+
+/* Returns: (transfer none) (nullable): the drafts of the unsaved edits
+ * of every window, kept under g_get_user_data_dir() (made at startup). */
+MatDraftStore  *mat_application_get_drafts   (MatApplication    *self);
+/* Once, at the first activation or file opened: SIGTERM, SIGHUP and
+ * SIGINT write the drafts and end the editor, and the drafts left by
+ * editors that ended are looked for and offered (MatDraftsDialog) over
+ * the active window. */
+void            mat_application_offer_drafts (MatApplication    *self);
+/* Returns: (transfer none) (nullable): the dialog offering them, while
+ * it is shown. */
+GtkWindow      *mat_application_get_drafts_dialog (MatApplication *self);
 
 /* Returns: (transfer none): the "Open Recent" menu shared by every
  * window (items activate app.open-recent with the file's URI). */

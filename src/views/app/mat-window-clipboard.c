@@ -13,11 +13,16 @@
 #include "mat-window-clipboard.h"
 #include "mat-window-private.h"
 
-/* A file to import is read whole: larger than this it is no material. */
+/* A text to paste (a file to import, read whole) larger than this is no
+ * material: 19 blocks of 65,535 keys and 65,535 phases take about half
+ * of it. */
 #define MAX_IMPORT_SIZE (64u << 20)
 
 /* GTask source tag (function pointers are not data pointers in ISO C). */
 static char import_tag[] = "mat_window_import_file";
+
+/* An imported file that holds no material and no phase. */
+static G_DEFINE_QUARK (mat-window-nothing-to-paste, nothing_to_paste)
 
 /* The drag type */
 
@@ -237,7 +242,30 @@ update_enabled (MatWindow *self)
   gtk_widget_action_set_enabled (widget, "win.copy-phase", phase != NULL);
 }
 
-/* Pasting */
+/* Pasting
+ *
+ * The text is decoded in a worker thread (mat_json_item_decode_async:
+ * parsing, every value checked, the material made and decoded); only
+ * the insertion runs here. While a text decodes, win.paste is off. */
+
+static const char decoding_key[] = "mat-clipboard-decoding";
+
+static gboolean
+decoding (MatWindow *self)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), decoding_key)) > 0;
+}
+
+static void
+set_decoding (MatWindow *self,
+              gboolean   more)
+{
+  guint n = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (self), decoding_key));
+
+  n = more ? n + 1 : (n > 0 ? n - 1 : 0);
+  g_object_set_data (G_OBJECT (self), decoding_key, GUINT_TO_POINTER (n));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.paste", n == 0);
+}
 
 static void
 name_dialog_done_cb (MatWindow   *self,
@@ -247,14 +275,14 @@ name_dialog_done_cb (MatWindow   *self,
 }
 
 static void
-paste_material (MatWindow  *self,
-                MatLibrary *library,
-                const char *text)
+paste_material (MatWindow   *self,
+                MatLibrary  *library,
+                MatJsonItem *item)
 {
   g_autoptr(GError) error = NULL;
   MatMaterial *material;
 
-  material = mat_library_paste_material (library, text, -1, NULL, &error);
+  material = mat_library_paste_item (library, item, NULL, &error);
   if (material != NULL)
     {
       mat_window_select_material (self, material);
@@ -264,12 +292,11 @@ paste_material (MatWindow  *self,
   if (g_error_matches (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_TAKEN) ||
       g_error_matches (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_INVALID))
     {
-      g_autofree char *name = NULL;
+      const char *name = mat_json_item_get_name (item);
       g_autofree char *library_name = _mat_window_dup_library_name (self);
       MatNameDialog *dialog;
 
-      mat_json_identify (text, -1, NULL, &name, NULL);
-      dialog = mat_name_dialog_present_paste (GTK_WINDOW (self), library, text,
+      dialog = mat_name_dialog_present_paste (GTK_WINDOW (self), library, item,
                                               name != NULL && name[0] != '\0' ? name : "MATERIAL");
       /* which library, when two are called Material.lib */
       mat_name_dialog_set_library_name (dialog, library_name);
@@ -282,8 +309,8 @@ paste_material (MatWindow  *self,
 }
 
 static void
-paste_phase (MatWindow  *self,
-             const char *text)
+paste_phase (MatWindow   *self,
+             MatJsonItem *item)
 {
   MatPhaseTable *table = phase_table (self);
   MatMaterial *material = mat_phase_table_get_material (table);
@@ -302,9 +329,9 @@ paste_phase (MatWindow  *self,
   n = mat_material_get_n_phases (material);
   selected = mat_phase_table_get_selected (table);
   if (selected < n)
-    phase = mat_material_paste_phase (material, selected, TRUE, text, -1, &error);
+    phase = mat_material_paste_phase_item (material, selected, TRUE, item, &error);
   else
-    phase = mat_material_paste_phase (material, n, FALSE, text, -1, &error);
+    phase = mat_material_paste_phase_item (material, n, FALSE, item, &error);
 
   if (phase == NULL)
     {
@@ -314,31 +341,103 @@ paste_phase (MatWindow  *self,
   mat_phase_table_set_selected (table, mat_phase_get_index (phase));
 }
 
+/* The cheap part of a paste, in the main loop: @item (decoded) into the
+ * library shown, when it is still @library. */
+static void
+paste_item (MatWindow   *self,
+            MatLibrary  *library,
+            MatJsonItem *item)
+{
+  if (library == NULL || mat_window_get_library (self) != library)
+    return;   /* another file was opened meanwhile */
+
+  if (mat_json_item_get_kind (item) == MAT_JSON_PHASE)
+    paste_phase (self, item);
+  else
+    paste_material (self, library, item);
+}
+
+typedef struct {
+  MatWindow  *self;
+  MatLibrary *library;
+} Decoding;
+
+static void
+decoding_free (Decoding *d)
+{
+  g_clear_object (&d->self);
+  g_clear_object (&d->library);
+  g_free (d);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Decoding, decoding_free)
+
+static void
+decoded_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(Decoding) d = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatJsonItem) item = mat_json_item_decode_finish (result, &error);
+
+  set_decoding (d->self, FALSE);
+  if (gtk_widget_in_destruction (GTK_WIDGET (d->self)))
+    return;
+  if (item == NULL)
+    {
+      show_error (d->self, _("Nothing to Paste"), error->message);
+      return;
+    }
+  paste_item (d->self, d->library, item);
+}
+
+/* Pastes @text (taken) when it is not larger than a material can be. */
+static void
+paste_bytes (MatWindow *self,
+             GBytes    *text)
+{
+  g_autoptr(GBytes) bytes = text;
+  MatLibrary *library = mat_window_get_library (self);
+  Decoding *d;
+
+  if (library == NULL)
+    return;
+  if (g_bytes_get_size (bytes) > MAX_IMPORT_SIZE)
+    {
+      g_autofree char *size = g_format_size (g_bytes_get_size (bytes));
+      g_autofree char *body =
+        /* Translators: %s is a size such as "80.0 MB", %u a number of MiB */
+        g_strdup_printf (_("The text holds %s; a material takes far less (at most %u MiB are read)"),
+                         size, MAX_IMPORT_SIZE >> 20);
+
+      show_error (self, _("Nothing to Paste"), body);
+      return;
+    }
+
+  d = g_new0 (Decoding, 1);
+  d->self = g_object_ref (self);
+  d->library = g_object_ref (library);
+  set_decoding (self, TRUE);
+  mat_json_item_decode_async (bytes, NULL, decoded_cb, d);
+}
+
 void
 mat_window_paste_text (MatWindow  *self,
                        const char *text)
 {
-  MatLibrary *library;
-  g_autoptr(GError) error = NULL;
-  MatJsonKind kind;
-
   g_return_if_fail (MAT_IS_WINDOW (self));
   g_return_if_fail (text != NULL);
 
-  library = mat_window_get_library (self);
-  if (library == NULL)
-    return;
+  paste_bytes (self, g_bytes_new (text, strlen (text)));
+}
 
-  if (!mat_json_identify (text, -1, &kind, NULL, &error))
-    {
-      show_error (self, _("Nothing to Paste"), error->message);
-      return;
-    }
+gboolean
+mat_window_get_pasting (MatWindow *self)
+{
+  g_return_val_if_fail (MAT_IS_WINDOW (self), FALSE);
 
-  if (kind == MAT_JSON_PHASE)
-    paste_phase (self, text);
-  else
-    paste_material (self, library, text);
+  return decoding (self);
 }
 
 /* Actions */
@@ -388,15 +487,16 @@ clipboard_read_cb (GObject      *object,
 {
   g_autoptr(MatWindow) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
+  char *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
 
+  set_decoding (self, FALSE);
   if (text == NULL)
     {
       show_error (self, _("Nothing to Paste"),
                   _("The clipboard holds no text. Copy a material or a phase first."));
       return;
     }
-  mat_window_paste_text (self, text);
+  paste_bytes (self, g_bytes_new_take (text, strlen (text)));
 }
 
 static void
@@ -404,8 +504,11 @@ paste_action (GtkWidget  *widget,
               const char *action_name,
               GVariant   *parameter)
 {
-  if (mat_window_get_library (MAT_WINDOW (widget)) == NULL)
+  if (mat_window_get_library (MAT_WINDOW (widget)) == NULL || decoding (MAT_WINDOW (widget)))
     return;
+
+  /* off from the press on: a second Ctrl+V does not paste twice */
+  set_decoding (MAT_WINDOW (widget), TRUE);
 
   gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL,
                                  clipboard_read_cb, g_object_ref (widget));
@@ -667,6 +770,7 @@ import_thread (GTask        *task,
   GError *error = NULL;
   char *contents = NULL;
   gsize length = 0;
+  MatJsonItem *item;
 
   info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE,
                             G_FILE_QUERY_INFO_NONE, cancellable, &error);
@@ -696,7 +800,17 @@ import_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  g_task_return_pointer (task, contents, g_free);
+  /* decoded here too: only the insertion is left for the main loop */
+  item = mat_json_item_decode (contents, (gssize) length, &error);
+  g_free (contents);
+  if (item == NULL)
+    {
+      /* said as a paste says it */
+      error->domain = nothing_to_paste_quark ();
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, item, (GDestroyNotify) mat_json_item_unref);
 }
 
 static void
@@ -706,10 +820,19 @@ import_done_cb (GObject      *object,
 {
   MatWindow *self = MAT_WINDOW (object);
   GFile *file = g_task_get_task_data (G_TASK (result));
+  MatLibrary *library = g_object_get_data (G_OBJECT (result), "mat-library");
   g_autoptr(GError) error = NULL;
-  g_autofree char *text = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(MatJsonItem) item = g_task_propagate_pointer (G_TASK (result), &error);
 
-  if (text == NULL)
+  set_decoding (self, FALSE);
+  if (gtk_widget_in_destruction (GTK_WIDGET (self)))
+    return;
+  if (item == NULL && error->domain == nothing_to_paste_quark ())
+    {
+      show_error (self, _("Nothing to Paste"), error->message);
+      return;
+    }
+  if (item == NULL)
     {
       g_autofree char *name = g_file_get_basename (file);
       /* Translators: %s is a file name */
@@ -718,7 +841,7 @@ import_done_cb (GObject      *object,
       show_error (self, heading, error->message);
       return;
     }
-  mat_window_paste_text (self, text);
+  paste_item (self, library, item);
 }
 
 void
@@ -730,9 +853,15 @@ mat_window_import_file (MatWindow *self,
   g_return_if_fail (MAT_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
+  if (mat_window_get_library (self) == NULL)
+    return;
   task = g_task_new (self, NULL, import_done_cb, NULL);
   g_task_set_source_tag (task, import_tag);
   g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  /* the library to paste into: the one shown now */
+  g_object_set_data_full (G_OBJECT (task), "mat-library",
+                          g_object_ref (mat_window_get_library (self)), g_object_unref);
+  set_decoding (self, TRUE);
   g_task_run_in_thread (task, import_thread);
 }
 

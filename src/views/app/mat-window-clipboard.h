@@ -14,7 +14,8 @@
  *                        makes a library of it)
  *   win.import-material  a .json file, as paste does
  *
- * Pasting, dropping and importing take one path: a material is appended
+ * Pasting, dropping and importing take one path, decoded in a worker
+ * thread (only the insertion runs in the main loop): a material is appended
  * to the library under its own name (its name field byte for byte); when
  * another entry has that name, a dialog proposes a free one the user can
  * edit. A phase replaces the phase selected in the phase table, or is
@@ -59,15 +60,21 @@ void         mat_window_clipboard_class_init (GtkWidgetClass  *widget_class);
 void         mat_window_clipboard_init       (MatWindow       *self);
 
 /* The paste path (what paste, drop and import call): @text holds a
- * material or a phase; failures are shown in a dialog. */
+ * material or a phase; failures are shown in a dialog. The text is
+ * decoded in a worker thread (a text over 64 MiB is refused): the paste
+ * happens later, in the main loop, into the library shown now. */
 void         mat_window_paste_text           (MatWindow       *self,
                                               const char      *text);
+/* TRUE while a paste, a drop or an import is read or decoded (win.paste
+ * is off meanwhile). */
+gboolean     mat_window_get_pasting          (MatWindow       *self);
 /* What export writes to @file once the user chose it. */
 gboolean     mat_window_export_material_to   (MatWindow       *self,
                                               GFile           *file,
                                               GError         **error);
-/* Reads @file (a regular file of at most 64 MiB) and pastes its text;
- * what import does once the user chose it. */
+/* Reads and decodes @file (a regular file of at most 64 MiB) in a
+ * worker thread and pastes its material or phase; what import does once
+ * the user chose it. */
 void         mat_window_import_file          (MatWindow       *self,
                                               GFile           *file);
 

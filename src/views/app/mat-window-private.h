@@ -13,6 +13,7 @@
 
 #include "mat-block-editor.h"
 #include "mat-document.h"
+#include "mat-drafts.h"
 #include "mat-drop-down.h"
 #include "mat-flags-inspector.h"
 #include "mat-meta-editor.h"
@@ -128,6 +129,11 @@ struct _MatWindow
   MatMaterial          *shown;
   MatUnsavedDialog     *unsaved_dialog;
   GCancellable         *dialogs;        /* closes the questions asked */
+
+  /* drafts of the unsaved edits (the application's MatDraftStore) */
+  MatTextureLibrary    *tracked_textures;  /* (weak) the phase table's, tracked */
+  MatTextureLibrary    *pending_textures;  /* restored, waits for the library */
+  MatDraft             *pending_draft;     /* what @pending_textures came from */
 
   guint                 present_source; /* timeout: show it though loading */
   gulong                icon_paint_handler; /* the first frame, then the icon */

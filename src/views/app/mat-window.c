@@ -38,6 +38,18 @@ _mat_window_get_settings (MatWindow *self)
   return mat_application_get_settings (MAT_APPLICATION (app));
 }
 
+/* Returns: (transfer none) (nullable): the application's drafts. */
+static MatDraftStore *
+get_drafts (MatWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (!MAT_IS_APPLICATION (app))
+    return NULL;
+
+  return mat_application_get_drafts (MAT_APPLICATION (app));
+}
+
 char *
 _mat_window_dup_display_name (GFile *file)
 {
@@ -333,6 +345,8 @@ disk_state_changed_cb (MatWindow *self)
   gtk_revealer_set_reveal_child (self->changed_revealer, TRUE);
 }
 
+static void track_textures (MatWindow *self);
+
 static void
 document_file_changed_cb (MatWindow *self)
 {
@@ -342,6 +356,48 @@ document_file_changed_cb (MatWindow *self)
     return;
   g_set_object (&self->file, file);
   update_title (self);
+  /* the Textures.lib's draft names the library by its file */
+  track_textures (self);
+}
+
+/* Drafts: the Textures.lib the phase table shows (the one the texture
+ * window edits) is kept, with the library it is edited with; the one it
+ * replaces is discarded (its unsaved edits were asked about), unless it
+ * is a restored one waiting for its turn. */
+static void
+track_textures (MatWindow *self)
+{
+  MatDraftStore *drafts = get_drafts (self);
+  MatTextureLibrary *textures = mat_phase_table_get_textures (self->phase_table);
+
+  if (drafts == NULL)
+    return;
+  if (self->tracked_textures != NULL && self->tracked_textures != textures &&
+      self->tracked_textures != self->pending_textures)
+    mat_draft_store_discard_archive (drafts, MAT_DRAFTABLE (self->tracked_textures));
+  g_set_weak_pointer (&self->tracked_textures, textures);
+  if (textures != NULL)
+    mat_draft_store_track (drafts, MAT_DRAFTABLE (textures), self->file);
+}
+
+/* A restored Textures.lib waiting: taken once the library shown has
+ * loaded and its own search for Textures.lib ended. */
+static void
+apply_pending_textures (MatWindow *self)
+{
+  g_autoptr(MatTextureLibrary) textures = NULL;
+  g_autoptr(MatDraft) draft = NULL;
+  MatDraftStore *drafts = get_drafts (self);
+
+  if (self->pending_textures == NULL || self->loading || self->document == NULL ||
+      mat_document_get_library (self->document) == NULL ||
+      mat_document_get_finding_textures (self->document))
+    return;
+  textures = g_steal_pointer (&self->pending_textures);
+  draft = g_steal_pointer (&self->pending_draft);
+  mat_document_restore_textures (self->document, textures);
+  if (drafts != NULL && draft != NULL)
+    mat_draft_store_adopt (drafts, draft, MAT_DRAFTABLE (textures));
 }
 
 /* Textures: the Textures.lib the document found beside the library; the
@@ -390,10 +446,31 @@ set_library (MatWindow  *self,
 
 /* Loading */
 
+/* The window's document's library is kept as drafts while it has
+ * unsaved changes; the one it replaces is discarded (asked about
+ * before: a reload, or a file opened in its place). */
+static void
+track_library (MatWindow   *self,
+               MatDocument *old,
+               MatDocument *document)
+{
+  MatDraftStore *drafts = get_drafts (self);
+  MatLibrary *was = old != NULL ? mat_document_get_library (old) : NULL;
+  MatLibrary *now = document != NULL ? mat_document_get_library (document) : NULL;
+
+  if (drafts == NULL)
+    return;
+  if (was != NULL && was != now)
+    mat_draft_store_discard_archive (drafts, MAT_DRAFTABLE (was));
+  if (now != NULL)
+    mat_draft_store_track (drafts, MAT_DRAFTABLE (now), NULL);
+}
+
 static void
 set_document (MatWindow   *self,
               MatDocument *document)
 {
+  track_library (self, self->document, document);
   g_set_object (&self->document, document);
   g_signal_group_set_target (self->document_signals, document);
   if (document != NULL && mat_document_get_file (document) != NULL)
@@ -527,6 +604,7 @@ load_cb (GObject      *object,
   self->is_demo = self->loading_demo;
   self->links_noted = FALSE;
   set_document (self, document);
+  apply_pending_textures (self);
   present_pending_window (self);
 
   app = gtk_window_get_application (GTK_WINDOW (self));
@@ -603,6 +681,64 @@ mat_window_open (MatWindow *self,
   document = mat_document_new_with_settings (_mat_window_get_settings (self));
   g_set_object (&self->loading_document, document);
   mat_document_load_async (document, file, self->cancellable, load_cb, g_object_ref (self));
+}
+
+void
+mat_window_show_restored (MatWindow  *self,
+                          MatLibrary *library,
+                          MatDraft   *draft,
+                          gboolean    is_demo)
+{
+  g_autoptr(MatDocument) document = NULL;
+  MatTextureLibrary *textures;
+  MatDraftStore *drafts;
+
+  g_return_if_fail (MAT_IS_WINDOW (self));
+  g_return_if_fail (MAT_IS_LIBRARY (library));
+  g_return_if_fail (draft == NULL || MAT_IS_DRAFT (draft));
+
+  /* a load running is given up */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->loading_document);
+  _mat_window_sidebar_cancel_show (self);
+  self->loading = FALSE;
+  gtk_spinner_stop (self->spinner);
+
+  /* unsaved texture edits (a Textures.lib restored before) stay */
+  textures = mat_phase_table_get_textures (self->phase_table);
+  if (self->pending_textures == NULL && textures != NULL && mat_texture_library_get_dirty (textures))
+    g_set_object (&self->pending_textures, textures);
+
+  document = mat_document_new_with_settings (_mat_window_get_settings (self));
+  mat_document_restore (document, library);
+  g_set_object (&self->file, mat_library_get_file (library));
+  g_clear_pointer (&self->load_error, g_free);
+  self->is_demo = is_demo;
+  self->links_noted = FALSE;
+  self->close_confirmed = FALSE;
+  set_document (self, document);
+
+  drafts = get_drafts (self);
+  if (drafts != NULL && draft != NULL)
+    mat_draft_store_adopt (drafts, draft, MAT_DRAFTABLE (library));
+  apply_pending_textures (self);
+  present_pending_window (self);
+}
+
+void
+mat_window_restore_textures (MatWindow         *self,
+                             MatTextureLibrary *textures,
+                             MatDraft          *draft)
+{
+  g_return_if_fail (MAT_IS_WINDOW (self));
+  g_return_if_fail (MAT_IS_TEXTURE_LIBRARY (textures));
+  g_return_if_fail (draft == NULL || MAT_IS_DRAFT (draft));
+
+  g_set_object (&self->pending_textures, textures);
+  g_set_object (&self->pending_draft, draft);
+  apply_pending_textures (self);
 }
 
 /* Saving */
@@ -896,6 +1032,20 @@ save_window_state (MatWindow *self)
     }
 }
 
+/* What the window shows goes: its drafts with it. */
+static void
+discard_drafts (MatWindow *self)
+{
+  MatDraftStore *drafts = get_drafts (self);
+
+  if (drafts == NULL)
+    return;
+  if (self->document != NULL && mat_document_get_library (self->document) != NULL)
+    mat_draft_store_discard_archive (drafts, MAT_DRAFTABLE (mat_document_get_library (self->document)));
+  if (self->tracked_textures != NULL)
+    mat_draft_store_discard_archive (drafts, MAT_DRAFTABLE (self->tracked_textures));
+}
+
 static gboolean
 mat_window_close_request (GtkWindow *window)
 {
@@ -918,6 +1068,9 @@ mat_window_close_request (GtkWindow *window)
     }
 
   save_window_state (self);
+  /* closed without saving after the question (or with nothing unsaved):
+   * no draft stays */
+  discard_drafts (self);
 
   return GTK_WINDOW_CLASS (mat_window_parent_class)->close_request (window);
 }
@@ -1043,6 +1196,14 @@ mat_window_dispose (GObject *object)
   g_clear_object (&self->library_signals);
   g_clear_object (&self->history_signals);
   g_clear_object (&self->material_signals);
+
+  /* a window destroyed without closing goes with its edits; once the
+   * application ends (closed store) or a signal came (frozen), the store
+   * keeps what is on disk whatever goes */
+  discard_drafts (self);
+  g_clear_weak_pointer (&self->tracked_textures);
+  g_clear_object (&self->pending_textures);
+  g_clear_object (&self->pending_draft);
 
   _mat_window_actions_dispose (self);
   _mat_window_problems_dispose (self);
@@ -1279,6 +1440,10 @@ mat_window_init (MatWindow *self)
                                   G_CALLBACK (disk_state_changed_cb), self);
   g_signal_group_connect_swapped (self->document_signals, "notify::textures",
                                   G_CALLBACK (document_textures_changed_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::finding-textures",
+                                  G_CALLBACK (apply_pending_textures), self);
+  g_signal_connect_object (self->phase_table, "notify::textures", G_CALLBACK (track_textures),
+                           self, G_CONNECT_SWAPPED);
 
   self->library_signals = g_signal_group_new (MAT_TYPE_LIBRARY);
   g_signal_group_connect_swapped (self->library_signals, "notify::dirty",

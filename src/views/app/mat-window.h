@@ -5,6 +5,7 @@
 
 #include "mat-application.h"
 #include "mat-document.h"
+#include "mat-drafts.h"
 #include "mat-library.h"
 
 G_BEGIN_DECLS
@@ -25,6 +26,25 @@ MatWindow   *mat_window_new                   (MatApplication *application);
 void         mat_window_open                  (MatWindow      *self,
                                                GFile          *file,
                                                gboolean        is_demo);
+/* Shows @library, restored from @draft (mat_draft_restore_async), as
+ * the window's document: its unsaved changes to its file, whose version
+ * is looked at at once (the banner says when it changed since). A load
+ * running is given up; the window's unsaved texture edits stay. From now
+ * on its draft is this editor's (mat_draft_store_adopt). @is_demo: the
+ * file is the bundled demo library. */
+void         mat_window_show_restored         (MatWindow      *self,
+                                               MatLibrary     *library,
+                                               MatDraft       *draft,
+                                               gboolean        is_demo);
+/* @textures, restored from @draft (a draft of this library's
+ * Textures.lib), becomes the library's Textures.lib (in the phase table,
+ * the texture window and the preview) once the library shown has loaded
+ * and its own search for Textures.lib ended; its draft is this editor's
+ * from then on. */
+void         mat_window_restore_textures      (MatWindow         *self,
+                                               MatTextureLibrary *textures,
+                                               MatDraft          *draft);
+
 /* Presents a window that is loading once its file has loaded (or failed
  * to), or after a moment when that takes longer; at once otherwise. */
 void         mat_window_present_when_loaded   (MatWindow      *self);

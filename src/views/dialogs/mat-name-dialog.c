@@ -24,7 +24,7 @@ struct _MatNameDialog
   MatMaterial       *material;
   MatNameDialogMode  mode;
   char              *message;
-  char              *text;       /* MAT_NAME_DIALOG_PASTE: what to paste */
+  MatJsonItem       *item;       /* MAT_NAME_DIALOG_PASTE: what to paste */
   char              *paste_name; /* ... and the name it has */
 };
 
@@ -112,7 +112,7 @@ accept_action (GtkWidget  *widget,
         result = self->material;
       break;
     case MAT_NAME_DIALOG_PASTE:
-      result = mat_library_paste_material (self->library, self->text, -1, name, &error);
+      result = mat_library_paste_item (self->library, self->item, name, &error);
       break;
     default:
       g_assert_not_reached ();
@@ -230,10 +230,10 @@ mat_name_dialog_present (GtkWindow         *parent,
 }
 
 MatNameDialog *
-mat_name_dialog_present_paste (GtkWindow  *parent,
-                               MatLibrary *library,
-                               const char *text,
-                               const char *name)
+mat_name_dialog_present_paste (GtkWindow   *parent,
+                               MatLibrary  *library,
+                               MatJsonItem *item,
+                               const char  *name)
 {
   MatNameDialog *self;
   g_autofree char *title = NULL;
@@ -242,7 +242,7 @@ mat_name_dialog_present_paste (GtkWindow  *parent,
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (MAT_IS_LIBRARY (library), NULL);
-  g_return_val_if_fail (text != NULL, NULL);
+  g_return_val_if_fail (item != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
   self = g_object_new (MAT_TYPE_NAME_DIALOG,
@@ -251,7 +251,7 @@ mat_name_dialog_present_paste (GtkWindow  *parent,
                        NULL);
   self->library = g_object_ref (library);
   self->mode = MAT_NAME_DIALOG_PASTE;
-  self->text = g_strdup (text);
+  self->item = mat_json_item_ref (item);
   self->paste_name = g_strdup (name);
 
   /* Translators: the title of the dialog, %s is a material name */
@@ -309,6 +309,7 @@ mat_name_dialog_dispose (GObject *object)
 
   g_clear_object (&self->library);
   g_clear_object (&self->material);
+  g_clear_pointer (&self->item, mat_json_item_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_NAME_DIALOG);
 
   G_OBJECT_CLASS (mat_name_dialog_parent_class)->dispose (object);
@@ -320,7 +321,6 @@ mat_name_dialog_finalize (GObject *object)
   MatNameDialog *self = MAT_NAME_DIALOG (object);
 
   g_free (self->message);
-  g_free (self->text);
   g_free (self->paste_name);
 
   G_OBJECT_CLASS (mat_name_dialog_parent_class)->finalize (object);

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "mat-library.h"
+#include "mat-material-json.h"
 
 G_BEGIN_DECLS
 
@@ -29,16 +30,16 @@ MatNameDialog *mat_name_dialog_present (GtkWindow         *parent,
                                         MatNameDialogMode  mode,
                                         MatMaterial       *material);
 
-/* Asks under which name to paste the material of @text (a JSON text,
- * mat_library_paste_material) whose own name @name another entry of
+/* Asks under which name to paste the material of @item (decoded,
+ * mat_library_paste_item) whose own name @name another entry of
  * @library has, proposing a free one (mat_library_dup_free_name). On
  * success it pastes (one undoable step), emits ::done with the new
  * material and closes.
  * Returns: (transfer none): the dialog, shown. */
-MatNameDialog *mat_name_dialog_present_paste (GtkWindow  *parent,
-                                              MatLibrary *library,
-                                              const char *text,
-                                              const char *name);
+MatNameDialog *mat_name_dialog_present_paste (GtkWindow   *parent,
+                                              MatLibrary  *library,
+                                              MatJsonItem *item,
+                                              const char  *name);
 
 /* The paste dialog names the library the material goes into, as the
  * window names it ("“Material.lib — mod/DATA” already has a material

@@ -1046,7 +1046,10 @@ phase_texture (MatPhaseTable *self,
 }
 
 /* A crop of @texture's top level: rectangle @cell of its Page table, or
- * the whole texture for -1. Returns: (transfer full) (nullable). */
+ * the whole texture for -1. A texture larger than a picture may be is
+ * cropped from its reduction (mat_texture_dup_rgba_fitted), the
+ * rectangle scaled to it; one too large to show has no thumbnail.
+ * Returns: (transfer full) (nullable). */
 static GdkTexture *
 cell_thumbnail (MatTexture *texture,
                 gint        cell)
@@ -1054,15 +1057,17 @@ cell_thumbnail (MatTexture *texture,
   const TexmImage *image = mat_texture_get_image (texture);
   g_autoptr(GBytes) rgba = NULL;
   g_autoptr(GBytes) crop = NULL;
-  guint width, height;
-  gint x = 0, y = 0, w, h;
+  guint width, height, tex_w, tex_h;
+  gint64 x = 0, y = 0, w, h;
   const guint8 *pixels;
 
-  rgba = mat_texture_dup_rgba (texture, 0, &width, &height);
+  rgba = mat_texture_dup_rgba_fitted (texture, 0, MAT_TEXTURE_MAX_SHOWN_SIDE, &width, &height, NULL);
   if (rgba == NULL || image == NULL)
     return NULL;
-  w = (gint) width;
-  h = (gint) height;
+  tex_w = mat_texture_get_width (texture);
+  tex_h = mat_texture_get_height (texture);
+  w = tex_w;
+  h = tex_h;
   if (cell >= 0)
     {
       const TexmRect *rect;
@@ -1086,10 +1091,23 @@ cell_thumbnail (MatTexture *texture,
       h += y;
       y = 0;
     }
-  w = MIN (w, (gint) width - x);
-  h = MIN (h, (gint) height - y);
+  w = MIN (w, (gint64) tex_w - x);
+  h = MIN (h, (gint64) tex_h - y);
   if (w <= 0 || h <= 0)
     return NULL;
+  /* in the pixels shown: a reduction keeps at least one of them */
+  if (width != tex_w || height != tex_h)
+    {
+      gint64 x1 = (x + w) * width / tex_w;
+      gint64 y1 = (y + h) * height / tex_h;
+
+      x = x * width / tex_w;
+      y = y * height / tex_h;
+      w = MAX (x1 - x, 1);
+      h = MAX (y1 - y, 1);
+      w = MIN (w, (gint64) width - x);
+      h = MIN (h, (gint64) height - y);
+    }
 
   pixels = g_bytes_get_data (rgba, NULL);
   if (x == 0 && y == 0 && (guint) w == width && (guint) h == height)
@@ -1098,12 +1116,12 @@ cell_thumbnail (MatTexture *texture,
     {
       guint8 *copy = g_malloc ((gsize) w * (gsize) h * 4);
 
-      for (gint row = 0; row < h; row++)
+      for (gint64 row = 0; row < h; row++)
         memcpy (copy + (gsize) row * (gsize) w * 4,
                 pixels + ((gsize) (y + row) * width + (gsize) x) * 4, (gsize) w * 4);
       crop = g_bytes_new_take (copy, (gsize) w * (gsize) h * 4);
     }
-  return gdk_memory_texture_new (w, h, GDK_MEMORY_R8G8B8A8, crop, (gsize) w * 4);
+  return gdk_memory_texture_new ((int) w, (int) h, GDK_MEMORY_R8G8B8A8, crop, (gsize) w * 4);
 }
 
 static void

@@ -4,8 +4,11 @@
  * substring GtkStringFilter on "name") over the MatTextureLibrary. Tiles
  * come from a GtkSignalListItemFactory; a tile's thumbnail is made on
  * first bind from the smallest mip level at least THUMB_SOURCE pixels
- * wide (level 0 for smaller textures), kept per texture for the life of
- * the dialog, and drawn with cairo over a checkerboard.
+ * wide (level 0 for smaller textures), at most THUMB_MAX_SIDE a side
+ * (mat_texture_dup_rgba_fitted: a smaller level, or a box-filtered
+ * reduction), kept per texture for the life of the dialog, and drawn with
+ * cairo over a checkerboard. A texture too large to show gets an empty
+ * frame, a warning sign and the reason in its tooltip.
  */
 #include "config.h"
 
@@ -20,6 +23,8 @@
  * the smallest at least THUMB_SOURCE pixels on its longer side. */
 #define THUMB_SIZE   96
 #define THUMB_SOURCE 64
+/* No thumbnail is larger than this a side. */
+#define THUMB_MAX_SIDE 256
 #define CHECKER_SIZE 8
 
 struct _MatTexturePicker
@@ -103,7 +108,8 @@ thumbnail_get (MatTexturePicker *self,
     return cached;
 
   if (mat_texture_get_error (texture) == NULL)
-    pixels = mat_texture_dup_rgba (texture, thumbnail_level (texture), &w, &h);
+    pixels = mat_texture_dup_rgba_fitted (texture, thumbnail_level (texture), THUMB_MAX_SIDE,
+                                          &w, &h, NULL);
   if (pixels != NULL && w > 0 && h > 0)
     thumbnail = gdk_memory_texture_new ((int) w, (int) h, GDK_MEMORY_R8G8B8A8,
                                         pixels, (gsize) w * 4);
@@ -160,8 +166,9 @@ draw_thumbnail (GtkDrawingArea *area,
   tw = gdk_texture_get_width (thumbnail);
   th = gdk_texture_get_height (thumbnail);
   scale = MIN ((double) width / tw, (double) height / th);
-  w = floor (tw * scale);
-  h = floor (th * scale);
+  /* a texture of one row (or column) stays a line a pixel wide */
+  w = MAX (floor (tw * scale), 1);
+  h = MAX (floor (th * scale), 1);
   x = floor ((width - w) / 2);
   y = floor ((height - h) / 2);
 
@@ -216,6 +223,7 @@ tile_setup (GtkSignalListItemFactory *factory,
   GtkWidget *overlay = gtk_overlay_new ();
   GtkWidget *thumb = gtk_drawing_area_new ();
   GtkWidget *error_icon = gtk_image_new_from_icon_name ("dialog-error-symbolic");
+  GtkWidget *large_icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
   GtkWidget *badge = gtk_label_new (NULL);
   GtkWidget *name = gtk_label_new (NULL);
   GtkWidget *caption = gtk_label_new (NULL);
@@ -239,6 +247,13 @@ tile_setup (GtkSignalListItemFactory *factory,
   gtk_widget_set_halign (error_icon, GTK_ALIGN_CENTER);
   gtk_widget_set_valign (error_icon, GTK_ALIGN_CENTER);
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), error_icon);
+
+  gtk_image_set_pixel_size (GTK_IMAGE (large_icon), 48);
+  gtk_widget_add_css_class (large_icon, "warning");
+  gtk_widget_add_css_class (large_icon, "texture-too-large");
+  gtk_widget_set_halign (large_icon, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (large_icon, GTK_ALIGN_CENTER);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), large_icon);
 
   gtk_box_append (GTK_BOX (tile), overlay);
 
@@ -271,6 +286,7 @@ tile_setup (GtkSignalListItemFactory *factory,
 
   g_object_set_data (G_OBJECT (item), "mat-thumb", thumb);
   g_object_set_data (G_OBJECT (item), "mat-error-icon", error_icon);
+  g_object_set_data (G_OBJECT (item), "mat-large-icon", large_icon);
   g_object_set_data (G_OBJECT (item), "mat-badge", badge);
   g_object_set_data (G_OBJECT (item), "mat-name", name);
   g_object_set_data (G_OBJECT (item), "mat-caption", caption);
@@ -286,6 +302,7 @@ tile_bind (GtkSignalListItemFactory *factory,
   GtkWidget *tile = gtk_list_item_get_child (item);
   GtkWidget *thumb = g_object_get_data (G_OBJECT (item), "mat-thumb");
   GtkWidget *error_icon = g_object_get_data (G_OBJECT (item), "mat-error-icon");
+  GtkWidget *large_icon = g_object_get_data (G_OBJECT (item), "mat-large-icon");
   GtkWidget *badge = g_object_get_data (G_OBJECT (item), "mat-badge");
   GtkLabel *name = g_object_get_data (G_OBJECT (item), "mat-name");
   GtkLabel *caption = g_object_get_data (G_OBJECT (item), "mat-caption");
@@ -293,6 +310,7 @@ tile_bind (GtkSignalListItemFactory *factory,
   guint rects = mat_texture_get_page_rects (texture);
   g_autofree char *caption_text = NULL;
   g_autofree char *tooltip = NULL;
+  g_autofree char *too_large = NULL;
   GdkTexture *thumbnail;
 
   gtk_label_set_text (name, mat_texture_get_name (texture));
@@ -320,8 +338,20 @@ tile_bind (GtkSignalListItemFactory *factory,
                                  mat_texture_get_width (texture),
                                  mat_texture_get_height (texture), mips);
       thumbnail = thumbnail_get (self, texture);
+      if (mat_texture_get_fit (texture, thumbnail_level (texture), THUMB_MAX_SIDE, NULL, NULL, NULL)
+          == MAT_TEXTURE_FIT_TOO_LARGE)
+        {
+          g_autofree char *text = NULL;
+
+          too_large = mat_texture_dup_fit_note (texture, MAT_TEXTURE_FIT_TOO_LARGE, 0, 0);
+          text = g_strdup_printf ("%s\n%s", tooltip, too_large);
+          g_free (tooltip);
+          tooltip = g_steal_pointer (&text);
+        }
     }
   mat_tooltip_set_text (tile, tooltip);
+  gtk_widget_set_visible (large_icon, too_large != NULL);
+  mat_tooltip_set_text (large_icon, too_large);
   gtk_widget_set_visible (error_icon, error != NULL);
   if (error != NULL)
     mat_tooltip_set_text (error_icon, error);

@@ -82,6 +82,7 @@ struct _MatPreviewRenderer
 {
   gboolean              ready;
   gboolean              es;
+  GLint                 max_texture_size;   /* GL_MAX_TEXTURE_SIZE */
   Program               programs[N_PROGRAMS];
   Mesh                  meshes[N_SHAPES];
 
@@ -586,8 +587,10 @@ texture_for_state (MatPreviewRenderer *self)
   if (g_hash_table_lookup_extended (self->textures, s->texture_key, NULL, &value))
     return GPOINTER_TO_UINT (value);
 
+  /* larger than this GL takes: no texture (the caller makes it fit) */
   if (s->texture_rgba != NULL && s->texture_width > 0 && s->texture_height > 0
-      && s->texture_width <= G_MAXINT32 / 4 && s->texture_height <= G_MAXINT32
+      && s->texture_width <= (guint) self->max_texture_size
+      && s->texture_height <= (guint) self->max_texture_size
       && g_bytes_get_size (s->texture_rgba) >= (gsize) s->texture_width * s->texture_height * 4)
     {
       glGenTextures (1, &id);
@@ -654,6 +657,10 @@ mat_preview_renderer_init_gl (MatPreviewRenderer  *self,
       delete_programs (self);
       return FALSE;
     }
+  self->max_texture_size = 0;
+  glGetIntegerv (GL_MAX_TEXTURE_SIZE, &self->max_texture_size);
+  /* OpenGL 3.0 and ES 3.0 promise at least 1024 and 2048 */
+  self->max_texture_size = MAX (self->max_texture_size, 1024);
   self->background_width = self->background_height = 0;
   self->textures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->ready = TRUE;
@@ -681,6 +688,13 @@ mat_preview_renderer_is_ready (MatPreviewRenderer *self)
 {
   g_return_val_if_fail (self != NULL, FALSE);
   return self->ready;
+}
+
+guint
+mat_preview_renderer_get_max_texture_size (MatPreviewRenderer *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->ready ? (guint) self->max_texture_size : 0;
 }
 
 void

@@ -118,6 +118,9 @@ gboolean            mat_preview_renderer_init_gl    (MatPreviewRenderer *self,
 /* Deletes every GL object. */
 void                mat_preview_renderer_fini_gl    (MatPreviewRenderer *self);
 gboolean            mat_preview_renderer_is_ready   (MatPreviewRenderer *self);
+/* GL_MAX_TEXTURE_SIZE of the context init_gl ran in (0 before): a
+ * texture with a longer side is not uploaded. */
+guint               mat_preview_renderer_get_max_texture_size (MatPreviewRenderer *self);
 
 /* Takes a copy of @state for the next render (the strings and bytes it
  * points to are kept alive by the renderer). */

@@ -49,6 +49,9 @@
 #define ZOOM_STEP           1.1
 /* OpenGL starts once the window has painted this many frames. */
 #define START_AFTER_FRAMES  2
+/* A block of more keys than this gets no mark per key under the time
+ * scale (see sync_marks). */
+#define MAX_TIME_MARKS      256
 
 struct _MatPreview
 {
@@ -325,6 +328,18 @@ shown_texture (MatPreview *self)
   return mat_texture_library_lookup (self->textures, self->texture_name);
 }
 
+static void sync_texture_status (MatPreview *self);
+
+/* The longest side of a texture this view uploads: what its OpenGL takes
+ * (once it runs), never more than MAT_TEXTURE_MAX_SHOWN_SIDE. */
+static guint
+max_texture_side (MatPreview *self)
+{
+  guint gl = self->gl_ready ? mat_preview_renderer_get_max_texture_size (self->renderer) : 0;
+
+  return gl > 0 ? MIN (gl, MAT_TEXTURE_MAX_SHOWN_SIDE) : MAT_TEXTURE_MAX_SHOWN_SIDE;
+}
+
 /* ---- GL --------------------------------------------------------------- */
 
 static gboolean
@@ -435,6 +450,8 @@ on_realize (GtkGLArea  *area,
 
   self->gl_ready = TRUE;
   g_clear_pointer (&self->error, g_free);
+  /* what this OpenGL takes may be less than what was said before */
+  sync_texture_status (self);
   gtk_stack_set_visible_child_name (self->view_stack, "gl");
 }
 
@@ -483,8 +500,10 @@ fill_render_state (MatPreview            *self,
       MatTexture *texture = shown_texture (self);
       guint width = 0, height = 0;
 
+      /* a texture larger than OpenGL takes: a smaller level, or reduced */
       if (texture != NULL)
-        *rgba = mat_texture_dup_rgba (texture, 0, &width, &height);
+        *rgba = mat_texture_dup_rgba_fitted (texture, 0, max_texture_side (self),
+                                             &width, &height, NULL);
       if (*rgba != NULL)
         {
           /* the upper-case name: the engine compares names that way */
@@ -788,7 +807,10 @@ sync_time (MatPreview *self)
 }
 
 /* A mark where each key's interval ends (its k1), but the period's end;
- * for ping-pong the way back too, mirrored, and the turnaround. */
+ * for ping-pong the way back too, mirrored, and the turnaround. Each
+ * mark is a widget of the scale, and GTK keeps them in a sorted list:
+ * a block of more than MAX_TIME_MARKS keys gets only the turnaround
+ * (its marks would be a solid bar under the scale anyway). */
 static void
 sync_marks (MatPreview *self)
 {
@@ -799,6 +821,12 @@ sync_marks (MatPreview *self)
   gtk_scale_clear_marks (self->time_scale);
   if (block == NULL || span == 0)
     return;
+  if (block->n_keys > MAX_TIME_MARKS)
+    {
+      if (span > period)
+        gtk_scale_add_mark (self->time_scale, period, GTK_POS_BOTTOM, NULL);
+      return;
+    }
   for (guint k = 0; k < block->n_keys; k++)
     {
       guint32 t = block->keys[k].k1;
@@ -824,6 +852,8 @@ sync_texture_status (MatPreview *self)
   if (eval != NULL && self->texture_name != NULL)
     {
       MatTexture *texture = shown_texture (self);
+      MatTextureFit fit;
+      guint w = 0, h = 0;
       float rect[4];
 
       if (texture == NULL)
@@ -831,6 +861,17 @@ sync_texture_status (MatPreview *self)
       else if (mat_texture_get_error (texture) != NULL)
         text = g_strdup_printf (_("Texture %s cannot be decoded: drawn untextured"),
                                 self->texture_name);
+      else if ((fit = mat_texture_get_fit (texture, 0, max_texture_side (self), NULL, &w, &h))
+               == MAT_TEXTURE_FIT_TOO_LARGE)
+        /* Translators: a texture's name, width and height */
+        text = g_strdup_printf (_("Texture %s is too large to show (%u × %u): drawn untextured"),
+                                self->texture_name, mat_texture_get_width (texture),
+                                mat_texture_get_height (texture));
+      else if (fit == MAT_TEXTURE_FIT_SMALLER || fit == MAT_TEXTURE_FIT_REDUCED)
+        /* Translators: a texture's name, width and height, then the size it is drawn at */
+        text = g_strdup_printf (_("Texture %s is too large to draw as it is (%u × %u): drawn at %u × %u"),
+                                self->texture_name, mat_texture_get_width (texture),
+                                mat_texture_get_height (texture), w, h);
       else if (!mat_preview_cell_uv_rect (mat_texture_get_image (texture), eval->value.i18, rect))
         /* Translators: the cell (p17), the texture, its number of Page rectangles */
         text = g_strdup_printf (_("Cell %d is past the Page table of %s (%u rectangles): the whole texture is drawn"),
@@ -838,7 +879,11 @@ sync_texture_status (MatPreview *self)
                                 mat_texture_get_page_rects (texture));
     }
   if (text != NULL && g_strcmp0 (gtk_label_get_text (self->texture_label), text) != 0)
-    gtk_label_set_text (self->texture_label, text);
+    {
+      gtk_label_set_text (self->texture_label, text);
+      /* the whole line when the pane is too narrow for it */
+      mat_tooltip_set_text (GTK_WIDGET (self->texture_label), text);
+    }
   gtk_widget_set_visible (GTK_WIDGET (self->texture_label), text != NULL);
 }
 

@@ -35,7 +35,9 @@ struct _MatCellEditor
 
   MatTextureLibrary *library;
   MatTexture        *texture;
-  cairo_surface_t   *surface;    /* level 0, premultiplied; NULL: none */
+  cairo_surface_t   *surface;    /* level 0, premultiplied, reduced to at most
+                                    MAT_TEXTURE_MAX_SHOWN_SIDE a side; NULL: none */
+  MatTextureFit      fit;        /* how the surface shows level 0 */
   guint              grid;
   gint               selected;
 
@@ -106,9 +108,12 @@ surface_update (MatCellEditor *self)
   guint w = 0, h = 0;
 
   g_clear_pointer (&self->surface, cairo_surface_destroy);
+  self->fit = MAT_TEXTURE_FIT_NONE;
   if (self->texture == NULL || mat_texture_get_error (self->texture) != NULL)
     return;
-  rgba = mat_texture_dup_rgba (self->texture, 0, &w, &h);
+  /* a texture no surface holds: a smaller level or a reduction of it,
+   * drawn at the texture's size */
+  rgba = mat_texture_dup_rgba_fitted (self->texture, 0, MAT_TEXTURE_MAX_SHOWN_SIDE, &w, &h, &self->fit);
   if (rgba == NULL || w == 0 || h == 0)
     return;
 
@@ -253,6 +258,7 @@ draw_texture (MatCellEditor *self,
 {
   double w = tex_width (self) * self->zoom;
   double h = tex_height (self) * self->zoom;
+  double sx, sy;
 
   cairo_rectangle (cr, self->origin_x, self->origin_y, w, h);
   cairo_clip (cr);
@@ -268,12 +274,14 @@ draw_texture (MatCellEditor *self,
 
   if (self->surface == NULL)
     return;
+  sx = self->zoom * tex_width (self) / cairo_image_surface_get_width (self->surface);
+  sy = self->zoom * tex_height (self) / cairo_image_surface_get_height (self->surface);
   cairo_translate (cr, self->origin_x, self->origin_y);
-  cairo_scale (cr, self->zoom, self->zoom);
+  cairo_scale (cr, sx, sy);
   cairo_set_source_surface (cr, self->surface, 0, 0);
   /* enlarged texels stay sharp squares: rectangles are placed on them */
   cairo_pattern_set_filter (cairo_get_source (cr),
-                            self->zoom >= 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+                            sx >= 1 && sy >= 1 ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
   cairo_paint (cr);
 }
 

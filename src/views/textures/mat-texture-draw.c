@@ -72,8 +72,9 @@ mat_texture_draw_fit (cairo_t         *cr,
   scale = MIN (width / tw, height / th);
   if (scale >= 1)
     scale = floor (scale);
-  w = floor (tw * scale);
-  h = floor (th * scale);
+  /* a texture of one row (or column) stays a line a pixel wide */
+  w = MAX (floor (tw * scale), 1);
+  h = MAX (floor (th * scale), 1);
   x = floor ((width - w) / 2);
   y = floor ((height - h) / 2);
 

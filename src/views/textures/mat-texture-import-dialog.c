@@ -6,6 +6,7 @@
 
 #include "cp1251.h"
 #include "mat-file.h"
+#include "mat-picture.h"
 #include "mat-texture-draw.h"
 #include "mat-texture-import-dialog.h"
 #include "mat-tooltip.h"
@@ -490,6 +491,9 @@ name_for_file (GFile *file)
 
 /* ---- the picture ------------------------------------------------------ */
 
+/* The picture through the model's one reader (mat-picture.h): its kind
+ * told from its content, its size from its header before it is
+ * decoded. */
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -497,45 +501,16 @@ load_thread (GTask        *task,
              GCancellable *cancellable)
 {
   GFile *file = task_data;
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GFileInputStream) stream = NULL;
-  g_autoptr(GdkPixbuf) loaded = NULL;
-  g_autoptr(GdkPixbuf) oriented = NULL;
+  g_autofree char *path = NULL;
+  GdkPixbuf *picture;
   GError *error = NULL;
 
-  /* only regular files: a FIFO would block, a folder cannot be read */
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE, G_FILE_QUERY_INFO_NONE,
-                            cancellable, &error);
-  if (info == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
-                               _("Expected a picture file, found a folder or a special file"));
-      return;
-    }
-  stream = g_file_read (file, cancellable, &error);
-  if (stream != NULL)
-    loaded = gdk_pixbuf_new_from_stream (G_INPUT_STREAM (stream), cancellable, &error);
-  if (loaded == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  oriented = gdk_pixbuf_apply_embedded_orientation (loaded);
-  if (gdk_pixbuf_get_colorspace (oriented) != GDK_COLORSPACE_RGB ||
-      gdk_pixbuf_get_bits_per_sample (oriented) != 8)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                               _("Expected 8-bit RGB or RGBA pixels, found %d bits a sample"),
-                               gdk_pixbuf_get_bits_per_sample (oriented));
-      return;
-    }
-  /* an opaque picture gets alpha 255 */
-  g_task_return_pointer (task, gdk_pixbuf_add_alpha (oriented, FALSE, 0, 0, 0), g_object_unref);
+  path = mat_file_get_local_path (file, &error);
+  picture = path != NULL ? mat_picture_load_path (path, &error) : NULL;
+  if (picture == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, picture, g_object_unref);
 }
 
 static void

@@ -1,7 +1,8 @@
 /* mat-texture-import-dialog.h - a picture becomes a texture of Textures.lib
  *
- * A modal window: the picture (PNG, JPEG, BMP, TGA: whatever gdk-pixbuf
- * reads), the texture's name (formats.md 2.1, checked as typed, with the
+ * A modal window: the picture (PNG, JPEG, BMP or TGA, read by
+ * mat-picture.h: told by its content, its size checked before it is
+ * decoded; a refusal is shown with its reason), the texture's name (formats.md 2.1, checked as typed, with the
  * verdict under the entry: a new texture or the one it replaces, whose
  * name is kept), the format (the one suggested for the picture chosen at
  * first), dithering, dropping the alpha, the mip chain, keeping the Page

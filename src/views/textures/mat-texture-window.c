@@ -17,6 +17,8 @@
 #include "mat-window.h"
 
 #define THUMB_SIZE 40
+/* No list thumbnail is larger than this a side. */
+#define THUMB_MAX_SIDE 256
 
 /* The grid steps on offer, in texels. */
 static const guint grid_steps[] = { 1, 2, 4, 8, 16, 32 };
@@ -64,6 +66,7 @@ struct _MatTextureWindow
   GtkLabel           *empty_body;
   GtkLabel           *name_label;
   GtkLabel           *info_label;
+  GtkLabel           *size_note_label;
   GtkDropDown        *level_dropdown;
   GtkLabel           *cell_label;
   GtkDropDown        *grid_dropdown;
@@ -279,6 +282,15 @@ update_details (MatTextureWindow *self)
         }
     }
   gtk_label_set_text (self->info_label, info);
+  {
+    /* a texture the big view shows reduced, or not at all */
+    guint w = 0, h = 0;
+    MatTextureFit fit = mat_texture_get_fit (texture, 0, MAT_TEXTURE_MAX_SHOWN_SIDE, NULL, &w, &h);
+    g_autofree char *note = mat_texture_dup_fit_note (texture, fit, w, h);
+
+    gtk_label_set_text (self->size_note_label, note != NULL ? note : "");
+    gtk_widget_set_visible (GTK_WIDGET (self->size_note_label), note != NULL);
+  }
   gtk_drop_down_set_model (self->level_dropdown, G_LIST_MODEL (levels));
   if (level < g_list_model_get_n_items (G_LIST_MODEL (levels)))
     gtk_drop_down_set_selected (self->level_dropdown, level);
@@ -351,6 +363,7 @@ row_refresh (GtkWidget *row)
   GtkWidget *caption = gtk_widget_get_next_sibling (name);
   cairo_surface_t *surface = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *note = NULL;
 
   if (texture == NULL)
     return;
@@ -362,6 +375,7 @@ row_refresh (GtkWidget *row)
       g_autofree char *format = mat_texture_format_name (mat_texture_get_format (texture));
       guint rects = mat_texture_get_page_rects (texture);
       g_autoptr(GBytes) rgba = NULL;
+      MatTextureFit fit = MAT_TEXTURE_FIT_NONE;
       guint w = 0, h = 0;
 
       if (rects > 0)
@@ -373,11 +387,15 @@ row_refresh (GtkWidget *row)
         /* Translators: texture format, width and height, e.g. "565 · 64×64" */
         text = g_strdup_printf (_("%s · %u×%u"), format, mat_texture_get_width (texture),
                                 mat_texture_get_height (texture));
-      rgba = mat_texture_dup_rgba (texture, thumbnail_level (texture), &w, &h);
+      rgba = mat_texture_dup_rgba_fitted (texture, thumbnail_level (texture), THUMB_MAX_SIDE,
+                                          &w, &h, &fit);
       if (rgba != NULL)
         surface = mat_texture_draw_surface_new (g_bytes_get_data (rgba, NULL), w, h, 0);
+      if (fit == MAT_TEXTURE_FIT_TOO_LARGE)
+        note = mat_texture_dup_fit_note (texture, fit, 0, 0);
     }
   gtk_label_set_text (GTK_LABEL (caption), text);
+  mat_tooltip_set_text (thumb, note);
   g_object_set_data_full (G_OBJECT (thumb), "mat-surface", surface,
                           (GDestroyNotify) cairo_surface_destroy);
   gtk_widget_queue_draw (thumb);
@@ -1038,7 +1056,7 @@ export_written_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   GError *error = NULL;
 
-  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+  if (!mat_file_replace_finish (result, NULL, NULL, &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -1086,9 +1104,9 @@ mat_texture_window_export_async (MatTextureWindow    *self,
       return;
     }
   png = g_bytes_new_take (buffer, size);
-  /* an atomic replace: a failed write leaves the old file */
-  g_file_replace_contents_bytes_async (file, png, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                       cancellable, export_written_cb, g_steal_pointer (&task));
+  /* the safe save of every file: a failed write leaves the old file */
+  mat_file_replace_async (file, png, NULL, MAT_SAVE_NONE, cancellable, export_written_cb,
+                          g_steal_pointer (&task));
 }
 
 gboolean
@@ -1421,6 +1439,7 @@ mat_texture_window_class_init (MatTextureWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, empty_body);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, name_label);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, info_label);
+  gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, size_note_label);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, level_dropdown);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, cell_label);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, grid_dropdown);
