@@ -273,7 +273,7 @@ static const Mat0FlagField flags[MAT0_N_FLAG_FIELDS] = {
   { 0x01, N_("tex"), N_("Extended texture load"),
     N_("Bit 0 (0x01): the phase textures are loaded with extended load flags (0x200000 added); retail: only ENV_STARS") },
   { 0x02, N_("hw"), N_("Hardware profile"),
-    N_("Bit 1 (0x02): stored into one field of the loaded material (a hardware-profile flag); set on the ordinary lit skins") },
+    N_("Bit 1 (0x02): stored into one field of the loaded material (a hardware-profile flag); set on the ordinary lit skins, whose textures the game loads opaque unless emboss bump is on") },
   { 0x40, N_("b6"), N_("Bit 6"),
     N_("Bit 6 (0x40): stored into another field of the loaded material; no retail material sets it") },
 };

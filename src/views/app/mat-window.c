@@ -1168,6 +1168,10 @@ application_set_cb (MatWindow *self)
       _mat_window_sidebar_apply_settings (self, settings);
       g_settings_bind (settings, "preview-visible", self, "preview-visible",
                        G_SETTINGS_BIND_DEFAULT);
+      /* the texture cells' notes and the list's swatches (the preview
+       * follows the setting itself) */
+      g_settings_bind (settings, "emboss-bump", self->phase_table, "emboss-bump",
+                       G_SETTINGS_BIND_GET);
     }
 }
 
