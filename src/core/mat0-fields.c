@@ -143,10 +143,11 @@ char *
 mat0_fields_dup_opacity_reading (guint8 p3)
 {
   if (p3 > 100)
-    /* Translators: the opacity p3 in per cent above 100, a lint */
-    return g_strdup_printf (_("%u %% (over 100 %%)"), p3);
-  /* Translators: the opacity p3 in per cent */
-  return g_strdup_printf (_("%u %%"), p3);
+    /* Translators: the opacity p3 in per cent above 100, a lint; the
+     * spaces before "%%" are no-break spaces */
+    return g_strdup_printf (_("%u\u00a0%% (over 100\u00a0%%)"), p3);
+  /* Translators: the opacity p3 in per cent; a no-break space before "%%" */
+  return g_strdup_printf (_("%u\u00a0%%"), p3);
 }
 
 char *

@@ -726,29 +726,29 @@ test_opacity (void)
   g_assert_nonnull (opacity);
   /* the raw byte and its reading side by side */
   g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 100);
-  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "100 %");
+  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "100\u00a0%");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (opacity), "warning"));
 
   gtk_widget_grab_focus (GTK_WIDGET (spin));
   gtk_editable_set_text (GTK_EDITABLE (spin), "37");
   press_enter (spin);
   g_assert_cmpuint (mat_phase_get_param (phase, 3), ==, 37);
-  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "37 %");
+  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "37\u00a0%");
 
   /* over 100: shown as stored, marked as the lint */
   g_assert_true (mat_phase_set_param (phase, 3, 150, NULL));
   g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 150);
-  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "150 % (over 100 %)");
+  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "150\u00a0% (over 100\u00a0%)");
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (opacity), "warning"));
   g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (GTK_WIDGET (opacity)), "Lint: p3 = 150"));
 
   /* the self-light swatch gives the opacity too */
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (mat_phase_table_get_swatch_for_test (f.table, 0, MAT_PHASE_COLOUR_AMBIENT))),
-                            "Self-light: p0–p2 = 80, 0, 0 (red, green, blue); p3 = 150, opacity 150 % (over 100 %)"));
+                            "Self-light: p0–p2 = 80, 0, 0 (red, green, blue); p3 = 150, opacity 150\u00a0% (over 100\u00a0%)"));
 
   while (mat_history_undo (history_of (&f)))
     ;
-  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "100 %");
+  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "100\u00a0%");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (opacity), "warning"));
   undone = ui_library_save (f.lib);
   g_assert_true (g_bytes_equal (undone, f.original));
