@@ -3,6 +3,10 @@
  * use. Two carry a Page chunk of four cells: ATLAS.0 (framed, for people)
  * and ATLAS4.0 (four flat colours, for tests); GLOW.0 and SMOKE.0 have
  * graded alpha; LEAVES.0 (for the demo tree) is a cut-out: alpha 0 or 255.
+ * The game draws the alpha of 4444 and 8888 only, and of textures whose
+ * flags5 puts them on an alpha surface (render.md 2): SMOKE.0, in 88,
+ * carries that bit (0x1000000) so that its smoke is see-through in the
+ * game too.
  *
  * Usage: make-textures OUTPUT.lib
  *
@@ -410,6 +414,20 @@ make_texture (const char     *name,
   return g_steal_pointer (&payload);
 }
 
+/* @payload with flags5 (+0x14) set to @flags5. Returns: (transfer full) */
+static GBytes *
+with_flags5 (GBytes  *payload,
+             guint32  flags5)
+{
+  gsize size;
+  guint8 *data = g_bytes_unref_to_data (payload, &size);
+
+  g_assert (size >= TEXM_HEADER_SIZE);
+  for (guint i = 0; i < 4; i++)
+    data[20 + i] = (guint8) (flags5 >> (8 * i));
+  return g_bytes_new_take (data, size);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -442,7 +460,8 @@ main (int argc, char *argv[])
   ADD ("WATER.0", make_texture ("WATER.0", 556, 64, draw_water (64), NULL, NULL, 0));
   ADD ("LAVA.A", make_texture ("LAVA.A", 0, 64, draw_lava (64, palette), palette, NULL, 0));
   ADD ("GRASS.0", make_texture ("GRASS.0", 888, 64, draw_grass (64), NULL, NULL, 0));
-  ADD ("SMOKE.0", make_texture ("SMOKE.0", 88, 32, draw_smoke (32), NULL, NULL, 0));
+  ADD ("SMOKE.0", with_flags5 (make_texture ("SMOKE.0", 88, 32, draw_smoke (32), NULL, NULL, 0),
+                               0x1000000u));
   ADD ("ATLAS.0", make_texture ("ATLAS.0", 8888, 128, draw_atlas (128), NULL,
                                 atlas_rects, G_N_ELEMENTS (atlas_rects)));
   ADD ("ATLAS4.0", make_texture ("ATLAS4.0", 8888, 64, draw_atlas4 (64), NULL,

@@ -3,10 +3,16 @@
  *
  * Entries are matched by name, ASCII case-insensitively. Text output, one
  * line per entry that differs, in A's order and then the added ones in
- * B's order:
+ * B's order; under a changed entry one indented line per change with its
+ * old (A's) and new (B's) value, as the field table reads them:
  *   removed NAME
  *   changed NAME: attr1, phase[2].p[5], block[0].key[1].k1
+ *     NAME: attr1: 0x8 (Additive) → 0x41 (Opaque)
+ *     NAME: phase 2 diffuse G: 0 → 128
+ *     NAME: block 0 key 1 time: 1000 ms → 750 ms
  *   added NAME
+ * The JSON document gives each change as {"field", "from", "to"} with
+ * the raw values and their readings (doc/cli.md).
  * Exit codes follow diff(1) and cmp(1), as scripts expect of a
  * comparison: 0 the libraries are equal, 1 they differ, 2 usage or I/O
  * error — and a file that is not an NRes archive is trouble too (2), not
@@ -84,9 +90,72 @@ print_text (const NresArchive     *a,
               printf ("%s %s", f > 0 ? "," : "", path);
             }
           printf ("\n");
+          for (guint f = 0; f < item->fields->len; f++)
+            {
+              const Mat0DiffField *field = &g_array_index (item->fields, Mat0DiffField, f);
+              g_autofree char *change = mat0_diff_field_dup_description (field);
+              /* texture names come from the file: escaped as names are */
+              g_autofree char *safe = mt_escape (change);
+
+              printf ("  %s: %s\n", label, safe);
+            }
           break;
         }
     }
+}
+
+/* One side of a change: "from" or "to" with the raw value, and its
+ * reading where the field table has one. */
+static void
+add_value (JsonBuilder         *builder,
+           const Mat0DiffField *field,
+           guint                side)
+{
+  static const char *const names[2] = { "from", "to" };
+  g_autofree char *reading = NULL;
+
+  json_builder_set_member_name (builder, names[side]);
+  if (field->kind == MAT0_DIFF_TEXTURE)
+    {
+      g_autofree char *name = mat0_diff_field_dup_texture (field, side);
+      g_autofree char *raw = g_base64_encode (field->texture[side], MAT0_TEXTURE_SIZE);
+      g_autofree char *member = g_strconcat (names[side], "_raw", NULL);
+
+      json_builder_add_string_value (builder, name);
+      /* the whole field, as dump's texture_raw: bytes after the NUL too */
+      json_builder_set_member_name (builder, member);
+      json_builder_add_string_value (builder, raw);
+      return;
+    }
+  json_builder_add_int_value (builder, side == 0 ? field->from : field->to);
+  reading = mat0_diff_field_dup_reading (field, side);
+  if (reading != NULL)
+    {
+      g_autofree char *member = g_strconcat (names[side], "_reading", NULL);
+
+      json_builder_set_member_name (builder, member);
+      json_builder_add_string_value (builder, reading);
+    }
+}
+
+static void
+add_changes (JsonBuilder *builder,
+             GArray      *fields)
+{
+  json_builder_begin_array (builder);
+  for (guint f = 0; f < fields->len; f++)
+    {
+      const Mat0DiffField *field = &g_array_index (fields, Mat0DiffField, f);
+      g_autofree char *path = mat0_diff_field_dup_path (field);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "field");
+      json_builder_add_string_value (builder, path);
+      add_value (builder, field, 0);
+      add_value (builder, field, 1);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
 }
 
 static void
@@ -179,6 +248,8 @@ print_json (const char            *path_a,
               json_builder_add_string_value (builder, path);
             }
           json_builder_end_array (builder);
+          json_builder_set_member_name (builder, "changes");
+          add_changes (builder, item->fields);
           json_builder_end_object (builder);
         }
       json_builder_end_array (builder);

@@ -58,7 +58,11 @@ static const char summary[] =
   "                 [--mips N] [--cells x,w,y,h;...] -o OUT   add or replace a texture\n"
   "  texture-export TEXLIB NAME [--level K] -o OUT.png        a mip level as PNG\n"
   "  diff A B [--json]               entries added, removed and changed\n"
-  "                                  (exit 0 equal, 1 different, 2 error)";
+  "                                  (exit 0 equal, 1 different, 2 error)\n"
+  "  models DIR [--json] [--library LIB]          every model under DIR and what it wears\n"
+  "  where-used DIR NAME [--json] [--library LIB] the models and tables that name NAME\n"
+  "  wear ARCHIVE MODEL [--json]                  a model's material rows\n"
+  "  wear ARCHIVE MODEL ROW=NAME... -o OUT        make rows name other materials";
 
 static int
 usage_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
@@ -1238,6 +1242,24 @@ cmd_diff (char **args)
   return mt_cmd_diff (args, opt_json);
 }
 
+static int
+cmd_models (char **args)
+{
+  return mt_cmd_models (args, opt_json);
+}
+
+static int
+cmd_where_used (char **args)
+{
+  return mt_cmd_where_used (args, opt_json);
+}
+
+static int
+cmd_wear (char **args)
+{
+  return mt_cmd_wear (args, opt_json);
+}
+
 static const struct {
   const char *name;
   int (*run) (char **args);
@@ -1256,6 +1278,9 @@ static const struct {
   { "texture-import", mt_cmd_texture_import },
   { "texture-export", mt_cmd_texture_export },
   { "diff", cmd_diff },
+  { "models", cmd_models },
+  { "where-used", cmd_where_used },
+  { "wear", cmd_wear },
 };
 
 int
@@ -1271,6 +1296,7 @@ main (int argc, char *argv[])
   g_option_context_set_description (context, summary);
   g_option_context_add_main_entries (context, option_entries, NULL);
   g_option_context_add_group (context, mt_texture_option_group ());
+  g_option_context_add_group (context, mt_models_option_group ());
   if (!g_option_context_parse_strv (context, &args, &error))
     return usage_error ("%s", error->message);
   if (g_strv_length (args) < 2)

@@ -114,4 +114,14 @@ int         mt_cmd_texture_export     (char        **args);
 int         mt_cmd_diff               (char        **args,
                                        gboolean      json);
 
+/* models, where-used and wear (mat0tool-models.c, cli.md "Models") and
+ * their option --library. */
+GOptionGroup *mt_models_option_group  (void);
+int         mt_cmd_models             (char        **args,
+                                       gboolean      json);
+int         mt_cmd_where_used         (char        **args,
+                                       gboolean      json);
+int         mt_cmd_wear               (char        **args,
+                                       gboolean      json);
+
 G_END_DECLS

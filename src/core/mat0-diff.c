@@ -8,18 +8,29 @@
 #include "mat0-diff.h"
 #include "mat0-fields.h"
 
-static void
+static Mat0DiffField *
 add (GArray       *out,
      Mat0DiffKind  kind,
      Mat0DiffSide  side,
      guint         phase,
      guint         block,
      guint         key,
-     guint         index)
+     guint         index,
+     guint32       from,
+     guint32       to)
 {
-  Mat0DiffField field = { kind, side, phase, block, key, index };
+  Mat0DiffField field = { 0 };
 
+  field.kind = kind;
+  field.side = side;
+  field.phase = phase;
+  field.block = block;
+  field.key = key;
+  field.index = index;
+  field.from = from;
+  field.to = to;
   g_array_append_val (out, field);
+  return &g_array_index (out, Mat0DiffField, out->len - 1);
 }
 
 GArray *
@@ -38,20 +49,29 @@ diff_phases (const Mat0Material *a,
   for (guint i = 0; i < n; i++)
     {
       const Mat0Phase *pa, *pb;
+      Mat0DiffField *field;
 
       if (i >= a->n_phases || i >= b->n_phases)
         {
           add (out, MAT0_DIFF_PHASE, i < a->n_phases ? MAT0_DIFF_ONLY_A : MAT0_DIFF_ONLY_B,
-               i, 0, 0, 0);
+               i, 0, 0, 0, a->n_phases, b->n_phases);
           continue;
         }
       pa = &a->phases[i];
       pb = &b->phases[i];
       for (guint p = 0; p < MAT0_PARAM_COUNT; p++)
         if (pa->p[p] != pb->p[p])
-          add (out, MAT0_DIFF_PARAM, MAT0_DIFF_BOTH, i, 0, 0, p);
+          {
+            field = add (out, MAT0_DIFF_PARAM, MAT0_DIFF_BOTH, i, 0, 0, p, pa->p[p], pb->p[p]);
+            memcpy (field->texture[0], pa->texture, MAT0_TEXTURE_SIZE);
+            memcpy (field->texture[1], pb->texture, MAT0_TEXTURE_SIZE);
+          }
       if (memcmp (pa->texture, pb->texture, MAT0_TEXTURE_SIZE) != 0)
-        add (out, MAT0_DIFF_TEXTURE, MAT0_DIFF_BOTH, i, 0, 0, 0);
+        {
+          field = add (out, MAT0_DIFF_TEXTURE, MAT0_DIFF_BOTH, i, 0, 0, 0, 0, 0);
+          memcpy (field->texture[0], pa->texture, MAT0_TEXTURE_SIZE);
+          memcpy (field->texture[1], pb->texture, MAT0_TEXTURE_SIZE);
+        }
     }
 }
 
@@ -70,31 +90,37 @@ diff_blocks (const Mat0Material *a,
       if (j >= a->n_blocks || j >= b->n_blocks)
         {
           add (out, MAT0_DIFF_BLOCK, j < a->n_blocks ? MAT0_DIFF_ONLY_A : MAT0_DIFF_ONLY_B,
-               0, j, 0, 0);
+               0, j, 0, 0, a->n_blocks, b->n_blocks);
           continue;
         }
       ba = &a->blocks[j];
       bb = &b->blocks[j];
       if (mat0_block_mode (ba) != mat0_block_mode (bb))
-        add (out, MAT0_DIFF_MODE, MAT0_DIFF_BOTH, 0, j, 0, 0);
+        add (out, MAT0_DIFF_MODE, MAT0_DIFF_BOTH, 0, j, 0, 0,
+             mat0_block_mode (ba), mat0_block_mode (bb));
       if (mat0_block_interp_mask (ba) != mat0_block_interp_mask (bb))
-        add (out, MAT0_DIFF_INTERP, MAT0_DIFF_BOTH, 0, j, 0, 0);
+        add (out, MAT0_DIFF_INTERP, MAT0_DIFF_BOTH, 0, j, 0, 0,
+             mat0_block_interp_mask (ba), mat0_block_interp_mask (bb));
 
       n_keys = MAX (ba->n_keys, bb->n_keys);
       for (guint k = 0; k < n_keys; k++)
         {
+          const Mat0Key *ka, *kb;
+
           if (k >= ba->n_keys || k >= bb->n_keys)
             {
               add (out, MAT0_DIFF_KEY, k < ba->n_keys ? MAT0_DIFF_ONLY_A : MAT0_DIFF_ONLY_B,
-                   0, j, k, 0);
+                   0, j, k, 0, ba->n_keys, bb->n_keys);
               continue;
             }
-          if (ba->keys[k].k0 != bb->keys[k].k0)
-            add (out, MAT0_DIFF_K0, MAT0_DIFF_BOTH, 0, j, k, 0);
-          if (ba->keys[k].k1 != bb->keys[k].k1)
-            add (out, MAT0_DIFF_K1, MAT0_DIFF_BOTH, 0, j, k, 0);
-          if (ba->keys[k].k2 != bb->keys[k].k2)
-            add (out, MAT0_DIFF_K2, MAT0_DIFF_BOTH, 0, j, k, 0);
+          ka = &ba->keys[k];
+          kb = &bb->keys[k];
+          if (ka->k0 != kb->k0)
+            add (out, MAT0_DIFF_K0, MAT0_DIFF_BOTH, 0, j, k, 0, ka->k0, kb->k0);
+          if (ka->k1 != kb->k1)
+            add (out, MAT0_DIFF_K1, MAT0_DIFF_BOTH, 0, j, k, 0, ka->k1, kb->k1);
+          if (ka->k2 != kb->k2)
+            add (out, MAT0_DIFF_K2, MAT0_DIFF_BOTH, 0, j, k, 0, ka->k2, kb->k2);
         }
     }
 }
@@ -106,13 +132,13 @@ diff_content (const Mat0Material *a,
               GArray             *out)
 {
   if (a->meta_a != b->meta_a)
-    add (out, MAT0_DIFF_META, MAT0_DIFF_BOTH, 0, 0, 0, MAT0_META_A);
+    add (out, MAT0_DIFF_META, MAT0_DIFF_BOTH, 0, 0, 0, MAT0_META_A, a->meta_a, b->meta_a);
   if (a->meta_b != b->meta_b)
-    add (out, MAT0_DIFF_META, MAT0_DIFF_BOTH, 0, 0, 0, MAT0_META_B);
+    add (out, MAT0_DIFF_META, MAT0_DIFF_BOTH, 0, 0, 0, MAT0_META_B, a->meta_b, b->meta_b);
   if (a->meta_c != b->meta_c)
-    add (out, MAT0_DIFF_META, MAT0_DIFF_BOTH, 0, 0, 0, MAT0_META_C);
+    add (out, MAT0_DIFF_META, MAT0_DIFF_BOTH, 0, 0, 0, MAT0_META_C, a->meta_c, b->meta_c);
   if (a->meta_d != b->meta_d)
-    add (out, MAT0_DIFF_META, MAT0_DIFF_BOTH, 0, 0, 0, MAT0_META_D);
+    add (out, MAT0_DIFF_META, MAT0_DIFF_BOTH, 0, 0, 0, MAT0_META_D, a->meta_d, b->meta_d);
   diff_phases (a, b, out);
   diff_blocks (a, b, out);
 }
@@ -133,11 +159,11 @@ mat0_diff_materials (const Mat0Material *a,
 
   before = out->len;
   if (attr1_a != attr1_b)
-    add (out, MAT0_DIFF_ATTR1, MAT0_DIFF_BOTH, 0, 0, 0, 0);
+    add (out, MAT0_DIFF_ATTR1, MAT0_DIFF_BOTH, 0, 0, 0, 0, attr1_a, attr1_b);
   if (a->attr2 != b->attr2)
-    add (out, MAT0_DIFF_ATTR2, MAT0_DIFF_BOTH, 0, 0, 0, 0);
+    add (out, MAT0_DIFF_ATTR2, MAT0_DIFF_BOTH, 0, 0, 0, 0, a->attr2, b->attr2);
   if (attr3_a != attr3_b)
-    add (out, MAT0_DIFF_ATTR3, MAT0_DIFF_BOTH, 0, 0, 0, 0);
+    add (out, MAT0_DIFF_ATTR3, MAT0_DIFF_BOTH, 0, 0, 0, 0, attr3_a, attr3_b);
   diff_content (a, b, out);
   return out->len > before;
 }
@@ -154,20 +180,21 @@ mat0_diff_entries (const Mat0DiffEntry *a,
 
   before = out->len;
   if (a->type_id != b->type_id)
-    add (out, MAT0_DIFF_TYPE, MAT0_DIFF_BOTH, 0, 0, 0, 0);
+    add (out, MAT0_DIFF_TYPE, MAT0_DIFF_BOTH, 0, 0, 0, 0, a->type_id, b->type_id);
   if (a->attr1 != b->attr1)
-    add (out, MAT0_DIFF_ATTR1, MAT0_DIFF_BOTH, 0, 0, 0, 0);
+    add (out, MAT0_DIFF_ATTR1, MAT0_DIFF_BOTH, 0, 0, 0, 0, a->attr1, b->attr1);
   if (a->attr2 != b->attr2)
-    add (out, MAT0_DIFF_ATTR2, MAT0_DIFF_BOTH, 0, 0, 0, 0);
+    add (out, MAT0_DIFF_ATTR2, MAT0_DIFF_BOTH, 0, 0, 0, 0, a->attr2, b->attr2);
   if (a->attr3 != b->attr3)
-    add (out, MAT0_DIFF_ATTR3, MAT0_DIFF_BOTH, 0, 0, 0, 0);
+    add (out, MAT0_DIFF_ATTR3, MAT0_DIFF_BOTH, 0, 0, 0, 0, a->attr3, b->attr3);
 
   if (a->type_id == b->type_id && a->material != NULL && b->material != NULL)
     diff_content (a->material, b->material, out);
   else if (a->size != b->size ||
            (a->size > 0 && (a->payload == NULL || b->payload == NULL ||
                             memcmp (a->payload, b->payload, a->size) != 0)))
-    add (out, MAT0_DIFF_PAYLOAD, MAT0_DIFF_BOTH, 0, 0, 0, 0);
+    add (out, MAT0_DIFF_PAYLOAD, MAT0_DIFF_BOTH, 0, 0, 0, 0,
+         (guint32) MIN (a->size, G_MAXUINT32), (guint32) MIN (b->size, G_MAXUINT32));
 
   return out->len > before;
 }
@@ -205,8 +232,6 @@ mat0_diff_field_dup_path (const Mat0DiffField *field)
     }
 }
 
-/* ---- the summary for people ------------------------------------------- */
-
 static void
 append_part (GString    *text,
              const char *part)
@@ -215,6 +240,436 @@ append_part (GString    *text,
     g_string_append (text, _(", "));
   g_string_append (text, part);
 }
+
+/* ---- one field and its values for people -------------------------------- */
+
+static const Mat0ParamField *
+param_of (const Mat0DiffField *field)
+{
+  return mat0_fields_param (MIN (field->index, MAT0_PARAM_COUNT - 1u));
+}
+
+static const Mat0MetaField *
+meta_of (const Mat0DiffField *field)
+{
+  return mat0_fields_meta ((Mat0MetaId) MIN (field->index, MAT0_META_D));
+}
+
+/* The colour channel of a group: "R", "G", "B", "A". Returns: (transfer none). */
+static const char *
+channel_letter (guint channel)
+{
+  switch (channel)
+    {
+    /* Translators: colour channels, written after a colour group: "diffuse R" */
+    case 0: return C_("colour channel", "R");
+    case 1: return C_("colour channel", "G");
+    case 2: return C_("colour channel", "B");
+    default: return C_("colour channel", "A");
+    }
+}
+
+/* What part of a phase a parameter byte is: "diffuse R", "opacity",
+ * "specular power". Returns: (transfer full). */
+static char *
+param_part (guint byte)
+{
+  const Mat0ParamField *param = mat0_fields_param (MIN (byte, MAT0_PARAM_COUNT - 1u));
+
+  if (param->group != MAT0_GROUP_NONE && param->reading == MAT0_READING_UNIT)
+    {
+      g_autofree char *group = g_utf8_strdown (_(mat0_fields_group (param->group)->label), -1);
+
+      /* Translators: a colour group and one of its channels, "diffuse R" */
+      return g_strdup_printf (_("%s %s"), group, channel_letter (param->channel));
+    }
+  return g_utf8_strdown (_(param->label), -1);
+}
+
+char *
+mat0_diff_field_dup_label (const Mat0DiffField *field)
+{
+  g_return_val_if_fail (field != NULL, NULL);
+
+  switch (field->kind)
+    {
+    case MAT0_DIFF_TYPE:
+      return g_strdup (_("entry type"));
+    case MAT0_DIFF_ATTR1:
+      return g_strdup (_("attr1"));
+    case MAT0_DIFF_ATTR2:
+      return g_strdup (_("version"));
+    case MAT0_DIFF_ATTR3:
+      return g_strdup (_("attr3"));
+    case MAT0_DIFF_PAYLOAD:
+      return g_strdup (_("payload bytes"));
+    case MAT0_DIFF_META:
+      return g_utf8_strdown (_(meta_of (field)->label), -1);
+    case MAT0_DIFF_PHASE:
+      return field->side == MAT0_DIFF_ONLY_B ? g_strdup_printf (_("phase %u added"), field->phase)
+                                             : g_strdup_printf (_("phase %u removed"), field->phase);
+    case MAT0_DIFF_PARAM:
+    case MAT0_DIFF_TEXTURE:
+      {
+        g_autofree char *part = field->kind == MAT0_DIFF_TEXTURE
+                                ? g_utf8_strdown (_(mat0_fields_texture_label ()), -1)
+                                : param_part (field->index);
+
+        /* Translators: a field of a phase: "phase 0 diffuse R", "phase 1 texture" */
+        return g_strdup_printf (_("phase %u %s"), field->phase, part);
+      }
+    case MAT0_DIFF_BLOCK:
+      return field->side == MAT0_DIFF_ONLY_B ? g_strdup_printf (_("block %u added"), field->block)
+                                             : g_strdup_printf (_("block %u removed"), field->block);
+    case MAT0_DIFF_MODE:
+      /* Translators: the animation mode of a block */
+      return g_strdup_printf (_("block %u mode"), field->block);
+    case MAT0_DIFF_INTERP:
+      /* Translators: the interpolation mask of a block */
+      return g_strdup_printf (_("block %u interpolation"), field->block);
+    case MAT0_DIFF_KEY:
+      return field->side == MAT0_DIFF_ONLY_B
+             /* Translators: B has a key A has not */
+             ? g_strdup_printf (_("block %u key %u added"), field->block, field->key)
+             /* Translators: A has a key B has not */
+             : g_strdup_printf (_("block %u key %u removed"), field->block, field->key);
+    case MAT0_DIFF_K0:
+      /* Translators: k0 of a key, the phase it shows */
+      return g_strdup_printf (_("block %u key %u phase"), field->block, field->key);
+    case MAT0_DIFF_K1:
+      /* Translators: k1 of a key, the time its interval ends */
+      return g_strdup_printf (_("block %u key %u time"), field->block, field->key);
+    case MAT0_DIFF_K2:
+      /* Translators: k2 of a key, kept as stored; "k2" is its name */
+      return g_strdup_printf (_("block %u key %u k2"), field->block, field->key);
+    default:
+      g_return_val_if_reached (g_strdup ("?"));
+    }
+}
+
+static guint32
+value_of (const Mat0DiffField *field,
+          guint                side)
+{
+  return side == 0 ? field->from : field->to;
+}
+
+static gboolean
+textured (const Mat0DiffField *field,
+          guint                side)
+{
+  return field->texture[side != 0][0] != 0;
+}
+
+/* The labels of the bits of an interpolation mask, "Self-light RGB,
+ * Opacity", "none". Returns: (transfer full). */
+static char *
+interp_labels (guint32 mask)
+{
+  GString *text = g_string_new (NULL);
+  guint32 rest = mask;
+
+  for (guint i = 0; i < MAT0_N_INTERP_BITS; i++)
+    {
+      const Mat0InterpField *bit = mat0_fields_interp (i);
+
+      if ((mask & bit->mask) == 0)
+        continue;
+      append_part (text, _(bit->label));
+      rest &= ~bit->mask;
+    }
+  if (rest != 0)
+    {
+      /* Translators: interpolation bits no code is known to read */
+      g_autofree char *unknown = g_strdup_printf (_("unknown bits 0x%X"), rest);
+
+      append_part (text, unknown);
+    }
+  if (text->len == 0)
+    /* Translators: no field blends between keys */
+    g_string_append (text, _("none"));
+  return g_string_free (text, FALSE);
+}
+
+char *
+mat0_diff_field_dup_reading (const Mat0DiffField *field,
+                             guint                side)
+{
+  guint32 v;
+
+  g_return_val_if_fail (field != NULL, NULL);
+
+  v = value_of (field, side);
+  switch (field->kind)
+    {
+    case MAT0_DIFF_TYPE:
+      {
+        char letters[5];
+
+        for (guint i = 0; i < 4; i++)
+          {
+            letters[i] = (char) ((v >> (8 * i)) & 0xFFu);
+            if (!g_ascii_isprint (letters[i]))
+              return NULL;
+          }
+        letters[4] = '\0';
+        return g_strdup (letters);
+      }
+    case MAT0_DIFF_ATTR1:
+      {
+        const Mat0BlendField *blend = mat0_fields_blend_of_attr1 (v);
+        GString *text = g_string_new (NULL);
+        guint32 unknown = v & mat0_fields_unknown_bits ()->mask;
+
+        if (blend->mode < 0)
+          /* Translators: a blend index past the engine's table */
+          g_string_append_printf (text, _("unknown blend %u"), blend->index);
+        else
+          g_string_append (text, _(blend->label));
+        /* then the single-bit flags that are set */
+        for (guint i = 0; i < MAT0_N_FLAG_FIELDS; i++)
+          if (v & mat0_fields_flag (i)->mask)
+            {
+              g_autofree char *flag = g_utf8_strdown (_(mat0_fields_flag (i)->label), -1);
+
+              append_part (text, flag);
+            }
+        if (unknown != 0)
+          {
+            /* Translators: attr1 bits no code is known to read */
+            g_autofree char *bits = g_strdup_printf (_("unknown bits 0x%X"), unknown);
+
+            append_part (text, bits);
+          }
+        return g_string_free (text, FALSE);
+      }
+    case MAT0_DIFF_PAYLOAD:
+      /* Translators: a size; the space is a no-break space */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u\u00a0byte", "%u\u00a0bytes", v), v);
+    case MAT0_DIFF_META:
+      switch (field->index)
+        {
+        case MAT0_META_A:
+          {
+            const char *ground = mat0_fields_ground_class (v);
+
+            return ground != NULL ? g_strdup (_(ground)) : NULL;
+          }
+        case MAT0_META_C:
+          {
+            float f;
+            char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+            memcpy (&f, &v, sizeof f);
+            return g_strdup (g_ascii_formatd (text, sizeof text, "%g", (double) f));
+          }
+        default:
+          return NULL;
+        }
+    case MAT0_DIFF_PHASE:
+      /* Translators: how many phases a material has; a no-break space */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u\u00a0phase", "%u\u00a0phases", v), v);
+    case MAT0_DIFF_PARAM:
+      switch (param_of (field)->reading)
+        {
+        case MAT0_READING_PERCENT:
+          return mat0_fields_dup_opacity_reading ((guint8) v);
+        case MAT0_READING_CELL:
+          return mat0_fields_dup_cell_reading ((guint8) v, textured (field, side));
+        default:
+          return NULL;
+        }
+    case MAT0_DIFF_BLOCK:
+      /* Translators: how many animation blocks a material has; a no-break space */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u\u00a0block", "%u\u00a0blocks", v), v);
+    case MAT0_DIFF_MODE:
+      {
+        const Mat0ModeField *mode = mat0_fields_mode (v);
+
+        if (mode->known)
+          return g_strdup (_(mode->label));
+        /* Translators: "Unknown", then the stored mode number */
+        return g_strdup_printf (_("%s (%u)"), _(mode->label), v & 7u);
+      }
+    case MAT0_DIFF_INTERP:
+      return interp_labels (v);
+    case MAT0_DIFF_KEY:
+      /* Translators: how many keys a block has; a no-break space */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u\u00a0key", "%u\u00a0keys", v), v);
+    case MAT0_DIFF_K1:
+      /* Translators: a time in milliseconds; the space is a no-break space */
+      return g_strdup_printf (_("%u\u00a0ms"), v);
+    default:
+      return NULL;
+    }
+}
+
+/* "0x8 (Additive)": a number and how it reads. Returns: (transfer full). */
+static char *
+with_reading (const char *number,
+              const char *reading)
+{
+  if (reading == NULL)
+    return g_strdup (number);
+  /* Translators: a value and how it reads: "0x8 (Additive)", "7 (water)" */
+  return g_strdup_printf (_("%s (%s)"), number, reading);
+}
+
+char *
+mat0_diff_field_dup_texture (const Mat0DiffField *field,
+                             guint                side)
+{
+  g_return_val_if_fail (field != NULL, NULL);
+
+  return cp1251_to_utf8 (field->texture[side != 0], MAT0_TEXTURE_SIZE);
+}
+
+char *
+mat0_diff_field_dup_value (const Mat0DiffField *field,
+                           guint                side)
+{
+  g_autofree char *reading = NULL;
+  g_autofree char *number = NULL;
+  guint32 v;
+
+  g_return_val_if_fail (field != NULL, NULL);
+
+  v = value_of (field, side);
+  reading = mat0_diff_field_dup_reading (field, side);
+  switch (field->kind)
+    {
+    case MAT0_DIFF_TYPE:
+      return reading != NULL ? g_steal_pointer (&reading) : g_strdup_printf ("0x%08X", v);
+    case MAT0_DIFF_ATTR1:
+    case MAT0_DIFF_INTERP:
+      number = g_strdup_printf ("0x%X", v);
+      return with_reading (number, reading);
+    case MAT0_DIFF_META:
+      if (field->index == MAT0_META_C)
+        {
+          number = g_strdup_printf ("0x%08X", v);
+          return with_reading (reading, number);
+        }
+      number = g_strdup_printf ("%u", v);
+      return with_reading (number, reading);
+    case MAT0_DIFF_TEXTURE:
+      {
+        g_autofree char *name = NULL;
+
+        if (!textured (field, side))
+          return g_strdup (_("untextured"));
+        name = mat0_diff_field_dup_texture (field, side);
+        return g_strdup_printf ("“%s”", name);
+      }
+    default:
+      /* the readings of sizes, counts, the opacity, the cell, modes and
+       * times hold their number */
+      if (reading != NULL)
+        return g_steal_pointer (&reading);
+      return g_strdup_printf ("%u", v);
+    }
+}
+
+/* The 16 bytes of a texture field in hex. Returns: (transfer full). */
+static char *
+texture_hex (const guint8 *texture)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < MAT0_TEXTURE_SIZE; i++)
+    g_string_append_printf (text, i > 0 ? " %02X" : "%02X", texture[i]);
+  return g_string_free (text, FALSE);
+}
+
+/* "255 (−1 untextured)": the raw number, then its reading.
+ * Returns: (transfer full). */
+static char *
+raw_value (const Mat0DiffField *field,
+           guint                side)
+{
+  g_autofree char *number = g_strdup_printf ("%u", value_of (field, side));
+  g_autofree char *reading = mat0_diff_field_dup_reading (field, side);
+
+  return with_reading (number, reading);
+}
+
+char *
+mat0_diff_field_dup_change (const Mat0DiffField *field)
+{
+  g_autofree char *from = NULL;
+  g_autofree char *to = NULL;
+
+  g_return_val_if_fail (field != NULL, NULL);
+
+  from = mat0_diff_field_dup_value (field, 0);
+  to = mat0_diff_field_dup_value (field, 1);
+  if (g_str_equal (from, to))
+    {
+      g_free (from);
+      g_free (to);
+      if (field->kind == MAT0_DIFF_TEXTURE)
+        {
+          /* the same name: the bytes after its NUL differ */
+          from = texture_hex (field->texture[0]);
+          to = texture_hex (field->texture[1]);
+        }
+      else
+        {
+          /* two bytes the engine reads alike (a cell when untextured):
+           * their numbers tell them apart */
+          from = raw_value (field, 0);
+          to = raw_value (field, 1);
+        }
+    }
+  /* Translators: a change, the old value, then the new one */
+  return g_strdup_printf (_("%s → %s"), from, to);
+}
+
+char *
+mat0_diff_field_dup_description (const Mat0DiffField *field)
+{
+  g_autofree char *label = NULL;
+  g_autofree char *change = NULL;
+
+  g_return_val_if_fail (field != NULL, NULL);
+
+  label = mat0_diff_field_dup_label (field);
+  change = mat0_diff_field_dup_change (field);
+  /* Translators: a field and its change, "phase 0 diffuse R: 128 → 200" */
+  return g_strdup_printf (_("%s: %s"), label, change);
+}
+
+char *
+mat0_diff_dup_changes (const Mat0DiffField *fields,
+                       guint                n_fields,
+                       guint                max)
+{
+  GString *text = g_string_new (NULL);
+
+  g_return_val_if_fail (fields != NULL || n_fields == 0, NULL);
+
+  for (guint i = 0; i < MIN (n_fields, max); i++)
+    {
+      g_autofree char *line = mat0_diff_field_dup_description (&fields[i]);
+
+      if (i > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, line);
+    }
+  if (n_fields > max)
+    {
+      guint more = n_fields - max;
+
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      /* Translators: more changes than are listed */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "… and %u more change",
+                                                 "… and %u more changes", more), more);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* ---- the summary for people ------------------------------------------- */
 
 /* Adds @label (translated already) to @parts unless it is there. */
 static void

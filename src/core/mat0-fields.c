@@ -143,10 +143,11 @@ char *
 mat0_fields_dup_opacity_reading (guint8 p3)
 {
   if (p3 > 100)
-    /* Translators: the opacity p3 in per cent above 100, a lint */
-    return g_strdup_printf (_("%u %% (over 100 %%)"), p3);
-  /* Translators: the opacity p3 in per cent */
-  return g_strdup_printf (_("%u %%"), p3);
+    /* Translators: the opacity p3 in per cent above 100, a lint; the
+     * spaces before "%%" are no-break spaces */
+    return g_strdup_printf (_("%u\u00a0%% (over 100\u00a0%%)"), p3);
+  /* Translators: the opacity p3 in per cent; a no-break space before "%%" */
+  return g_strdup_printf (_("%u\u00a0%%"), p3);
 }
 
 char *
@@ -272,7 +273,7 @@ static const Mat0FlagField flags[MAT0_N_FLAG_FIELDS] = {
   { 0x01, N_("tex"), N_("Extended texture load"),
     N_("Bit 0 (0x01): the phase textures are loaded with extended load flags (0x200000 added); retail: only ENV_STARS") },
   { 0x02, N_("hw"), N_("Hardware profile"),
-    N_("Bit 1 (0x02): stored into one field of the loaded material (a hardware-profile flag); set on the ordinary lit skins") },
+    N_("Bit 1 (0x02): stored into one field of the loaded material (a hardware-profile flag); set on the ordinary lit skins, whose textures the game loads opaque unless emboss bump is on") },
   { 0x40, N_("b6"), N_("Bit 6"),
     N_("Bit 6 (0x40): stored into another field of the loaded material; no retail material sets it") },
 };

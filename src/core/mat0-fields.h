@@ -77,7 +77,8 @@ const char *mat0_fields_not_drawn_note  (void);
 const char *mat0_fields_other_label     (void);
 
 /* Returns: (transfer full): the opacity p3 reads as, translated: "100 %";
- * above 100 (the ambient-alpha lint) "150 % (over 100 %)". */
+ * above 100 (the ambient-alpha lint) "150 % (over 100 %)"; a no-break
+ * space (U+00A0) keeps the number and "%" together. */
 char       *mat0_fields_dup_opacity_reading (guint8   p3);
 /* Returns: (transfer full): how the engine reads cell byte @byte (p17),
  * translated: "−1 untextured" when @textured is FALSE, else "−1 whole

@@ -949,21 +949,6 @@ typedef struct {
   guint32         item;
 } DrawWalk;
 
-static void
-box_add (float        min[3],
-         float        max[3],
-         const float  p[3],
-         gboolean     first)
-{
-  for (guint k = 0; k < 3; k++)
-    {
-      if (first || p[k] < min[k])
-        min[k] = p[k];
-      if (first || p[k] > max[k])
-        max[k] = p[k];
-    }
-}
-
 /* The rotation of the unit quaternion @q (w, x, y, z) as a row-major
  * 3 x 3 matrix: the same turn as msh_quat_rotate, cheaper per vertex. */
 static void
@@ -992,6 +977,70 @@ matrix_apply (const float  m[9],
     out[k] = m[3 * k] * v[0] + m[3 * k + 1] * v[1] + m[3 * k + 2] * v[2];
 }
 
+/* The box of a batch's posed corners, and the bounds of all drawn so
+ * far grown by them, in scalars a compiler keeps in registers (the
+ * index of a retail-sized folder poses 720,000 corners): the first corner
+ * is taken as it is, then each one that is less (or greater) replaces it,
+ * corner by corner, NaN ones included. @all_lo, @all_hi: the bounds, with
+ * @have_all whether there are any yet. */
+static void
+corners_box (const guint8 *indices,
+             guint         first,
+             guint         n,
+             guint         first_vertex,
+             const guint8 *positions,
+             const float   r[9],
+             const float   t[3],
+             float         lo[3],
+             float         hi[3],
+             float         all_lo[3],
+             float         all_hi[3],
+             gboolean      have_all)
+{
+  float lx = 0, ly = 0, lz = 0, hx = 0, hy = 0, hz = 0;
+  float ax = all_lo[0], ay = all_lo[1], az = all_lo[2];
+  float bx = all_hi[0], by = all_hi[1], bz = all_hi[2];
+
+  for (guint j = 0; j < n; j++)
+    {
+      guint v = first_vertex + get_u16 (indices + (gsize) (first + j) * 2);
+      const guint8 *pv = positions + (gsize) v * VERTEX_SIZE;
+      float x = get_f32 (pv), y = get_f32 (pv + 4), z = get_f32 (pv + 8);
+      float px = r[0] * x + r[1] * y + r[2] * z + t[0];
+      float py = r[3] * x + r[4] * y + r[5] * z + t[1];
+      float pz = r[6] * x + r[7] * y + r[8] * z + t[2];
+
+      if (j == 0)
+        {
+          lx = hx = px;
+          ly = hy = py;
+          lz = hz = pz;
+          if (!have_all)
+            {
+              ax = bx = px;
+              ay = by = py;
+              az = bz = pz;
+            }
+        }
+      lx = px < lx ? px : lx;
+      ly = py < ly ? py : ly;
+      lz = pz < lz ? pz : lz;
+      hx = px > hx ? px : hx;
+      hy = py > hy ? py : hy;
+      hz = pz > hz ? pz : hz;
+      ax = px < ax ? px : ax;
+      ay = py < ay ? py : ay;
+      az = pz < az ? pz : az;
+      bx = px > bx ? px : bx;
+      by = py > by ? py : by;
+      bz = pz > bz ? pz : bz;
+    }
+  lo[0] = lx, lo[1] = ly, lo[2] = lz;
+  hi[0] = hx, hi[1] = hy, hi[2] = hz;
+  all_lo[0] = ax, all_lo[1] = ay, all_lo[2] = az;
+  all_hi[0] = bx, all_hi[1] = by, all_hi[2] = bz;
+}
+
 /* One batch drawn by one node. With @fill, writes its vertices and
  * indices, its box and the bounds; without, only counts the vertices it
  * will have. Every corner is below the vertex streams' counts (checked
@@ -1013,14 +1062,11 @@ walk_batch (DrawWalk     *w,
 
   quat_to_matrix (pose->rotation, rot);
   w->item++;
-  for (guint j = 0; j < n; j++)
+  for (guint j = 0; w->geometry && j < n; j++)
     {
       guint v = (guint) b->first_vertex + get_u16 (indices + (gsize) (first + j) * 2);
-      const guint8 *pv = positions + (gsize) v * VERTEX_SIZE;
-      float p[3] = { get_f32 (pv), get_f32 (pv + 4), get_f32 (pv + 8) };
-      float posed[3];
 
-      if (w->geometry && w->stamp[v] != w->item)
+      if (w->stamp[v] != w->item)
         {
           w->stamp[v] = w->item;
           w->map[v] = draw->n_vertices++;
@@ -1028,8 +1074,9 @@ walk_batch (DrawWalk     *w,
           if (fill)
             {
               guint o = w->map[v];
-              float nrm[3];
+              float p[3], posed[3], nrm[3];
 
+              msh_model_position (model, v, p);
               matrix_apply (rot, p, posed);
               for (guint k = 0; k < 3; k++)
                 draw->positions[3 * o + k] = posed[k] + pose->translation[k];
@@ -1040,16 +1087,14 @@ walk_batch (DrawWalk     *w,
                 msh_model_lightmap_uv (model, v, draw->lightmap_uvs + 2 * o);
             }
         }
-      if (!fill)
-        continue;
-
-      if (w->geometry)
+      if (fill)
         draw->indices[draw->n_indices++] = w->map[v];
-      matrix_apply (rot, p, posed);
-      for (guint k = 0; k < 3; k++)
-        posed[k] += pose->translation[k];
-      box_add (item->box_min, item->box_max, posed, j == 0);
-      box_add (draw->bounds_min, draw->bounds_max, posed, !draw->has_bounds);
+    }
+  if (fill && n > 0)
+    {
+      corners_box (indices, first, n, b->first_vertex, positions, rot, pose->translation,
+                   item->box_min, item->box_max, draw->bounds_min, draw->bounds_max,
+                   draw->has_bounds);
       draw->has_bounds = TRUE;
     }
 }

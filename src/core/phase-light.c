@@ -73,6 +73,42 @@ phase_light_swatch_geometry (float *n_dot_l,
     *n_dot_h = (l[0] * h[0] + l[1] * h[1] + l[2] * h[2]) / h_length;
 }
 
+void
+phase_light_blend (guint        mode,
+                   const float  src[3],
+                   float        alpha,
+                   const float  dst[3],
+                   float        out[3])
+{
+  g_return_if_fail (src != NULL);
+  g_return_if_fail (dst != NULL);
+  g_return_if_fail (out != NULL);
+
+  alpha = clamp01 (alpha);
+  if (mode > 5)
+    mode = 0;
+  for (guint c = 0; c < 3; c++)
+    {
+      float s = clamp01 (src[c]), d = clamp01 (dst[c]), r;
+
+      /* the alpha test, reference 1, GREATEREQUAL */
+      if (mode != 0 && alpha < 1.0f / 255.0f)
+        r = d;
+      else
+        switch (mode)
+          {
+          case 1: r = s * alpha; break;
+          case 2: r = s * alpha + d; break;
+          case 3: r = d * s; break;
+          case 4: r = s * alpha + d * (1.0f - alpha); break;
+          case 5: r = s * d + d * s; break;
+          case 0:
+          default: r = s; break;
+          }
+      out[c] = clamp01 (r);
+    }
+}
+
 static guint8
 to_byte (float value)
 {

@@ -56,4 +56,16 @@ gboolean phase_light_swatch      (const PhaseRuntime *phases,
                                   guint               n_phases,
                                   guint8              rgba[4]);
 
+/* render.md 3 on the CPU: a colour @src (0..1) at @alpha drawn over @dst
+ * with blend mode @mode (0 ONE/ZERO, 1 SRCALPHA/ZERO, 2 SRCALPHA/ONE,
+ * 3 ZERO/SRCCOLOR, 4 SRCALPHA/INVSRCALPHA, 5 DESTCOLOR/SRCCOLOR; a mode
+ * past 5 draws as 0), with the alpha test of modes 1..5 (alpha below
+ * 1/255 leaves @dst as it was); @alpha is clamped to 0..1 (NaN: 0), the
+ * result to 0..1. What the game's opaque back buffer then holds. */
+void     phase_light_blend       (guint               mode,
+                                  const float         src[3],
+                                  float               alpha,
+                                  const float         dst[3],
+                                  float               out[3]);
+
 G_END_DECLS

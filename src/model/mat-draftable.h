@@ -1,9 +1,10 @@
 /* mat-draftable.h - an archive whose unsaved edits can be kept as a draft
  *
  * What the draft store (mat-drafts.h) needs of an open archive, whatever
- * it holds: the material library (MatLibrary), a Textures.lib
- * (MatTextureLibrary), and any other NRes archive the editor learns to
- * edit (the .rlb model archives) by implementing this interface.
+ * it holds. MatArchive (mat-archive.h) implements it once for every
+ * archive the editor edits: the material library (MatLibrary), a
+ * Textures.lib (MatTextureLibrary) and the .rlb model archives
+ * (MatModelArchive).
  *
  * An implementation has the properties "file" (GFile), "etag" (string)
  * and "dirty" (boolean), each notified when it changes (a save changes
@@ -58,6 +59,7 @@ struct _MatDraftableInterface
 /* The kinds of archive drafts are kept for. */
 #define MAT_DRAFT_KIND_MATERIALS "materials"
 #define MAT_DRAFT_KIND_TEXTURES  "textures"
+#define MAT_DRAFT_KIND_MODELS    "models"
 
 /* Returns: (transfer none): a MAT_DRAFT_KIND_* string. */
 const char  *mat_draftable_get_kind        (MatDraftable  *self);

@@ -20,7 +20,9 @@
 
 #include "mat-drafts.h"
 #include "mat-file.h"
+#include "mat-archive-private.h"
 #include "mat-library.h"
+#include "mat-model-archive.h"
 #include "mat-texture-library.h"
 
 #define DEFAULT_DELAY_MS 2000
@@ -532,6 +534,19 @@ restored_free (Restored *restored)
   g_free (restored);
 }
 
+/* The archive a draft of @kind restores, or G_TYPE_INVALID. */
+static GType
+archive_type_of_kind (const char *kind)
+{
+  if (g_str_equal (kind, MAT_DRAFT_KIND_MATERIALS))
+    return MAT_TYPE_LIBRARY;
+  if (g_str_equal (kind, MAT_DRAFT_KIND_TEXTURES))
+    return MAT_TYPE_TEXTURE_LIBRARY;
+  if (g_str_equal (kind, MAT_DRAFT_KIND_MODELS))
+    return MAT_TYPE_MODEL_ARCHIVE;
+  return G_TYPE_INVALID;
+}
+
 static void
 restore_thread (GTask        *task,
                 gpointer      source_object,
@@ -546,6 +561,7 @@ restore_thread (GTask        *task,
   g_autoptr(GBytes) bytes = mat_file_read_library (path, NULL, NULL, cancellable, &error);
   Restored *restored;
   MatDraftable *archive = NULL;
+  GType type;
 
   if (bytes == NULL)
     {
@@ -562,11 +578,10 @@ restore_thread (GTask        *task,
       return;
     }
 
-  if (g_str_equal (self->record->kind, MAT_DRAFT_KIND_MATERIALS))
-    archive = MAT_DRAFTABLE (mat_library_new_restored (bytes, self->file, self->record->etag, &error));
-  else if (g_str_equal (self->record->kind, MAT_DRAFT_KIND_TEXTURES))
-    archive = MAT_DRAFTABLE (mat_texture_library_new_restored (bytes, self->file, self->record->etag,
-                                                               &error));
+  type = archive_type_of_kind (self->record->kind);
+  if (type != G_TYPE_INVALID)
+    archive = MAT_DRAFTABLE (_mat_archive_new_restored (type, bytes, self->file, self->record->etag,
+                                                        &error));
   else
     g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                  _("This version of the editor cannot open drafts of the kind “%s”."),

@@ -1,7 +1,7 @@
 /* mat-drafts.h - unsaved edits kept as drafts beside the user's data
  *
  * Every archive open with unsaved edits (a MatDraftable: the material
- * library, a Textures.lib) has a draft: the bytes a save would write now,
+ * library, a Textures.lib, a model archive) has a draft: the bytes a save would write now,
  * written a moment after the edits (MatDraftStore:delay, 2 s) through
  * the safe save (mat_file_replace) in a worker thread. A draft goes away
  * when its archive is saved, undone back to its saved state or discarded
@@ -72,9 +72,10 @@ guint64       mat_draft_get_size      (MatDraft      *self);
 MatDraftDisk  mat_draft_get_disk      (MatDraft      *self);
 
 /* Reads the draft in a thread (its size and SHA-256 checked against the
- * index) and makes its archive again: a MatLibrary or a
- * MatTextureLibrary holding the draft's bytes as unsaved edits to the
- * file, made from the draft's version (mat_library_new_restored). */
+ * index) and makes its archive again: a MatLibrary, a MatTextureLibrary
+ * or a MatModelArchive (by its kind) holding the draft's bytes as
+ * unsaved edits to the file, made from the draft's version
+ * (mat_library_new_restored). */
 void          mat_draft_restore_async (MatDraft            *self,
                                        GCancellable        *cancellable,
                                        GAsyncReadyCallback  callback,

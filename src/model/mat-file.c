@@ -444,6 +444,21 @@ read_at (int            fd,
   return TRUE;
 }
 
+gboolean
+mat_file_read_at (int            fd,
+                  guint8        *buf,
+                  gsize          len,
+                  goffset        offset,
+                  GCancellable  *cancellable,
+                  GError       **error)
+{
+  g_return_val_if_fail (fd >= 0, FALSE);
+  g_return_val_if_fail (buf != NULL || len == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return read_at (fd, buf, len, offset, cancellable, error);
+}
+
 static gboolean
 directory_from_fd (guint8  *dest,
                    gsize    len,

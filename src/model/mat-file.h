@@ -40,6 +40,17 @@ int       mat_file_open_regular   (const char      *path,
                                    GStatBuf        *st,
                                    GError         **error);
 
+/* Reads exactly @len bytes of the file open as @fd at @offset, in pieces
+ * of at most a mebibyte, checking @cancellable between them; a file that
+ * ends before fails with G_IO_ERROR_PARTIAL_INPUT.
+ * Returns: %TRUE, or %FALSE with @error. */
+gboolean  mat_file_read_at        (int              fd,
+                                   guint8          *buf,
+                                   gsize            len,
+                                   goffset          offset,
+                                   GCancellable    *cancellable,
+                                   GError         **error);
+
 /* Reads an NRes library: refuses anything but a regular file, checks the
  * header and then the directory against the file's size
  * (nres_check_header, nres_check_directory) before the payloads are

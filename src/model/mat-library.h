@@ -1,15 +1,18 @@
 /* mat-library.h - a material library (an NRes archive) as a GListModel
  *
- * One MatMaterial per directory entry, in directory order. The library
- * owns the archive bytes, the file and its ETag, and the MatHistory that
- * every edit goes through. It is a MatDraftable: the draft store keeps
- * its unsaved changes. Properties "file", "etag", "dirty", "history" and
- * "n-items" (read-only, notified when they change).
+ * One MatMaterial per directory entry, in directory order. A MatArchive
+ * (mat-archive.h): the store holds the archive bytes, the file and its
+ * ETag, the MatHistory that every edit goes through, "dirty" and the
+ * save; the draft store keeps its unsaved changes (MatDraftable).
+ * Properties "file", "etag", "dirty", "history" (the archive's) and
+ * "n-items" (read-only, notified when they change); the functions
+ * below that read or save them are the archive's for a library.
  */
 #pragma once
 
 #include <gio/gio.h>
 
+#include "mat-archive.h"
 #include "mat-draftable.h"
 #include "mat-file.h"
 #include "mat-history.h"
@@ -20,7 +23,7 @@ G_BEGIN_DECLS
 
 #define MAT_TYPE_LIBRARY (mat_library_get_type ())
 
-G_DECLARE_FINAL_TYPE (MatLibrary, mat_library, MAT, LIBRARY, GObject)
+G_DECLARE_FINAL_TYPE (MatLibrary, mat_library, MAT, LIBRARY, MatArchive)
 
 /* Parses @bytes (no file). A file that does not parse fails with the
  * core's NRES_ERROR message (entry, offset, expected, found).
@@ -44,9 +47,9 @@ MatLibrary  *mat_library_new_restored     (GBytes               *bytes,
  * against the file's size before the payloads are read, and large
  * unindexed regions are read only when a save needs them); remembers its
  * ETag. Removes what killed saves left in its folder
- * (mat_library_get_removed_temporaries). On failure the error's message is two lines: first what is
- * wrong in plain words ("The file is cut short: 1,900 of 3,768 bytes."),
- * then the exact detail. */
+ * (mat_library_get_removed_temporaries). On failure the error's message
+ * is two lines: first what is wrong in plain words ("The file is cut
+ * short: 1,900 of 3,768 bytes."), then the exact detail. */
 void         mat_library_load_async       (GFile                *file,
                                            GCancellable         *cancellable,
                                            GAsyncReadyCallback   callback,

@@ -12,12 +12,14 @@
 #include "nres.h"
 
 #include "mat-anim-block.h"
+#include "mat-archive-private.h"
 #include "mat-draftable.h"
 #include "mat-history.h"
 #include "mat-key.h"
 #include "mat-library.h"
 #include "mat-material.h"
 #include "mat-material-json.h"
+#include "mat-model-entry.h"
 #include "mat-model-error.h"
 #include "mat-phase.h"
 
@@ -229,6 +231,24 @@ void         _mat_key_swap_k0             (MatKey       *key,
  * records it and calls _mat_anim_block_content_changed once). */
 void         _mat_key_swap_k1             (MatKey       *key,
                                            guint16      *value);
+
+/* MatModelEntry (made and kept up to date by its MatModelArchive) */
+/* An entry of @archive (not referenced: the archive detaches it when it
+ * goes) over the slots @mesh and @wear (either may be %NULL, not both).
+ * Returns: (transfer full). */
+MatModelEntry  *_mat_model_entry_new       (MatArchive     *archive,
+                                            MatArchiveSlot *mesh,
+                                            MatArchiveSlot *wear);
+/* Returns: (transfer none) (nullable). */
+MatArchiveSlot *_mat_model_entry_get_mesh_slot (MatModelEntry *entry);
+MatArchiveSlot *_mat_model_entry_get_wear_slot (MatModelEntry *entry);
+/* Reads the wear again from its slot's payload, then notifies "n-rows"
+ * (when it changed) and emits "changed". */
+void            _mat_model_entry_reload_wear   (MatModelEntry *entry);
+/* Whether the wear table's offsets are no longer where its slot is in
+ * the file (after a save). */
+gboolean        _mat_model_entry_wear_moved    (MatModelEntry *entry);
+void            _mat_model_entry_detach        (MatModelEntry *entry);
 
 /* The JSON texts of the editor (mat-material-json.c) */
 /* The content of @text: the material's entry object or the phase object;

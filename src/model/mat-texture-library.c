@@ -5,56 +5,29 @@
 #include <glib/gi18n-lib.h>
 
 #include "cp1251.h"
+#include "mat-archive-private.h"
 #include "mat-file.h"
 #include "mat-model-private.h"
 #include "mat-texture-library.h"
 #include "nres.h"
 
-/* One directory entry as the library holds it now. Slots are shared by
- * the library (while listed) and the commands that add them. */
-typedef struct {
-  gint        source;      /* entry index in the base archive, -1: none */
-  guint       generation;  /* of the base @source refers to */
-  NresEntry   entry;       /* directory fields to write */
-  GBytes     *payload;     /* the payload now */
-  GBytes     *base;        /* the base's bytes of @source, or %NULL */
-  MatTexture *texture;     /* Texm entries only */
-} Slot;
+/* One directory entry as the library holds it now: a MatArchiveSlot
+ * whose item is its MatTexture (Texm entries only). */
+typedef MatArchiveSlot Slot;
 
 struct _MatTextureLibrary
 {
-  GObject      parent_instance;
+  MatArchive   parent_instance;
 
-  GFile       *file;
-  char        *etag;
-  NresArchive *archive;    /* the base: as loaded or last saved */
-  guint        generation; /* bumped when the base changes */
   GPtrArray   *slots;      /* Slot, directory order */
   GPtrArray   *textures;   /* MatTexture, the Texm slots' in order */
-  MatHistory  *history;
-  guint64      saved_state;
-  gboolean     dirty;
 };
 
 static void mat_texture_library_list_model_init (GListModelInterface *iface);
-static void mat_texture_library_draftable_init (MatDraftableInterface *iface);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (MatTextureLibrary, mat_texture_library, G_TYPE_OBJECT,
+G_DEFINE_FINAL_TYPE_WITH_CODE (MatTextureLibrary, mat_texture_library, MAT_TYPE_ARCHIVE,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
-                                                      mat_texture_library_list_model_init)
-                               G_IMPLEMENT_INTERFACE (MAT_TYPE_DRAFTABLE,
-                                                      mat_texture_library_draftable_init))
-
-enum {
-  PROP_0,
-  PROP_FILE,
-  PROP_DIRTY,
-  PROP_HISTORY,
-  PROP_ETAG,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+                                                      mat_texture_library_list_model_init))
 
 enum {
   CHANGED,
@@ -65,39 +38,15 @@ static guint signals[N_SIGNALS];
 
 /* GTask source tags: the addresses of variables (a function pointer is
  * no gpointer in ISO C). */
-static char load_tag;
-static char save_tag;
 static char create_tag;
 static char import_tag;
 
 /* ---- slots ------------------------------------------------------------- */
 
-static void
-slot_clear (gpointer data)
+static MatTexture *
+slot_texture (const Slot *slot)
 {
-  Slot *slot = data;
-
-  g_clear_pointer (&slot->payload, g_bytes_unref);
-  g_clear_pointer (&slot->base, g_bytes_unref);
-  g_clear_object (&slot->texture);
-}
-
-static Slot *
-slot_new (void)
-{
-  return g_rc_box_new0 (Slot);
-}
-
-static Slot *
-slot_ref (Slot *slot)
-{
-  return g_rc_box_acquire (slot);
-}
-
-static void
-slot_unref (gpointer slot)
-{
-  g_rc_box_release_full (slot, slot_clear);
+  return (MatTexture *) slot->item;
 }
 
 static char *
@@ -126,7 +75,7 @@ slot_of_texture (MatTextureLibrary *self,
     {
       Slot *slot = g_ptr_array_index (self->slots, i);
 
-      if (slot->texture == texture)
+      if (slot_texture (slot) == texture)
         return slot;
     }
   return NULL;
@@ -165,129 +114,42 @@ mat_texture_library_list_model_init (GListModelInterface *iface)
   iface->get_item = mat_texture_library_get_item;
 }
 
-/* ---- MatDraftable ------------------------------------------------------ */
-
-static MatSavePlan *plan_save (MatTextureLibrary *self);
-
-static const char *
-draftable_get_kind (MatDraftable *draftable)
-{
-  return MAT_DRAFT_KIND_TEXTURES;
-}
-
-static GFile *
-draftable_get_file (MatDraftable *draftable)
-{
-  return MAT_TEXTURE_LIBRARY (draftable)->file;
-}
-
-static const char *
-draftable_get_etag (MatDraftable *draftable)
-{
-  return MAT_TEXTURE_LIBRARY (draftable)->etag;
-}
-
-static gboolean
-draftable_get_dirty (MatDraftable *draftable)
-{
-  return MAT_TEXTURE_LIBRARY (draftable)->dirty;
-}
-
-static MatHistory *
-draftable_get_history (MatDraftable *draftable)
-{
-  return MAT_TEXTURE_LIBRARY (draftable)->history;
-}
-
-static MatSavePlan *
-draftable_plan_save (MatDraftable  *draftable,
-                     GError       **error)
-{
-  return plan_save (MAT_TEXTURE_LIBRARY (draftable));
-}
-
-static void
-mat_texture_library_draftable_init (MatDraftableInterface *iface)
-{
-  iface->get_kind = draftable_get_kind;
-  iface->get_file = draftable_get_file;
-  iface->get_etag = draftable_get_etag;
-  iface->get_dirty = draftable_get_dirty;
-  iface->get_history = draftable_get_history;
-  iface->plan_save = draftable_plan_save;
-}
-
 /* ---- GObject ---------------------------------------------------------- */
 
-static void
-update_dirty (MatTextureLibrary *self)
+static MatHistory *
+history_of (MatTextureLibrary *self)
 {
-  gboolean dirty = _mat_history_get_state (self->history) != self->saved_state;
-
-  if (dirty != self->dirty)
-    {
-      self->dirty = dirty;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DIRTY]);
-    }
+  return mat_archive_get_history (MAT_ARCHIVE (self));
 }
+
+static gboolean texture_library_load (MatArchive *archive, GError **error);
+static MatSavePlan *texture_library_plan_save (MatArchive *archive);
+static GPtrArray *texture_library_snapshot (MatArchive *archive);
 
 static void
 mat_texture_library_finalize (GObject *object)
 {
   MatTextureLibrary *self = MAT_TEXTURE_LIBRARY (object);
 
-  g_clear_object (&self->file);
-  g_clear_pointer (&self->etag, g_free);
-  /* the history holds slots (and so textures): it goes first */
-  g_clear_object (&self->history);
   g_clear_pointer (&self->slots, g_ptr_array_unref);
   g_clear_pointer (&self->textures, g_ptr_array_unref);
-  g_clear_pointer (&self->archive, nres_archive_free);
 
   G_OBJECT_CLASS (mat_texture_library_parent_class)->finalize (object);
-}
-
-static void
-mat_texture_library_get_property (GObject    *object,
-                                  guint       prop_id,
-                                  GValue     *value,
-                                  GParamSpec *pspec)
-{
-  MatTextureLibrary *self = MAT_TEXTURE_LIBRARY (object);
-
-  switch (prop_id)
-    {
-    case PROP_FILE:
-      g_value_set_object (value, self->file);
-      break;
-    case PROP_DIRTY:
-      g_value_set_boolean (value, self->dirty);
-      break;
-    case PROP_HISTORY:
-      g_value_set_object (value, self->history);
-      break;
-    case PROP_ETAG:
-      g_value_set_string (value, self->etag);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
 mat_texture_library_class_init (MatTextureLibraryClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  MatArchiveClass *archive_class = MAT_ARCHIVE_CLASS (klass);
 
   object_class->finalize = mat_texture_library_finalize;
-  object_class->get_property = mat_texture_library_get_property;
 
-  properties[PROP_FILE] = g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE, flags);
-  properties[PROP_DIRTY] = g_param_spec_boolean ("dirty", NULL, NULL, FALSE, flags);
-  properties[PROP_HISTORY] = g_param_spec_object ("history", NULL, NULL, MAT_TYPE_HISTORY, flags);
-  properties[PROP_ETAG] = g_param_spec_string ("etag", NULL, NULL, NULL, flags);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  archive_class->draft_kind = MAT_DRAFT_KIND_TEXTURES;
+  archive_class->load = texture_library_load;
+  archive_class->plan_save = texture_library_plan_save;
+  archive_class->snapshot = texture_library_snapshot;
+  archive_class->rebase = _mat_archive_rebase_slots;
 
   /**
    * MatTextureLibrary::changed:
@@ -303,56 +165,41 @@ mat_texture_library_class_init (MatTextureLibraryClass *klass)
 static void
 mat_texture_library_init (MatTextureLibrary *self)
 {
-  self->slots = g_ptr_array_new_with_free_func (slot_unref);
+  self->slots = g_ptr_array_new_with_free_func (_mat_archive_slot_unref);
   self->textures = g_ptr_array_new_with_free_func (g_object_unref);
-  self->history = _mat_history_new ();
-  g_signal_connect_object (self->history, "changed", G_CALLBACK (update_dirty), self,
-                           G_CONNECT_SWAPPED);
 }
 
-/* Takes @archive. */
-static MatTextureLibrary *
-library_new (NresArchive *archive)
+/* Every entry of the base as a slot, a texture for each Texm entry. */
+static gboolean
+texture_library_load (MatArchive  *archive,
+                      GError     **error)
 {
-  MatTextureLibrary *self = g_object_new (MAT_TYPE_TEXTURE_LIBRARY, NULL);
+  MatTextureLibrary *self = MAT_TEXTURE_LIBRARY (archive);
 
-  self->archive = archive;
-  self->generation = 1;
-  for (guint i = 0; i < archive->n_entries; i++)
+  g_clear_pointer (&self->slots, g_ptr_array_unref);
+  g_ptr_array_set_size (self->textures, 0);
+  self->slots = _mat_archive_dup_base_slots (archive);
+  for (guint i = 0; i < self->slots->len; i++)
     {
-      const NresEntry *entry = &archive->entries[i];
-      Slot *slot = slot_new ();
+      Slot *slot = g_ptr_array_index (self->slots, i);
 
-      slot->source = (gint) i;
-      slot->generation = self->generation;
-      slot->entry = *entry;
-      slot->base = nres_archive_payload_bytes (archive, i);
-      slot->payload = g_bytes_ref (slot->base);
-      if (entry->type_id == NRES_TYPE_TEXM)
+      if (slot->entry.type_id == NRES_TYPE_TEXM)
         {
           g_autofree char *name = slot_name (slot);
 
-          slot->texture = _mat_texture_new (name, slot->payload, entry->data_offset);
-          g_ptr_array_add (self->textures, g_object_ref (slot->texture));
+          slot->item = G_OBJECT (_mat_texture_new (name, slot->payload, slot->entry.data_offset));
+          g_ptr_array_add (self->textures, g_object_ref (slot_texture (slot)));
         }
-      g_ptr_array_add (self->slots, slot);
     }
 
-  return self;
+  return TRUE;
 }
 
 MatTextureLibrary *
 mat_texture_library_new_from_bytes (GBytes  *bytes,
                                     GError **error)
 {
-  NresArchive *archive;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-
-  archive = nres_archive_parse (bytes, error);
-  if (archive == NULL)
-    return NULL;
-  return library_new (archive);
+  return MAT_TEXTURE_LIBRARY (_mat_archive_new_from_bytes (MAT_TYPE_TEXTURE_LIBRARY, bytes, error));
 }
 
 MatTextureLibrary *
@@ -361,21 +208,8 @@ mat_texture_library_new_restored (GBytes      *bytes,
                                   const char  *etag,
                                   GError     **error)
 {
-  MatTextureLibrary *self;
-
-  g_return_val_if_fail (bytes != NULL, NULL);
-  g_return_val_if_fail (G_IS_FILE (file), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self = mat_texture_library_new_from_bytes (bytes, error);
-  if (self == NULL)
-    return NULL;
-  self->file = g_object_ref (file);
-  self->etag = g_strdup (etag);
-  /* no state of the history is the saved one: unsaved until a save */
-  self->saved_state = G_MAXUINT64;
-  update_dirty (self);
-  return self;
+  return MAT_TEXTURE_LIBRARY (_mat_archive_new_restored (MAT_TYPE_TEXTURE_LIBRARY, bytes, file,
+                                                         etag, error));
 }
 
 /* The 16 bytes of an archive with no entry: magic, version, count 0,
@@ -403,66 +237,13 @@ mat_texture_library_new_empty (void)
 
 /* ---- loading ---------------------------------------------------------- */
 
-/* Reads @file as the model reads every library: a local file through
- * mat_file_read_archive (regular files only, the header and directory
- * checked first, unindexed gigabytes not read), with its ETag. */
-static MatTextureLibrary *
-read_library (GFile         *file,
-              GCancellable  *cancellable,
-              GError       **error)
-{
-  g_autofree char *path = g_file_get_path (file);
-  g_autofree char *etag = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  MatTextureLibrary *self;
-
-  if (path != NULL)
-    {
-      /* only what the directory names (mat_file_read_archive) */
-      NresArchive *archive = mat_file_read_archive (path, &etag, NULL, cancellable, error);
-
-      if (archive == NULL)
-        return NULL;
-      self = library_new (archive);
-    }
-  else
-    {
-      bytes = g_file_load_bytes (file, cancellable, NULL, error);
-      if (bytes == NULL)
-        return NULL;
-      self = mat_texture_library_new_from_bytes (bytes, error);
-      if (self == NULL)
-        return NULL;
-    }
-  self->file = g_object_ref (file);
-  self->etag = g_steal_pointer (&etag);
-  return self;
-}
-
 MatTextureLibrary *
 mat_texture_library_load (GFile         *file,
                           GCancellable  *cancellable,
                           GError       **error)
 {
-  g_return_val_if_fail (G_IS_FILE (file), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  return read_library (file, cancellable, error);
-}
-
-static void
-load_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  GError *error = NULL;
-  MatTextureLibrary *self = mat_texture_library_load (task_data, cancellable, &error);
-
-  if (self == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, self, g_object_unref);
+  return MAT_TEXTURE_LIBRARY (_mat_archive_load (MAT_TYPE_TEXTURE_LIBRARY, file, cancellable,
+                                                 error));
 }
 
 void
@@ -471,23 +252,14 @@ mat_texture_library_load_async (GFile               *file,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (G_IS_FILE (file));
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, &load_tag);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
-  g_task_run_in_thread (task, load_thread);
+  _mat_archive_load_async (MAT_TYPE_TEXTURE_LIBRARY, file, cancellable, callback, user_data);
 }
 
 MatTextureLibrary *
 mat_texture_library_load_finish (GAsyncResult  *result,
                                  GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return MAT_TEXTURE_LIBRARY (_mat_archive_load_finish (result, error));
 }
 
 static void
@@ -513,7 +285,7 @@ create_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  self = read_library (file, cancellable, &error);
+  self = mat_texture_library_load (file, cancellable, &error);
   if (self == NULL)
     g_task_return_error (task, error);
   else
@@ -551,41 +323,43 @@ GFile *
 mat_texture_library_get_file (MatTextureLibrary *self)
 {
   g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), NULL);
-  return self->file;
+  return mat_archive_get_file (MAT_ARCHIVE (self));
 }
 
 const char *
 mat_texture_library_get_etag (MatTextureLibrary *self)
 {
   g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), NULL);
-  return self->etag;
+  return mat_archive_get_etag (MAT_ARCHIVE (self));
 }
 
 MatHistory *
 mat_texture_library_get_history (MatTextureLibrary *self)
 {
   g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), NULL);
-  return self->history;
+  return history_of (self);
 }
 
 gboolean
 mat_texture_library_get_dirty (MatTextureLibrary *self)
 {
   g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), FALSE);
-  return self->dirty;
+  return mat_archive_get_dirty (MAT_ARCHIVE (self));
 }
 
 /* Whether the slots are the base's entries, in order, none added. */
 static gboolean
 slots_are_base (MatTextureLibrary *self)
 {
-  if (self->slots->len != self->archive->n_entries)
+  MatArchive *archive = MAT_ARCHIVE (self);
+
+  if (self->slots->len != _mat_archive_get_base (archive)->n_entries)
     return FALSE;
   for (guint i = 0; i < self->slots->len; i++)
     {
       Slot *slot = g_ptr_array_index (self->slots, i);
 
-      if (slot->source != (gint) i || slot->generation != self->generation)
+      if (slot->source != (gint) i || !_mat_archive_slot_in_base (archive, slot))
         return FALSE;
     }
   return TRUE;
@@ -600,7 +374,7 @@ find_slot (MatTextureLibrary *self,
 {
   if (slots_are_base (self))
     {
-      gint index = nres_archive_find (self->archive, field);
+      gint index = nres_archive_find (_mat_archive_get_base (MAT_ARCHIVE (self)), field);
 
       return index >= 0 ? g_ptr_array_index (self->slots, index) : NULL;
     }
@@ -627,7 +401,7 @@ mat_texture_library_lookup (MatTextureLibrary *self,
   if (!cp1251_from_utf8 (name, field, sizeof field, NULL))
     return NULL;
   slot = find_slot (self, (const char *) field);
-  return slot != NULL ? slot->texture : NULL;
+  return slot != NULL ? slot_texture (slot) : NULL;
 }
 
 GFile *
@@ -676,13 +450,6 @@ mat_texture_library_find_beside (GFile        *library_file,
 
 /* ---- commands --------------------------------------------------------- */
 
-static gsize
-slot_base_offset (MatTextureLibrary *self,
-                  Slot              *slot)
-{
-  return slot->source >= 0 && slot->generation == self->generation ? slot->entry.data_offset : 0;
-}
-
 /* Adding an entry at the end of the directory. */
 typedef struct {
   MatCommand         parent;
@@ -700,8 +467,8 @@ add_run (MatCommand *cmd,
 
   if (!undo)
     {
-      g_ptr_array_add (self->slots, slot_ref (add->slot));
-      g_ptr_array_add (self->textures, g_object_ref (add->slot->texture));
+      g_ptr_array_add (self->slots, _mat_archive_slot_ref (add->slot));
+      g_ptr_array_add (self->textures, g_object_ref (slot_texture (add->slot)));
       g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
     }
   else
@@ -709,18 +476,18 @@ add_run (MatCommand *cmd,
       /* additions are undone last first: it is the last entry */
       g_assert (self->slots->len > 0 &&
                 g_ptr_array_index (self->slots, self->slots->len - 1) == add->slot);
-      g_assert (position > 0 && g_ptr_array_index (self->textures, position - 1) == add->slot->texture);
+      g_assert (position > 0 && g_ptr_array_index (self->textures, position - 1) == slot_texture (add->slot));
       g_ptr_array_remove_index (self->textures, position - 1);
       g_ptr_array_remove_index (self->slots, self->slots->len - 1);
       g_list_model_items_changed (G_LIST_MODEL (self), position - 1, 1, 0);
     }
-  g_signal_emit (self, signals[CHANGED], 0, add->slot->texture);
+  g_signal_emit (self, signals[CHANGED], 0, slot_texture (add->slot));
 }
 
 static void
 add_free (MatCommand *cmd)
 {
-  g_clear_pointer (&((AddCommand *) cmd)->slot, slot_unref);
+  g_clear_pointer (&((AddCommand *) cmd)->slot, _mat_archive_slot_unref);
 }
 
 static const MatCommandClass add_class = { add_run, add_free, NULL };
@@ -744,11 +511,12 @@ payload_run (MatCommand *cmd,
 
   swap->payload = swap->slot->payload;
   swap->slot->payload = held;
-  _mat_texture_set_payload (swap->slot->texture, held, slot_base_offset (self, swap->slot));
-  position = texture_position (self, swap->slot->texture);
+  _mat_texture_set_payload (slot_texture (swap->slot), held,
+                            _mat_archive_slot_offset (MAT_ARCHIVE (self), swap->slot));
+  position = texture_position (self, slot_texture (swap->slot));
   if (position >= 0)
     g_list_model_items_changed (G_LIST_MODEL (self), (guint) position, 1, 1);
-  g_signal_emit (self, signals[CHANGED], 0, swap->slot->texture);
+  g_signal_emit (self, signals[CHANGED], 0, slot_texture (swap->slot));
 }
 
 static void
@@ -756,7 +524,7 @@ payload_free (MatCommand *cmd)
 {
   PayloadCommand *swap = (PayloadCommand *) cmd;
 
-  g_clear_pointer (&swap->slot, slot_unref);
+  g_clear_pointer (&swap->slot, _mat_archive_slot_unref);
   g_clear_pointer (&swap->payload, g_bytes_unref);
 }
 
@@ -780,9 +548,9 @@ push_payload (MatTextureLibrary *self,
   PayloadCommand *cmd = _mat_command_new (&payload_class, sizeof *cmd, label);
 
   cmd->library = self;
-  cmd->slot = slot_ref (slot);
+  cmd->slot = _mat_archive_slot_ref (slot);
   cmd->payload = g_bytes_ref (payload);
-  _mat_history_push (self->history, &cmd->parent);
+  _mat_history_push (history_of (self), &cmd->parent);
 }
 
 /* ---- edits ------------------------------------------------------------ */
@@ -804,7 +572,7 @@ mat_texture_library_check_import_name (MatTextureLibrary  *self,
   if (!texm_check_texture_name (name, field, error))
     return FALSE;
   slot = find_slot (self, (const char *) field);
-  if (slot != NULL && slot->texture == NULL)
+  if (slot != NULL && slot_texture (slot) == NULL)
     {
       g_autofree char *stored = slot_name (slot);
       guint index;
@@ -817,7 +585,7 @@ mat_texture_library_check_import_name (MatTextureLibrary  *self,
       return FALSE;
     }
   if (existing != NULL && slot != NULL)
-    *existing = slot->texture;
+    *existing = slot_texture (slot);
   return TRUE;
 }
 
@@ -857,22 +625,21 @@ mat_texture_library_import_payload (MatTextureLibrary *self,
     }
 
   texm_check_texture_name (name, field, NULL);
-  slot = slot_new ();
-  slot->source = -1;
+  slot = _mat_archive_slot_new ();
   slot->entry.type_id = NRES_TYPE_TEXM;
   memcpy (slot->entry.name, field, sizeof field);
   slot->payload = g_bytes_ref (payload);
   {
     g_autofree char *stored = slot_name (slot);
 
-    slot->texture = _mat_texture_new (stored, payload, 0);
+    slot->item = G_OBJECT (_mat_texture_new (stored, payload, 0));
   }
 
   cmd = _mat_command_new (&add_class, sizeof *cmd, _("Import Texture"));
   cmd->library = self;
   cmd->slot = slot;
-  _mat_history_push (self->history, &cmd->parent);
-  return slot->texture;
+  _mat_history_push (history_of (self), &cmd->parent);
+  return slot_texture (slot);
 }
 
 MatTexture *
@@ -1139,33 +906,17 @@ mat_texture_library_set_page_rects (MatTextureLibrary *self,
 /* What a save writes now: every slot with its source in the base and
  * its payload, over the base. */
 static MatSavePlan *
-plan_save (MatTextureLibrary *self)
+texture_library_plan_save (MatArchive *archive)
 {
-  guint n = self->slots->len;
-  NresOutEntry *out = g_new0 (NresOutEntry, MAX (n, 1));
-
-  for (guint i = 0; i < n; i++)
-    {
-      Slot *slot = g_ptr_array_index (self->slots, i);
-      gboolean in_base = slot->source >= 0 && slot->generation == self->generation;
-
-      out[i].source = in_base ? slot->source : -1;
-      out[i].entry = slot->entry;
-      /* the base's own bytes need no copy (NULL); the writer counts a
-       * payload byte-equal to its source as unchanged anyway */
-      out[i].payload = in_base && slot->payload == slot->base ? NULL : g_bytes_ref (slot->payload);
-    }
-
-  return _mat_save_plan_new (self->archive, out, n);
+  return _mat_archive_plan_slots (archive, MAT_TEXTURE_LIBRARY (archive)->slots);
 }
 
-static GBytes *
-build_bytes (MatTextureLibrary  *self,
-             GError            **error)
+/* The slots the bytes hold, in order: the rebase points them at the
+ * written file. */
+static GPtrArray *
+texture_library_snapshot (MatArchive *archive)
 {
-  g_autoptr(MatSavePlan) plan = plan_save (self);
-
-  return mat_save_plan_write (plan, error);
+  return _mat_archive_snapshot_slots (MAT_TEXTURE_LIBRARY (archive)->slots);
 }
 
 GBytes *
@@ -1173,91 +924,8 @@ mat_texture_library_save_to_bytes (MatTextureLibrary  *self,
                                    GError            **error)
 {
   g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  return build_bytes (self, error);
-}
-
-typedef struct {
-  GFile        *file;
-  GBytes       *bytes;
-  GPtrArray    *snapshot;   /* the slots the bytes hold, in order */
-  guint64       state;
-} SaveData;
-
-static void
-save_data_free (gpointer data)
-{
-  SaveData *save = data;
-
-  g_clear_object (&save->file);
-  g_clear_pointer (&save->bytes, g_bytes_unref);
-  g_clear_pointer (&save->snapshot, g_ptr_array_unref);
-  g_free (save);
-}
-
-/* Back on the main thread: the written bytes become the new base. */
-static void
-save_done_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  MatTextureLibrary *self = g_task_get_source_object (task);
-  SaveData *save = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *new_etag = NULL;
-  MatSaveNotes notes = MAT_SAVE_NOTE_NONE;
-  NresArchive *archive;
-  gboolean file_changed;
-
-  if (!mat_file_replace_finish (result, &new_etag, &notes, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  archive = nres_archive_parse (save->bytes, &error);
-  if (archive == NULL)
-    {
-      /* the writer produced a file its own reader refuses: a bug */
-      g_critical ("Saved texture library does not parse: %s", error->message);
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  self->generation++;
-  for (guint i = 0; i < save->snapshot->len; i++)
-    {
-      Slot *slot = g_ptr_array_index (save->snapshot, i);
-
-      slot->source = (gint) i;
-      slot->generation = self->generation;
-      slot->entry = archive->entries[i];
-      g_clear_pointer (&slot->base, g_bytes_unref);
-      slot->base = nres_archive_payload_bytes (archive, i);
-      /* the same bytes: share the new base's */
-      if (g_bytes_equal (slot->base, slot->payload))
-        {
-          g_bytes_unref (slot->payload);
-          slot->payload = g_bytes_ref (slot->base);
-        }
-    }
-  g_clear_pointer (&self->archive, nres_archive_free);
-  self->archive = archive;
-
-  file_changed = self->file == NULL || !g_file_equal (self->file, save->file);
-  g_set_object (&self->file, save->file);
-  g_free (self->etag);
-  self->etag = g_steal_pointer (&new_etag);
-  self->saved_state = save->state;
-
-  if (file_changed)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ETAG]);
-  update_dirty (self);
-
-  g_task_return_int (task, notes);
+  return mat_archive_save_to_bytes (MAT_ARCHIVE (self), error);
 }
 
 void
@@ -1268,45 +936,9 @@ mat_texture_library_save_async (MatTextureLibrary   *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *etag = NULL;
-  SaveData *save;
-
   g_return_if_fail (MAT_IS_TEXTURE_LIBRARY (self));
-  g_return_if_fail (file == NULL || G_IS_FILE (file));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, &save_tag);
-
-  if (file == NULL)
-    file = self->file;
-  if (file == NULL)
-    {
-      g_task_return_new_error (task, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NO_FILE,
-                               _("The texture library has no file to save to yet"));
-      return;
-    }
-
-  save = g_new0 (SaveData, 1);
-  save->file = g_object_ref (file);
-  save->snapshot = g_ptr_array_new_full (self->slots->len, slot_unref);
-  for (guint i = 0; i < self->slots->len; i++)
-    g_ptr_array_add (save->snapshot, slot_ref (g_ptr_array_index (self->slots, i)));
-  save->state = _mat_history_get_state (self->history);
-  g_task_set_task_data (task, save, save_data_free);
-
-  save->bytes = build_bytes (self, &error);
-  if (save->bytes == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  if (self->file != NULL && g_file_equal (file, self->file))
-    etag = self->etag;
-  mat_file_replace_async (file, save->bytes, etag, flags, cancellable, save_done_cb,
-                          g_steal_pointer (&task));
+  mat_archive_save_async (MAT_ARCHIVE (self), file, flags, cancellable, callback, user_data);
 }
 
 gboolean
@@ -1315,16 +947,7 @@ mat_texture_library_save_finish (MatTextureLibrary  *self,
                                  MatSaveNotes       *notes,
                                  GError            **error)
 {
-  gssize value;
-
   g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  /* the notes, or -1 with the error */
-  value = g_task_propagate_int (G_TASK (result), error);
-  if (value < 0)
-    return FALSE;
-  if (notes != NULL)
-    *notes = (MatSaveNotes) value;
-  return TRUE;
+  return mat_archive_save_finish (MAT_ARCHIVE (self), result, notes, error);
 }

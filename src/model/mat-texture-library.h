@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "mat-archive.h"
 #include "mat-draftable.h"
 #include "mat-file.h"
 #include "mat-history.h"
@@ -28,19 +29,23 @@ G_BEGIN_DECLS
  * payload is replaced, and the library's "changed" signal (MatTexture
  * *texture) after any of these.
  *
- * It is a MatDraftable: the draft store keeps its unsaved edits.
- * Properties "file", "etag", "dirty" and "history" (read-only, notified
- * when they change). */
-G_DECLARE_FINAL_TYPE (MatTextureLibrary, mat_texture_library, MAT, TEXTURE_LIBRARY, GObject)
+ * It is a MatArchive (mat-archive.h): the store holds the file, its ETag,
+ * the history, "dirty" and the save, and the draft store keeps its
+ * unsaved edits (MatDraftable). Properties "file", "etag", "dirty" and
+ * "history" (the archive's, read-only, notified when they change). */
+G_DECLARE_FINAL_TYPE (MatTextureLibrary, mat_texture_library, MAT, TEXTURE_LIBRARY, MatArchive)
 
 /* Returns: (transfer full): the library, or %NULL with the core's error
  * (entry, offset, expected, found) when the archive does not parse. A
  * texture whose payload does not parse is listed with its error. */
 MatTextureLibrary *mat_texture_library_new_from_bytes (GBytes        *bytes,
                                                        GError       **error);
-/* Reads @file now (blocking: call it from a thread). A local file is
- * read as mat_file_read_library() reads one: a FIFO, a device or a file
- * that is no archive is refused at once.
+/* Reads @file now (blocking: call it from a thread) as every archive is
+ * read (mat_file_read_archive: a FIFO, a device or a file that is no
+ * archive is refused at once, unindexed gigabytes are not read; a file
+ * not on a local disk is refused), with its ETag; removes what killed
+ * saves left in its folder. On failure the message says what is wrong
+ * in plain words, then the exact detail, on two lines.
  * Returns: (transfer full): the library, or %NULL with @error. */
 MatTextureLibrary *mat_texture_library_load           (GFile         *file,
                                                        GCancellable  *cancellable,

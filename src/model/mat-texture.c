@@ -5,6 +5,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mat-texture.h"
+#include "texm-alpha.h"
 
 /* Pixels decoded at a time by a reduction. */
 #define RUN_PIXELS 4096
@@ -30,6 +31,8 @@ struct _MatTexture
   gboolean   average_known;
   gboolean   has_average;
   guint8     average[4];
+  gboolean   alpha_known;   /* has_alpha computed */
+  gboolean   has_alpha;
 };
 
 G_DEFINE_FINAL_TYPE (MatTexture, mat_texture, G_TYPE_OBJECT)
@@ -186,7 +189,9 @@ _mat_texture_set_payload (MatTexture *self,
   g_clear_pointer (&self->image, texm_image_free);
   g_clear_pointer (&self->rgba0, g_bytes_unref);
   clear_fitted (self);
-  self->average_known = self->has_average = FALSE;
+  self->average_known = FALSE;
+  self->has_average = FALSE;
+  self->alpha_known = FALSE;
   g_bytes_ref (payload);
   g_clear_pointer (&self->payload, g_bytes_unref);
   self->payload = payload;
@@ -547,4 +552,106 @@ mat_texture_get_average (MatTexture *self,
     }
   memcpy (rgba, self->average, sizeof self->average);
   return self->has_average;
+}
+
+TexmDrawAlpha
+mat_texture_draw_alpha (MatTexture *self,
+                        guint32     attr1,
+                        gboolean    emboss_bump)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), TEXM_DRAW_ALPHA);
+
+  if (self->image == NULL)
+    return TEXM_DRAW_ALPHA;
+  return texm_draw_alpha (self->image->header.format, self->image->header.flags5, attr1,
+                          emboss_bump);
+}
+
+gboolean
+mat_texture_has_alpha (MatTexture *self)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), FALSE);
+
+  if (!self->alpha_known)
+    {
+      self->alpha_known = TRUE;
+      self->has_alpha = self->image != NULL && texm_image_has_alpha (self->image);
+    }
+  return self->has_alpha;
+}
+
+GBytes *
+mat_texture_dup_drawn_rgba (MatTexture    *self,
+                            guint          level,
+                            guint          max_side,
+                            TexmDrawAlpha  how,
+                            guint         *width,
+                            guint         *height)
+{
+  g_autoptr(GBytes) rgba = NULL;
+  MatTextureFit fit = MAT_TEXTURE_FIT_NONE;
+  guint w = 0, h = 0, from = level;
+  guint8 *copy;
+  gsize size;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), NULL);
+
+  rgba = mat_texture_dup_rgba_fitted (self, level, max_side, &w, &h, &fit);
+  if (width != NULL)
+    *width = w;
+  if (height != NULL)
+    *height = h;
+  if (rgba == NULL || how == TEXM_DRAW_ALPHA
+      || (how == TEXM_DRAW_ALPHA_INDEX0 && self->image->header.format != 0))
+    return g_steal_pointer (&rgba);
+  /* opaque: nothing to change when the texture has no alpha stored */
+  if (texm_draw_alpha_is_opaque (how) && fit != MAT_TEXTURE_FIT_REDUCED
+      && self->image->header.format != 0 && !mat_texture_has_alpha (self))
+    return g_steal_pointer (&rgba);
+
+  copy = g_bytes_unref_to_data (g_steal_pointer (&rgba), &size);
+  g_return_val_if_fail (size >= (gsize) w * h * 4, (g_free (copy), NULL));
+  if (fit == MAT_TEXTURE_FIT_REDUCED)
+    {
+      /* box-filtered pixels have no palette indices left: an opaque case
+       * is made opaque, a keyed one keeps the reduction's alpha */
+      if (texm_draw_alpha_is_opaque (how))
+        for (gsize i = 0; i < (gsize) w * h; i++)
+          copy[i * 4 + 3] = 255;
+    }
+  else
+    {
+      mat_texture_get_fit (self, level, max_side, &from, NULL, NULL);
+      texm_apply_draw_alpha (self->image, from, how, copy);
+    }
+  return g_bytes_new_take (copy, size);
+}
+
+gboolean
+mat_texture_get_drawn_average (MatTexture    *self,
+                               TexmDrawAlpha  how,
+                               guint8         rgba[4])
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE (self), FALSE);
+  g_return_val_if_fail (rgba != NULL, FALSE);
+
+  if (!mat_texture_get_average (self, rgba))
+    return FALSE;
+  if (texm_draw_alpha_is_opaque (how))
+    rgba[3] = 255;
+  else if (how == TEXM_DRAW_ALPHA_INDEX0 && self->image->header.format == 0)
+    {
+      g_autoptr(GBytes) pixels = NULL;
+      guint level = self->image->header.mip_count - 1, w = 0, h = 0;
+      guint64 sum = 0, n;
+
+      pixels = mat_texture_dup_drawn_rgba (self, level, MAT_TEXTURE_MAX_SHOWN_SIDE, how, &w, &h);
+      if (pixels == NULL || w == 0 || h == 0)
+        return TRUE;
+      n = (guint64) w * h;
+      for (guint64 i = 0; i < n; i++)
+        sum += ((const guint8 *) g_bytes_get_data (pixels, NULL))[i * 4 + 3];
+      rgba[3] = (guint8) ((sum + n / 2) / n);
+    }
+  return TRUE;
 }

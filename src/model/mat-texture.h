@@ -4,6 +4,7 @@
 #include <glib-object.h>
 
 #include "texm.h"
+#include "texm-alpha.h"
 
 G_BEGIN_DECLS
 
@@ -103,6 +104,34 @@ char       *mat_texture_dup_fit_note   (MatTexture    *self,
  * has more than MAT_TEXTURE_MAX_READ_PIXELS pixels. */
 gboolean    mat_texture_get_average    (MatTexture *self,
                                         guint8      rgba[4]);
+
+/* How the game draws this texture's alpha for a material with @attr1
+ * (texm_draw_alpha of its header, render.md 2); TEXM_DRAW_ALPHA when the
+ * payload does not parse. */
+TexmDrawAlpha mat_texture_draw_alpha   (MatTexture *self,
+                                        guint32     attr1,
+                                        gboolean    emboss_bump);
+/* Whether level 0 holds alpha a draw could use (texm_image_has_alpha),
+ * computed once per payload. */
+gboolean    mat_texture_has_alpha      (MatTexture *self);
+/* The pixels of mip @level as the game draws them, no side over
+ * @max_side (mat_texture_dup_rgba_fitted, with the alpha
+ * texm_apply_draw_alpha gives for @how; a box-filtered reduction is made
+ * opaque for an opaque @how and keeps its alpha otherwise). Returns:
+ * (transfer full) (nullable): %NULL as mat_texture_dup_rgba_fitted. */
+GBytes     *mat_texture_dup_drawn_rgba (MatTexture    *self,
+                                        guint          level,
+                                        guint          max_side,
+                                        TexmDrawAlpha  how,
+                                        guint         *width,
+                                        guint         *height);
+
+/* mat_texture_get_average with the alpha the game draws (@how): 255 when
+ * opaque, the share of texels that are not index 0 for a keyed
+ * palettised texture. */
+gboolean    mat_texture_get_drawn_average (MatTexture    *self,
+                                           TexmDrawAlpha  how,
+                                           guint8         rgba[4]);
 
 /* Internal to the model: made by MatTextureLibrary. */
 MatTexture *_mat_texture_new           (const char *name,

@@ -24,6 +24,7 @@
 #include "cli-support.h"
 #include "test-support.h"
 #include "texm.h"
+#include "texm-alpha.h"
 
 static char *tmp_dir;
 
@@ -1000,6 +1001,10 @@ test_demo_textures (void)
     payload = nres_archive_payload_bytes (archive, (guint) index);
     image = texm_parse (payload, "SMOKE.0", 0, &error);
     g_assert_no_error (error);
+    /* 88 on an alpha surface: the game draws its alpha (render.md 2) */
+    g_assert_cmpuint (image->header.format, ==, 88);
+    g_assert_cmpuint (image->header.flags5, ==, TEXM_FLAGS5_ALPHA_SURFACE);
+    g_assert_cmpint (texm_draw_alpha (88, image->header.flags5, 4, FALSE), ==, TEXM_DRAW_ALPHA);
     rgba = texm_decode_rgba (image, 0, &w, &h);
     g_assert_cmpuint (rgba[3], ==, 0);
     for (gsize i = 0; i < (gsize) w * h; i++)

@@ -166,6 +166,255 @@ test_material_counts (void)
   g_assert_cmpstr (summary, ==, "version, phase 2 removed, block 0 (keys), block 1 removed");
 }
 
+/* ---- the two values of every kind ---------------------------------------- */
+
+/* Field @i of @fields is @kind with A's value @from and B's @to, reads
+ * as @label and its change as @change. */
+static void
+check_field (GArray       *fields,
+             guint         i,
+             Mat0DiffKind  kind,
+             guint32       from,
+             guint32       to,
+             const char   *label,
+             const char   *change)
+{
+  const Mat0DiffField *field;
+  g_autofree char *text_label = NULL;
+  g_autofree char *text_change = NULL;
+
+  g_assert_cmpuint (i, <, fields->len);
+  field = &g_array_index (fields, Mat0DiffField, i);
+  g_assert_cmpint (field->kind, ==, kind);
+  g_assert_cmpuint (field->from, ==, from);
+  g_assert_cmpuint (field->to, ==, to);
+  text_label = mat0_diff_field_dup_label (field);
+  g_assert_cmpstr (text_label, ==, label);
+  text_change = mat0_diff_field_dup_change (field);
+  g_assert_cmpstr (text_change, ==, change);
+  /* the two as one line */
+  {
+    g_autofree char *line = mat0_diff_field_dup_description (field);
+    g_autofree char *expected = g_strdup_printf ("%s: %s", label, change);
+
+    g_assert_cmpstr (line, ==, expected);
+  }
+}
+
+/* How side @side of field @i reads, and its value for people. */
+static void
+check_reading (GArray     *fields,
+               guint       i,
+               guint       side,
+               const char *reading,
+               const char *value)
+{
+  const Mat0DiffField *field = &g_array_index (fields, Mat0DiffField, i);
+  g_autofree char *text_reading = mat0_diff_field_dup_reading (field, side);
+  g_autofree char *text_value = mat0_diff_field_dup_value (field, side);
+
+  g_assert_cmpstr (text_reading, ==, reading);
+  g_assert_cmpstr (text_value, ==, value);
+}
+
+/* The directory fields, the metadata, the bytes of a phase and its
+ * texture: old and new values, the readings of the field table. */
+static void
+test_values_fields (void)
+{
+  g_autoptr(Mat0Material) a = sample_material ();
+  g_autoptr(Mat0Material) b = NULL;
+  g_autoptr(GArray) fields = mat0_diff_fields_new ();
+
+  a->attr2 = 5;
+  a->phases[0].p[3] = 100;
+  a->phases[0].p[4] = 128;
+  b = mat0_material_copy (a);
+  b->attr2 = 6;
+  b->meta_a = 7;
+  b->meta_b = 3;
+  b->meta_c = 0x3FC00000u;          /* 1.5f */
+  b->meta_d = 10000;
+  b->phases[0].p[3] = 60;
+  b->phases[0].p[4] = 200;
+  b->phases[0].p[16] = 4;
+  b->phases[0].p[17] = 0;           /* untextured: both read as -1 */
+  b->phases[1].p[17] = 3;
+  memcpy (b->phases[1].texture, "ROCK.1\0\0\0\0\0\0\0\0\0", MAT0_TEXTURE_SIZE);
+
+  g_assert_true (mat0_diff_materials (a, 0x08, 0, b, 0x04, 5, fields));
+  g_assert_cmpuint (fields->len, ==, 13);
+  check_field (fields, 0, MAT0_DIFF_ATTR1, 0x08, 0x04, "attr1", "0x8 (Additive) → 0x4 (See-through)");
+  check_reading (fields, 0, 0, "Additive", "0x8 (Additive)");
+  check_reading (fields, 0, 1, "See-through", "0x4 (See-through)");
+  check_field (fields, 1, MAT0_DIFF_ATTR2, 5, 6, "version", "5 → 6");
+  check_reading (fields, 1, 0, NULL, "5");
+  check_field (fields, 2, MAT0_DIFF_ATTR3, 0, 5, "attr3", "0 → 5");
+  check_field (fields, 3, MAT0_DIFF_META, 255, 7, "ground class", "255 (not set) → 7 (water)");
+  check_reading (fields, 3, 1, "water", "7 (water)");
+  check_field (fields, 4, MAT0_DIFF_META, 255, 3, "unused", "255 → 3");
+  check_field (fields, 5, MAT0_DIFF_META, 0x3F800000u, 0x3FC00000u, "speed factor",
+               "1 (0x3F800000) → 1.5 (0x3FC00000)");
+  check_reading (fields, 5, 1, "1.5", "1.5 (0x3FC00000)");
+  check_field (fields, 6, MAT0_DIFF_META, 0, 10000, "damage per second", "0 → 10000");
+  /* the opacity in per cent, a no-break space before "%" */
+  check_field (fields, 7, MAT0_DIFF_PARAM, 100, 60, "phase 0 opacity",
+               "100\u00a0% → 60\u00a0%");
+  check_reading (fields, 7, 1, "60\u00a0%", "60\u00a0%");
+  check_field (fields, 8, MAT0_DIFF_PARAM, 128, 200, "phase 0 diffuse R", "128 → 200");
+  check_reading (fields, 8, 0, NULL, "128");
+  check_field (fields, 9, MAT0_DIFF_PARAM, 0, 4, "phase 0 specular power", "0 → 4");
+  /* untextured, both cells read as -1: the bytes tell them apart */
+  check_field (fields, 10, MAT0_DIFF_PARAM, 255, 0, "phase 0 texture cell",
+               "255 (−1 untextured) → 0 (−1 untextured)");
+  check_reading (fields, 10, 0, "−1 untextured", "−1 untextured");
+  check_field (fields, 11, MAT0_DIFF_PARAM, 255, 3, "phase 1 texture cell",
+               "−1 whole texture → cell 3");
+  /* the texture by its name */
+  check_field (fields, 12, MAT0_DIFF_TEXTURE, 0, 0, "phase 1 texture", "“ROCK.0” → “ROCK.1”");
+  check_reading (fields, 12, 0, NULL, "“ROCK.0”");
+  {
+    const Mat0DiffField *field = &g_array_index (fields, Mat0DiffField, 12);
+    g_autofree char *from = mat0_diff_field_dup_texture (field, 0);
+    g_autofree char *to = mat0_diff_field_dup_texture (field, 1);
+
+    g_assert_cmpstr (from, ==, "ROCK.0");
+    g_assert_cmpstr (to, ==, "ROCK.1");
+    g_assert_cmpmem (field->texture[0], MAT0_TEXTURE_SIZE, a->phases[1].texture, MAT0_TEXTURE_SIZE);
+    g_assert_cmpmem (field->texture[1], MAT0_TEXTURE_SIZE, b->phases[1].texture, MAT0_TEXTURE_SIZE);
+  }
+
+  /* the first ones one a line, then how many more */
+  {
+    g_autofree char *two = mat0_diff_dup_changes ((const Mat0DiffField *) (gpointer) fields->data, 13, 2);
+    g_autofree char *all = mat0_diff_dup_changes ((const Mat0DiffField *) (gpointer) fields->data, 2, 2);
+    g_autofree char *one_more = mat0_diff_dup_changes ((const Mat0DiffField *) (gpointer) fields->data, 3, 2);
+    g_autofree char *none = mat0_diff_dup_changes (NULL, 0, 2);
+
+    g_assert_cmpstr (two, ==, "attr1: 0x8 (Additive) → 0x4 (See-through)\n"
+                              "version: 5 → 6\n"
+                              "… and 11 more changes");
+    g_assert_cmpstr (all, ==, "attr1: 0x8 (Additive) → 0x4 (See-through)\n"
+                              "version: 5 → 6");
+    g_assert_cmpstr (one_more, ==, "attr1: 0x8 (Additive) → 0x4 (See-through)\n"
+                                   "version: 5 → 6\n"
+                                   "… and 1 more change");
+    g_assert_cmpstr (none, ==, "");
+  }
+
+  /* a texture set, and one that differs after its NUL only: the bytes */
+  g_array_set_size (fields, 0);
+  g_clear_pointer (&b, mat0_material_free);
+  b = mat0_material_copy (a);
+  memcpy (b->phases[0].texture, "SKY.0\0\0\0\0\0\0\0\0\0\0", MAT0_TEXTURE_SIZE);
+  b->phases[1].texture[10] = 'x';
+  g_assert_true (mat0_diff_materials (a, 0, 0, b, 0, 0, fields));
+  g_assert_cmpuint (fields->len, ==, 2);
+  check_field (fields, 0, MAT0_DIFF_TEXTURE, 0, 0, "phase 0 texture", "untextured → “SKY.0”");
+  check_field (fields, 1, MAT0_DIFF_TEXTURE, 0, 0, "phase 1 texture",
+               "52 4F 43 4B 2E 30 00 00 00 00 00 00 00 00 00 00 → "
+               "52 4F 43 4B 2E 30 00 00 00 00 78 00 00 00 00 00");
+}
+
+/* Phases, blocks and keys on one side only (the counts), modes, masks
+ * and the three fields of a key. */
+static void
+test_values_animation (void)
+{
+  g_autoptr(Mat0Material) a = sample_material ();
+  g_autoptr(Mat0Material) b = mat0_material_copy (a);
+  g_autoptr(GArray) fields = mat0_diff_fields_new ();
+
+  /* B: a third phase, block 0 played once with every bit blended and
+   * key 2 dropped, key 0 on phase 1, key 1 ending earlier; a second block */
+  b->n_phases = 3;
+  b->phases = g_renew (Mat0Phase, b->phases, 3);
+  b->phases[2] = b->phases[0];
+  b->blocks[0].header_raw = (0x1Fu << 3) | 2u;
+  b->blocks[0].keys[0].k0 = 1;
+  b->blocks[0].keys[1].k1 = 750;
+  b->blocks[0].n_keys = 2;
+  add_block (b, 5, 1);
+
+  g_assert_true (mat0_diff_materials (a, 0, 0, b, 0, 0, fields));
+  g_assert_cmpuint (fields->len, ==, 7);
+  check_field (fields, 0, MAT0_DIFF_PHASE, 2, 3, "phase 2 added", "2\u00a0phases → 3\u00a0phases");
+  check_reading (fields, 0, 1, "3\u00a0phases", "3\u00a0phases");
+  check_field (fields, 1, MAT0_DIFF_MODE, 1, 2, "block 0 mode", "Ping-pong → Once");
+  check_field (fields, 2, MAT0_DIFF_INTERP, 0x03, 0x1F, "block 0 interpolation",
+               "0x3 (Self-light RGB, Diffuse RGB) → "
+               "0x1F (Self-light RGB, Diffuse RGB, Specular RGB, Emissive RGB, Opacity)");
+  check_reading (fields, 2, 0, "Self-light RGB, Diffuse RGB", "0x3 (Self-light RGB, Diffuse RGB)");
+  check_field (fields, 3, MAT0_DIFF_K0, 0, 1, "block 0 key 0 phase", "0 → 1");
+  /* a time in ms, a no-break space before the unit */
+  check_field (fields, 4, MAT0_DIFF_K1, 1000, 750, "block 0 key 1 time",
+               "1000\u00a0ms → 750\u00a0ms");
+  check_reading (fields, 4, 1, "750\u00a0ms", "750\u00a0ms");
+  check_field (fields, 5, MAT0_DIFF_KEY, 3, 2, "block 0 key 2 removed", "3\u00a0keys → 2\u00a0keys");
+  check_field (fields, 6, MAT0_DIFF_BLOCK, 1, 2, "block 1 added", "1\u00a0block → 2\u00a0blocks");
+
+  /* k2, an unknown mode, an empty mask with an unknown bit, the other way round */
+  g_array_set_size (fields, 0);
+  g_clear_pointer (&b, mat0_material_free);
+  b = mat0_material_copy (a);
+  b->blocks[0].header_raw = (0x40u << 3) | 5u;
+  b->blocks[0].keys[2].k2 = 0;
+  g_assert_true (mat0_diff_materials (b, 0, 0, a, 0, 0, fields));
+  g_assert_cmpuint (fields->len, ==, 3);
+  check_field (fields, 0, MAT0_DIFF_MODE, 5, 1, "block 0 mode", "Unknown (5) → Ping-pong");
+  check_field (fields, 1, MAT0_DIFF_INTERP, 0x40, 0x03, "block 0 interpolation",
+               "0x40 (unknown bits 0x40) → 0x3 (Self-light RGB, Diffuse RGB)");
+  check_field (fields, 2, MAT0_DIFF_K2, 0, 7, "block 0 key 2 k2", "0 → 7");
+
+  /* a phase and a block removed */
+  g_array_set_size (fields, 0);
+  g_clear_pointer (&b, mat0_material_free);
+  b = mat0_material_copy (a);
+  b->n_phases = 1;
+  b->n_blocks = 0;
+  g_assert_true (mat0_diff_materials (a, 0, 0, b, 0, 0, fields));
+  g_assert_cmpuint (fields->len, ==, 2);
+  check_field (fields, 0, MAT0_DIFF_PHASE, 2, 1, "phase 1 removed", "2\u00a0phases → 1\u00a0phase");
+  check_field (fields, 1, MAT0_DIFF_BLOCK, 1, 0, "block 0 removed", "1\u00a0block → 0\u00a0blocks");
+  b->n_blocks = 1;   /* freed as it was made */
+}
+
+/* Entries that are not two materials: the type and the payload size. */
+static void
+test_values_entries (void)
+{
+  static const guint8 bytes_a[] = { 1, 2, 3, 4 };
+  static const guint8 bytes_b[] = { 1, 2, 3 };
+  g_autoptr(GArray) fields = mat0_diff_fields_new ();
+  Mat0DiffEntry a = { "TEX", NRES_TYPE_TEXM, 1, 2, 3, NULL, bytes_a, 4 };
+  Mat0DiffEntry b = { "TEX", 0x01020304u, 0x41, 6, 3, NULL, bytes_b, 3 };
+
+  g_assert_true (mat0_diff_entries (&a, &b, fields));
+  g_assert_cmpuint (fields->len, ==, 4);
+  /* a type id as its four letters when they are printable */
+  check_field (fields, 0, MAT0_DIFF_TYPE, NRES_TYPE_TEXM, 0x01020304u, "entry type", "Texm → 0x01020304");
+  check_reading (fields, 0, 0, "Texm", "Texm");
+  check_reading (fields, 0, 1, NULL, "0x01020304");
+  check_field (fields, 1, MAT0_DIFF_ATTR1, 1, 0x41, "attr1", "0x1 (Opaque, extended texture load) → 0x41 (Opaque, extended texture load, bit 6)");
+  check_field (fields, 2, MAT0_DIFF_ATTR2, 2, 6, "version", "2 → 6");
+  check_field (fields, 3, MAT0_DIFF_PAYLOAD, 4, 3, "payload bytes", "4\u00a0bytes → 3\u00a0bytes");
+
+  /* an unknown blend index */
+  g_array_set_size (fields, 0);
+  b = a;
+  b.attr1 = 7u << 2;
+  g_assert_true (mat0_diff_entries (&a, &b, fields));
+  check_field (fields, 0, MAT0_DIFF_ATTR1, 1, 0x1C, "attr1", "0x1 (Opaque, extended texture load) → 0x1C (unknown blend 7)");
+
+  /* the hardware-profile bit and bits no code reads */
+  g_array_set_size (fields, 0);
+  b.attr1 = 0x80000106u;
+  g_assert_true (mat0_diff_entries (&a, &b, fields));
+  check_field (fields, 0, MAT0_DIFF_ATTR1, 1, 0x80000106u, "attr1",
+               "0x1 (Opaque, extended texture load) → "
+               "0x80000106 (See-through, hardware profile, unknown bits 0x80000100)");
+}
+
 /* ---- entries that are not two materials ---------------------------------- */
 
 static void
@@ -360,6 +609,9 @@ main (int   argc,
   g_test_add_func ("/core/diff/materials/fields", test_material_fields);
   g_test_add_func ("/core/diff/materials/counts", test_material_counts);
   g_test_add_func ("/core/diff/entries", test_entries);
+  g_test_add_func ("/core/diff/values/fields", test_values_fields);
+  g_test_add_func ("/core/diff/values/animation", test_values_animation);
+  g_test_add_func ("/core/diff/values/entries", test_values_entries);
   g_test_add_func ("/core/diff/libraries", test_libraries);
   g_test_add_func ("/core/diff/archives", test_archives);
 

@@ -453,9 +453,10 @@ test_readings (void)
     g_autofree char *half = mat0_fields_dup_opacity_reading (50);
     g_autofree char *over = mat0_fields_dup_opacity_reading (101);
 
-    g_assert_cmpstr (full, ==, "100 %");
-    g_assert_cmpstr (half, ==, "50 %");
-    g_assert_cmpstr (over, ==, "101 % (over 100 %)");
+    /* a no-break space between the number and "%" */
+    g_assert_cmpstr (full, ==, "100\u00a0%");
+    g_assert_cmpstr (half, ==, "50\u00a0%");
+    g_assert_cmpstr (over, ==, "101\u00a0% (over 100\u00a0%)");
   }
 }
 

@@ -119,6 +119,52 @@ test_swatch (void)
   g_assert_cmpmem (rgba, 4, ((guint8[]) { 0, 0, 0, 0 }), 4);
 }
 
+/* render.md 3 worked by hand: src (0.8, 0.4, 0.2) at alpha 0.5 over
+ * dst (0.5, 0.25, 1.0) */
+static void
+test_blend (void)
+{
+  const float src[3] = { 0.8f, 0.4f, 0.2f };
+  const float dst[3] = { 0.5f, 0.25f, 1.0f };
+  static const struct { guint mode; float out[3]; } cases[] = {
+    { 0, { 0.8f, 0.4f, 0.2f } },                 /* ONE, ZERO */
+    { 1, { 0.4f, 0.2f, 0.1f } },                 /* SRCALPHA, ZERO */
+    { 2, { 0.9f, 0.45f, 1.0f } },                /* SRCALPHA, ONE: 1.1 clamped */
+    { 3, { 0.4f, 0.1f, 0.2f } },                 /* ZERO, SRCCOLOR */
+    { 4, { 0.65f, 0.325f, 0.6f } },              /* SRCALPHA, INVSRCALPHA */
+    { 5, { 0.8f, 0.2f, 0.4f } },                 /* DESTCOLOR, SRCCOLOR: 2 s d */
+    { 6, { 0.8f, 0.4f, 0.2f } },                 /* past the table: as 0 */
+    { 200, { 0.8f, 0.4f, 0.2f } },
+  };
+  float out[3];
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      phase_light_blend (cases[i].mode, src, 0.5f, dst, out);
+      for (guint c = 0; c < 3; c++)
+        g_assert_cmpfloat_with_epsilon (out[c], cases[i].out[c], 1e-6);
+    }
+
+  /* the alpha test: alpha 0 (and NaN, and below 1/255) drops the texel
+   * in modes 1..5; mode 0 draws it; exactly 1/255 passes */
+  for (guint mode = 0; mode <= 6; mode++)
+    {
+      const float *expected = mode == 0 || mode == 6 ? src : dst;
+
+      phase_light_blend (mode, src, 0.0f, dst, out);
+      g_assert_cmpmem (out, sizeof out, expected, sizeof out);
+      phase_light_blend (mode, src, NAN, dst, out);
+      g_assert_cmpmem (out, sizeof out, expected, sizeof out);
+      phase_light_blend (mode, src, 0.5f / 255.0f, dst, out);
+      g_assert_cmpmem (out, sizeof out, expected, sizeof out);
+    }
+  phase_light_blend (4, src, 1.0f / 255.0f, dst, out);
+  g_assert_cmpfloat_with_epsilon (out[0], 0.8f / 255.0f + 0.5f * 254.0f / 255.0f, 1e-6);
+  /* alpha above 1 is 1 */
+  phase_light_blend (4, src, 3.0f, dst, out);
+  g_assert_cmpmem (out, sizeof out, src, sizeof out);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -129,6 +175,7 @@ main (int   argc,
   g_test_add_func ("/phase-light/colour-terms", test_colour_terms);
   g_test_add_func ("/phase-light/swatch-geometry", test_swatch_geometry);
   g_test_add_func ("/phase-light/swatch", test_swatch);
+  g_test_add_func ("/phase-light/blend", test_blend);
 
   return g_test_run ();
 }

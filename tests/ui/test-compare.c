@@ -37,6 +37,8 @@
 #include "mat-compare-window-private.h"
 #include "mat-library-diff-private.h"
 #include "mat-material-diff.h"
+#include "mat-anim-block.h"
+#include "mat-key.h"
 #include "mat-library.h"
 #include "mat-preview.h"
 #include "mat-texture-library.h"
@@ -187,7 +189,7 @@ test_phases_diff (void)
     g_autofree char *diffuse_r = g_strdup_printf ("%.3f", 255 / 255.0);
     g_autofree char *ambient_r = g_strdup_printf ("%.3f", (double) (80 / 255.0f));
     /* the opacity in per cent */
-    g_autofree char *ambient_a = g_strdup_printf ("%.1f %%", (double) (100 * 0.01f) * 100.0);
+    g_autofree char *ambient_a = g_strdup_printf ("%.1f\u00a0%%", (double) (100 * 0.01f) * 100.0);
     g_autofree char *zero = g_strdup_printf ("%.3f", 0.0);
 
     g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 4, "value"), ==, diffuse_r);
@@ -384,7 +386,7 @@ test_labels (void)
 
   /* readings: the opacity in per cent, the cell */
   g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 3, "raw"), ==, "100");
-  g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 3, "value"), ==, "100.0 %");
+  g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 3, "value"), ==, "100.0\u00a0%");
   g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 17, "raw"), ==, "1");
   g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 17, "value"), ==, "cell 1");
   g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_B, 17, "value"), ==, "−1 untextured");
@@ -397,12 +399,12 @@ test_labels (void)
     GtkWidget *value;
 
     g_assert_true (mat_phase_set_param (ui_phase_at (atlas, 1), 3, 150, NULL));
-    g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 3, "value"), ==, "150.0 %");
+    g_assert_cmpstr (mat_compare_view_get_cell_text (f.view, MAT_COMPARE_SLOT_A, 3, "value"), ==, "150.0\u00a0%");
     g_ptr_array_set_size (groups, 0);
     ui_collect_by_css_class (table, "warning", groups);
     g_assert_cmpuint (groups->len, ==, 1);
     value = groups->pdata[0];
-    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (value)), ==, "150.0 %");
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (value)), ==, "150.0\u00a0%");
     g_assert_true (mat_history_undo (mat_library_get_history (f.lib)));
     g_assert_false (gtk_widget_has_css_class (value, "warning"));
   }
@@ -533,7 +535,7 @@ assert_rows_equal (Fixture            *f,
     {
       /* p3, the opacity, reads in per cent */
       g_autofree char *text = row == 3
-                              ? g_strdup_printf ("%.1f %%", (double) expected->f[f_of_row[row]] * 100.0)
+                              ? g_strdup_printf ("%.1f\u00a0%%", (double) expected->f[f_of_row[row]] * 100.0)
                               : g_strdup_printf ("%.3f", (double) expected->f[f_of_row[row]]);
 
       g_assert_cmpstr (mat_compare_view_get_cell_text (f->view, slot, row, "value"), ==, text);
@@ -842,7 +844,7 @@ test_material_diff (void)
   g_assert_false (mat_material_diff_get_row_copyable (diff, row, 1));
   {
     int key = find_row (diff, MAT_MATERIAL_DIFF_ROW_KEY, 0, 1);
-    g_autofree char *text = g_strdup_printf ("phase %u · ends at %u ms · k2 %u",
+    g_autofree char *text = g_strdup_printf ("phase %u · ends at %u\u00a0ms · k2 %u",
                                              multi_core->blocks[0].keys[1].k0,
                                              multi_core->blocks[0].keys[1].k1,
                                              multi_core->blocks[0].keys[1].k2);
@@ -1322,6 +1324,42 @@ open_other (WinFixture      *f,
   g_assert_cmpstr (mat_library_diff_get_other_title (diff), ==, "Original.lib");
 }
 
+/* The row of the library diff's list on screen that shows @name: its
+ * box (badge, name, details, buttons), or %NULL. */
+static GtkWidget *
+shown_row (MatLibraryDiff *diff,
+           const char     *name)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  ui_collect_by_css_class (mat_library_diff_get_test_widget (diff, "list"), "diff-name", names);
+  for (guint i = 0; i < names->len; i++)
+    if (gtk_widget_get_mapped (names->pdata[i]) &&
+        g_strcmp0 (gtk_label_get_text (names->pdata[i]), name) == 0)
+      return gtk_widget_get_parent (names->pdata[i]);
+  return NULL;
+}
+
+static gboolean
+row_is_shown (gpointer data)
+{
+  gpointer *args = data;
+
+  return shown_row (args[0], args[1]) != NULL;
+}
+
+/* The text of @row's list of changes, as drawn. */
+static const char *
+shown_changes (GtkWidget *row)
+{
+  GtkWidget *label = ui_find_by_css_class (row, "diff-changes");
+
+  g_assert_nonnull (label);
+  if (!gtk_widget_get_visible (label))
+    return "";
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
 static void
 test_library_diff (void)
 {
@@ -1391,6 +1429,9 @@ test_library_diff (void)
     /* "1 difference: phase 2 (diffuse)": the row gives the list part */
     g_assert_cmpstr (mat_library_diff_row_get_summary (row), ==, "phase 2 (diffuse)");
     g_assert_true (g_str_has_suffix (summary, mat_library_diff_row_get_summary (row)));
+    /* each change with the other library's value, then this one's */
+    g_assert_cmpstr (mat_library_diff_row_get_changes (row), ==, "phase 2 diffuse G: 0 → 9");
+    g_assert_cmpstr (mat_library_diff_row_get_all_changes (row), ==, "phase 2 diffuse G: 0 → 9");
   }
 
   /* changed only: the three that differ */
@@ -1399,6 +1440,15 @@ test_library_diff (void)
   g_assert_true (mat_library_diff_get_changed_only (diff));
   g_assert_cmpuint (g_list_model_get_n_items (mat_library_diff_get_shown_rows (diff)), ==, 3);
   ui_pump ();
+
+  /* the rows on screen: the changed one gives its change, old → new */
+  {
+    gpointer args[2] = { diff, (gpointer) "COLOR_CYCLE" };
+
+    g_assert_true (ui_wait_for (row_is_shown, args, 10));
+    g_assert_cmpstr (shown_changes (shown_row (diff, "COLOR_CYCLE")), ==, "phase 2 diffuse G: 0 → 9");
+    g_assert_cmpstr (shown_changes (shown_row (diff, "GLOW_PULSE")), ==, "");
+  }
 
   /* take the changed one: its content back, one step */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (diff), "library-diff.take", "u", position));
@@ -1440,6 +1490,16 @@ test_library_diff (void)
   g_assert_cmpstr (mat_compare_view_get_page (f.view), ==, "material");
   g_assert_true (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_A) == mat_library_diff_row_get_theirs (row));
   g_assert_true (mat_compare_view_get_slot_material (f.view, MAT_COMPARE_SLOT_B) == mat_library_diff_row_get_mine (row));
+  /* the two whole materials say what changed, old → new, under the summary */
+  {
+    MatMaterialDiff *material_diff = mat_compare_view_get_material_diff (f.view);
+    GtkWidget *changes = ui_find_by_css_class (GTK_WIDGET (material_diff), "compare-changes");
+
+    g_assert_cmpstr (mat_material_diff_get_changes (material_diff), ==, "phase 2 diffuse G: 0 → 9");
+    g_assert_nonnull (changes);
+    g_assert_true (gtk_widget_get_visible (changes));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (changes)), ==, "phase 2 diffuse G: 0 → 9");
+  }
   {
     MatMaterialDiff *material_diff = mat_compare_view_get_material_diff (f.view);
     int group = find_row (material_diff, MAT_MATERIAL_DIFF_ROW_GROUP, 2, MAT0_GROUP_DIFFUSE);
@@ -1559,6 +1619,186 @@ test_window_screenshots (void)
     }
 }
 
+/* ---- layout: the library diff's columns, numbers and their units ------------ */
+
+/* The x of every name on screen in the library diff's list, in the
+ * list's coordinates, is @x (the first one's when @x < 0); returns it. */
+static double
+assert_names_line_up (MatLibraryDiff *diff,
+                      double          x,
+                      guint          *n_rows)
+{
+  GtkWidget *list = mat_library_diff_get_test_widget (diff, "list");
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  ui_collect_by_css_class (list, "diff-name", names);
+  *n_rows = 0;
+  for (guint i = 0; i < names->len; i++)
+    {
+      GtkWidget *name = names->pdata[i];
+      graphene_point_t at;
+
+      if (!gtk_widget_get_mapped (name))
+        continue;
+      g_assert_true (gtk_widget_compute_point (name, list, &GRAPHENE_POINT_INIT (0, 0), &at));
+      g_test_message ("%s at x %.1f", gtk_label_get_text (GTK_LABEL (name)), (double) at.x);
+      if (x < 0)
+        x = at.x;
+      g_assert_cmpfloat_with_epsilon (at.x, x, 0.5);
+      (*n_rows)++;
+    }
+  return x;
+}
+
+static gboolean
+rows_laid_out (gpointer data)
+{
+  MatLibraryDiff *diff = data;
+  GtkWidget *row = shown_row (diff, "COLOR_CYCLE");
+
+  return row != NULL && gtk_widget_get_width (row) > 0;
+}
+
+/* Whatever the language's words for "Same", "Removed", "Changed" and
+ * "Added", the names after the badges start at one x in every row. */
+static void
+test_library_diff_columns (void)
+{
+  WinFixture f = { 0 };
+  g_autofree char *dir = NULL;
+  MatLibraryDiff *diff;
+  double x;
+  guint n_rows;
+
+  f.original = ui_demo_bytes ();
+  f.lib = ui_library_new (f.original);
+  edit_library (f.lib);
+  win_open (&f, 1100, 720);
+  diff = mat_compare_window_get_library_diff (f.window);
+  open_other (&f, diff, &dir);
+  gtk_widget_activate_action (GTK_WIDGET (f.window), "win.show-page", "s", "libraries");
+  g_assert_true (ui_wait_for (rows_laid_out, diff, 10));
+  ui_spin_ms (50);
+
+  /* every row: the same ones, then removed and changed among them */
+  x = assert_names_line_up (diff, -1, &n_rows);
+  g_assert_cmpuint (n_rows, >=, 6);
+  g_assert_nonnull (shown_row (diff, "GLOW_PULSE"));
+  /* changed only: removed, changed and added */
+  mat_library_diff_set_changed_only (diff, TRUE);
+  g_assert_true (ui_wait_for (rows_laid_out, diff, 10));
+  ui_spin_ms (50);
+  assert_names_line_up (diff, x, &n_rows);
+  g_assert_cmpuint (n_rows, ==, 3);
+  g_assert_nonnull (shown_row (diff, "NEW_ONE"));
+
+  win_close (&f);
+  remove_tree (dir);
+}
+
+/* Adds the text of every label under @widget to @texts, but for the
+ * previews' own read-outs. */
+static void
+collect_texts (GtkWidget *widget,
+               GPtrArray *texts)
+{
+  if (MAT_IS_PREVIEW (widget))
+    return;
+  if (GTK_IS_LABEL (widget))
+    g_ptr_array_add (texts, (gpointer) gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_texts (child, texts);
+}
+
+/* A number and its unit stay together: every text of the Compare window
+ * that puts a unit after a number has a no-break space (U+00A0 or
+ * U+202F) between them, on both pages, with blocks playing and a change
+ * in ms listed. (The previews' read-outs are the previews' own.) */
+static void
+test_window_units (void)
+{
+  WinFixture f = { 0 };
+  g_autofree char *dir = NULL;
+  g_autoptr(GPtrArray) texts = g_ptr_array_new ();
+  g_autoptr(GRegex) plain = NULL;
+  g_autoptr(GRegex) joined = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatKey) key = NULL;
+  g_autoptr(MatAnimBlock) block = NULL;
+  MatLibraryDiff *diff;
+  MatLibraryDiffRow *row;
+  guint position, n_joined = 0, n_ms = 0, n_percent = 0, n_seconds = 0;
+  /* a count's noun, but not a name and its number ("block 0 key 1") */
+  const char *units = "(ms|s|%|мс|с|(?:keys?|phases?|blocks?|bytes?|ключ[а-яё]*|фаз[а-яё]*|блок[а-яё]*|байт[а-яё]*)(?! ?[0-9]))(?![\\p{L}])";
+  g_autofree char *plain_re = g_strconcat ("[0-9] ", units, NULL);
+  g_autofree char *joined_re = g_strconcat ("[0-9][\\x{00A0}\\x{202F}]", units, NULL);
+
+  plain = g_regex_new (plain_re, 0, 0, &error);
+  g_assert_no_error (error);
+  joined = g_regex_new (joined_re, 0, 0, &error);
+  g_assert_no_error (error);
+
+  f.original = ui_demo_bytes ();
+  f.lib = ui_library_new (f.original);
+  edit_library (f.lib);
+  /* COLOR_CYCLE's key 1 ends 100 ms later: a change in ms */
+  block = g_list_model_get_item (mat_material_get_blocks (ui_find_material (f.lib, "COLOR_CYCLE")), 0);
+  key = g_list_model_get_item (mat_anim_block_get_keys (block), 1);
+  g_assert_true (mat_key_set_k1 (key, mat_key_get_k1 (key) + 100, &error));
+  g_assert_no_error (error);
+  win_open (&f, 1100, 720);
+  diff = mat_compare_window_get_library_diff (f.window);
+  open_other (&f, diff, &dir);
+  gtk_widget_activate_action (GTK_WIDGET (f.window), "win.show-page", "s", "libraries");
+  mat_library_diff_set_changed_only (diff, TRUE);
+  g_assert_true (ui_wait_for (rows_laid_out, diff, 10));
+
+  /* whole materials (blocks and keys), then block 0 of each playing */
+  row = row_named (diff, "COLOR_CYCLE", &position);
+  g_test_message ("COLOR_CYCLE: %s", mat_library_diff_row_get_changes (row));
+  g_assert_true (g_regex_match (joined, mat_library_diff_row_get_changes (row), 0, NULL));
+  gtk_widget_activate_action (GTK_WIDGET (diff), "library-diff.compare", "u", position);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_A, mat_library_diff_row_get_theirs (row), 0, 0, 0);
+  mat_compare_view_set_slot (f.view, MAT_COMPARE_SLOT_B, mat_library_diff_row_get_mine (row), 0, 0, 250);
+  mat_compare_view_set_time (f.view, 400);
+  ui_spin_ms (100);
+
+  collect_texts (GTK_WIDGET (f.window), texts);
+  g_assert_cmpuint (texts->len, >, 50);
+  for (guint i = 0; i < texts->len; i++)
+    {
+      const char *text = texts->pdata[i];
+      g_autoptr(GMatchInfo) match = NULL;
+
+      if (g_regex_match (plain, text, 0, &match))
+        g_error ("a plain space between a number and its unit: \"%s\"", text);
+      g_clear_pointer (&match, g_match_info_unref);
+      for (g_regex_match (joined, text, 0, &match); g_match_info_matches (match);
+           g_match_info_next (match, NULL))
+        {
+          g_autofree char *unit = g_match_info_fetch (match, 1);
+
+          n_joined++;
+          if (g_str_equal (unit, "ms") || g_str_equal (unit, "мс"))
+            n_ms++;
+          else if (g_str_equal (unit, "%"))
+            n_percent++;
+          else if (g_str_equal (unit, "s") || g_str_equal (unit, "с"))
+            n_seconds++;
+        }
+    }
+  g_test_message ("%u numbers with their units, %u in ms, %u in %%, %u in s",
+                  n_joined, n_ms, n_percent, n_seconds);
+  /* the time scale, the blocks' cycles, the keys, the changed time, the opacity */
+  g_assert_cmpuint (n_ms, >=, 5);
+  g_assert_cmpuint (n_percent, >=, 2);
+  g_assert_cmpuint (n_seconds, >=, 2);
+
+  win_close (&f);
+  remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1587,7 +1827,10 @@ main (int   argc,
   g_test_add_func ("/compare/phases/copy-group-phase", test_phase_and_group_copy);
   g_test_add_func ("/compare/window/keys", test_window_keys);
   g_test_add_func ("/compare/window/library-diff", test_library_diff);
-  g_test_add_func ("/compare/window/screenshots", test_window_screenshots);
+  /* what the user sees, run again in Russian (compare-ru) */
+  g_test_add_func ("/compare/window/shown/screenshots", test_window_screenshots);
+  g_test_add_func ("/compare/window/shown/library-diff-columns", test_library_diff_columns);
+  g_test_add_func ("/compare/window/shown/units", test_window_units);
 
   return g_test_run ();
 }

@@ -16,8 +16,10 @@
 
 #include "mat-application.h"
 #include "mat-compare-window.h"
+#include "mat-dialogs-private.h"
 #include "mat-drafts-dialog.h"
 #include "mat-library-diff.h"
+#include "mat-model-archive.h"
 #include "mat-phase-table.h"
 #include "mat-texture-library.h"
 #include "mat-unsaved-dialog.h"
@@ -520,6 +522,85 @@ test_offered (void)
   g_assert_cmpuint (drafts_holding (store, NULL), ==, 0);
 }
 
+static gboolean
+message_shown (gpointer data)
+{
+  return _mat_dialogs_get_n_shown () > 0;
+}
+
+/* A draft of a model archive, which no window of this version shows:
+ * Restore says so and keeps the draft (in the list and on disk) instead
+ * of dropping it. */
+static void
+test_models_kept (void)
+{
+  g_autofree char *dir = g_build_filename (tmp_dir, "models", NULL);
+  g_autofree char *path = g_build_filename (dir, "land.rlb", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  MatDraftStore *store = drafts ();
+  g_autoptr(MatDraftStore) ended = mat_draft_store_new (mat_draft_store_get_folder (store));
+  g_autoptr(MatModelArchive) archive = NULL;
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  static const char wear[] = "1\r\n0 GRASS\r\n";
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GListModel) left = NULL;
+  const MatDialogRequest *request;
+  MatDraftsDialog *dialog;
+  GListModel *offered;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  {
+    NresOutEntry out = { -1, { 0 }, NULL };
+    g_autoptr(GBytes) bytes = NULL;
+
+    out.entry.type_id = NRES_TYPE_WEAR;
+    g_assert_true (nres_entry_set_name (&out.entry, "Land1.wea", NULL));
+    out.payload = g_bytes_new_static (wear, sizeof wear - 1);
+    bytes = nres_write_repack (NULL, &out, 1, &error);
+    g_assert_no_error (error);
+    g_bytes_unref (out.payload);
+    write_bytes (path, bytes);
+  }
+  archive = mat_model_archive_load (file, NULL, &error);
+  g_assert_no_error (error);
+  mat_draft_store_track (ended, MAT_DRAFTABLE (archive), NULL);
+  g_assert_true (mat_model_archive_set_wear (archive, mat_model_archive_get_model (archive, 0), 0,
+                                             "ROCK_WALL", &error));
+  g_assert_no_error (error);
+  edited = save_bytes (MAT_DRAFTABLE (archive));
+  g_assert_true (mat_draft_store_flush_sync (ended, TRUE, &error));
+  g_assert_no_error (error);
+  g_clear_object (&ended);
+  g_clear_object (&archive);
+
+  /* the application offers drafts once, at the start: a dialog of our own */
+  mat_draft_store_find_left_async (store, NULL, result_cb, &result);
+  g_assert_true (ui_wait_for (have_result, &result, WAIT_SECONDS));
+  left = mat_draft_store_find_left_finish (store, result, &error);
+  g_assert_no_error (error);
+  dialog = mat_drafts_dialog_present (app, NULL, left);
+  g_assert_true (ui_wait_for (ui_widget_is_shown, dialog, WAIT_SECONDS));
+  offered = mat_drafts_dialog_get_drafts (dialog);
+  g_assert_cmpuint (g_list_model_get_n_items (offered), ==, 1);
+  id = offered_id (offered, file, MAT_DRAFT_KIND_MODELS);
+
+  mat_drafts_dialog_restore (dialog, id);
+  g_assert_true (ui_wait_for (message_shown, NULL, WAIT_SECONDS));
+  request = _mat_dialogs_get_shown ();
+  g_assert_cmpint (request->type, ==, GTK_MESSAGE_ERROR);
+  g_test_message ("%s: %s", request->heading, request->body);
+  _mat_dialogs_answer (0);
+  g_assert_cmpuint (g_list_model_get_n_items (offered), ==, 1);
+  g_assert_cmpuint (drafts_holding (store, edited), ==, 1);
+
+  /* discarded on purpose, it goes (and the dialog with the last row) */
+  mat_drafts_dialog_discard (dialog, id);
+  wait_store (store);
+  g_assert_cmpuint (drafts_holding (store, edited), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -549,6 +630,7 @@ main (int   argc,
   g_test_add_func ("/ui/drafts/prompt-discard", test_prompt_discard);
   g_test_add_func ("/ui/drafts/undo-and-save", test_undo_and_save);
   g_test_add_func ("/ui/drafts/offered", test_offered);
+  g_test_add_func ("/ui/drafts/models-kept", test_models_kept);
 
   status = g_test_run ();
   {

@@ -27,6 +27,7 @@
 #include <X11/keysym.h>
 
 #include "mat-application.h"
+#include "mat0-fields.h"
 #include "mat-block-editor.h"
 #include "mat-flags-inspector.h"
 #include "mat-meta-editor.h"
@@ -37,6 +38,7 @@
 #include "mat-window.h"
 #include "phase-light.h"
 #include "test-support.h"
+#include "ui-screen.h"
 #include "ui-support.h"
 
 #define WAIT_SECONDS 20
@@ -930,6 +932,287 @@ test_swatches (void)
   close_window (window);
 }
 
+/* What a swatch shows, computed here (render.md 3): the colour at its
+ * alpha over a square of grey @under, blended with blend mode @mode and
+ * the alpha test of modes 1..5; opaque. */
+static void
+blended_swatch (guint        mode,
+                const guint8 rgba[4],
+                float        under,
+                int          out[3])
+{
+  float alpha = rgba[3] / 255.0f;
+
+  for (guint c = 0; c < 3; c++)
+    {
+      float s = rgba[c] / 255.0f, d = under, r;
+
+      if (mode != 0 && alpha < 1.0f / 255.0f)
+        r = d;
+      else
+        switch (mode)
+          {
+          case 2: r = s * alpha + d; break;                  /* SRCALPHA, ONE */
+          case 3: r = d * s; break;                          /* ZERO, SRCCOLOR */
+          case 4: r = s * alpha + d * (1 - alpha); break;    /* SRCALPHA, INVSRCALPHA */
+          case 5: r = 2 * s * d; break;                      /* DESTCOLOR, SRCCOLOR */
+          default: r = s; break;                             /* ONE, ZERO */
+          }
+      out[c] = (int) lrintf (CLAMP (r, 0.0f, 1.0f) * 255.0f);
+    }
+}
+
+/* The swatches on screen: the list's rows as the X server shows them,
+ * each half of a swatch the colour blended over its square (a dark and a
+ * light grey) by the material's blend mode, opaque, whatever the
+ * window's own colour; a lit skin counts its texture's alpha only with
+ * emboss bump on. */
+static void
+test_swatches_on_screen (void)
+{
+  static const struct { const char *name; guint mode; } cases[] = {
+    { "UNTEXTURED_RED", 0 },   /* opaque */
+    { "SPECULAR_SHINE", 0 },   /* opacity 20 %, ONE/ZERO: opaque all the same */
+    { "ENGINE_EXHAUST", 4 },   /* attr1 0x44: see-through, untextured */
+    { "SMOKE_VEIL", 4 },       /* see-through over SMOKE.0 (88 on an alpha surface) */
+    { "HALO_GLOW", 2 },        /* additive over GLOW.0 (4444) */
+    { "FADE_IN", 2 },          /* additive at opacity 0: dropped by the alpha test */
+  };
+  static const float under[2] = { 0.28f, 0.75f };
+  MatWindow *window = open_demo (1280, 800);
+  MatLibrary *library = mat_window_get_library (window);
+
+  for (guint i = 0; i <= G_N_ELEMENTS (cases); i++)
+    {
+      /* the last round: HALO_GLOW as a lit skin (attr1 | 0x02), its
+       * texture then opaque, and with emboss bump its alpha again */
+      gboolean skin = i == G_N_ELEMENTS (cases);
+      const char *name = skin ? "HALO_GLOW" : cases[i].name;
+      guint mode = skin ? 2 : cases[i].mode;
+      MatMaterial *material = ui_find_material (library, name);
+      MatMaterialRow *row;
+      guint8 colour[4], drawn[2][3], average[4];
+
+      if (skin)
+        {
+          g_autoptr(GError) error = NULL;
+
+          g_assert_true (mat_material_set_attr1 (material, mat_material_get_attr1 (material) | 0x02,
+                                                 &error));
+          g_assert_no_error (error);
+        }
+      mat_window_select_material (window, material);
+      ui_spin_ms (50);
+      row = row_of (window, material);
+      g_assert_nonnull (row);
+      g_assert_cmpuint (mat0_fields_blend_of_attr1 (mat_material_get_attr1 (material))->mode, ==, mode);
+      g_assert_true (mat_material_row_get_swatch (row, colour));
+      g_assert_true (mat_material_row_get_swatch_drawn (row, drawn[0], drawn[1]));
+
+      /* the alpha: phase 0's opacity, times the texture's average alpha
+       * only where the game draws it */
+      if (g_str_equal (name, "HALO_GLOW"))
+        {
+          MatTextureLibrary *textures = mat_phase_table_get_textures (template_child (window, "phase_table"));
+          MatTexture *glow = mat_texture_library_lookup (textures, "GLOW.0");
+          guint8 model[4];
+
+          g_assert_true (mat_texture_get_average (glow, average));
+          g_assert_cmpuint (average[3], <, 200);   /* a radial fade */
+          g_assert_true (mat_material_get_swatch (material, model));
+          g_assert_cmpuint (colour[3], ==, (model[3] * (skin ? 255 : average[3]) + 127) / 255);
+          if (skin)
+            {
+              guint8 with_emboss[4];
+
+              mat_material_row_set_emboss_bump (row, TRUE);
+              g_assert_true (mat_material_row_get_swatch (row, with_emboss));
+              g_assert_cmpuint (with_emboss[3], ==, (model[3] * average[3] + 127) / 255);
+              mat_material_row_set_emboss_bump (row, FALSE);
+            }
+        }
+
+      {
+        g_autoptr(GdkTexture) shot = NULL;
+        int middle = gtk_widget_get_height (GTK_WIDGET (row)) / 2;
+
+        ui_screen_wait_painted (GTK_WIDGET (row), 2);
+        shot = ui_screen_grab (GTK_WIDGET (row));
+        for (guint side = 0; side < 2; side++)
+          {
+            int expected[3];
+            guint8 pixel[4];
+
+            blended_swatch (mode, colour, under[side], expected);
+            ui_texture_pixel (shot, side == 0 ? 4 : 12, middle, pixel);
+            g_test_message ("%s%s, over %.2f: drawn %u %u %u, on screen %u %u %u, render.md %d %d %d",
+                            name, skin ? " (lit skin)" : "", under[side], drawn[side][0],
+                            drawn[side][1], drawn[side][2], pixel[0], pixel[1], pixel[2],
+                            expected[0], expected[1], expected[2]);
+            for (guint c = 0; c < 3; c++)
+              {
+                g_assert_cmpint (ABS ((int) drawn[side][c] - expected[c]), <=, 1);
+                g_assert_cmpint (ABS ((int) pixel[c] - expected[c]), <=, 2);
+              }
+          }
+      }
+    }
+  close_window (window);
+}
+
+/* ---- a layout that does not move --------------------------------------- */
+
+typedef struct {
+  GtkWidget       *area;
+  GtkWidget       *window;
+  graphene_rect_t  first;
+  guint            n_frames;
+  guint            n_moved;
+  graphene_rect_t  moved;
+} AllocationWatch;
+
+/* At every frame: where the GL view is in the window, and how big. */
+static gboolean
+watch_allocation (GtkWidget     *widget,
+                  GdkFrameClock *clock,
+                  gpointer       data)
+{
+  AllocationWatch *watch = data;
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_compute_bounds (watch->area, watch->window, &bounds))
+    return G_SOURCE_CONTINUE;
+  if (watch->n_frames++ == 0)
+    watch->first = bounds;
+  else if (!graphene_rect_equal (&bounds, &watch->first))
+    {
+      if (watch->n_moved++ == 0)
+        watch->moved = bounds;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+assert_not_moved (AllocationWatch *watch,
+                  const char      *what)
+{
+  g_test_message ("%s: %u frames, GL view %.0f×%.0f at (%.0f, %.0f)", what, watch->n_frames,
+                  watch->first.size.width, watch->first.size.height,
+                  watch->first.origin.x, watch->first.origin.y);
+  g_assert_cmpuint (watch->n_frames, >, 10);
+  if (watch->n_moved > 0)
+    g_error ("%s: the GL view moved in %u of %u frames: %.0f×%.0f at (%.0f, %.0f), then %.0f×%.0f at (%.0f, %.0f)",
+             what, watch->n_moved, watch->n_frames, watch->first.size.width, watch->first.size.height,
+             watch->first.origin.x, watch->first.origin.y, watch->moved.size.width,
+             watch->moved.size.height, watch->moved.origin.x, watch->moved.origin.y);
+}
+
+/* The readouts are shown, and say what they should. */
+static void
+assert_readouts_shown (MatPreview *preview)
+{
+  GtkWidget *time_label = preview_part (preview, "time_label");
+  GtkWidget *blend_label = preview_part (preview, "blend_label");
+
+  g_assert_true (gtk_widget_get_mapped (time_label));
+  g_assert_true (gtk_widget_get_mapped (blend_label));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (time_label)), !=, "");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (blend_label)), !=, "");
+}
+
+/* A track with an opacity change plays (FADE_OUT: 100 % to 0 and back,
+ * the readout gaining and losing its opacity line), then edits change
+ * what the readouts say: the GL view keeps its place and size at every
+ * frame, at both window sizes (run in English and in Russian). */
+static void
+test_layout_steady (void)
+{
+  static const struct { int width, height; } sizes[] = { { 1100, 720 }, { 1280, 800 } };
+  const char *language = g_getenv ("LANGUAGE");
+  const char *lang = language != NULL && g_str_has_prefix (language, "ru") ? "ru" : "en";
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      MatWindow *window = open_demo (sizes[s].width, sizes[s].height);
+      MatPreview *preview = window_preview (window);
+      AllocationWatch watch = { 0 };
+      g_autoptr(GError) error = NULL;
+      g_autofree char *what = NULL;
+      MatMaterial *material;
+      gboolean opacity_shown = FALSE, opacity_gone = FALSE;
+      gint64 end;
+      guint tick;
+
+      material = select_by_name (window, "FADE_OUT");
+      show_page (window, 1);
+      watch.area = preview_part (preview, "gl_area");
+      watch.window = GTK_WIDGET (window);
+      g_assert_true (ui_wait_for (ui_widget_is_shown, watch.area, WAIT_SECONDS));
+      g_assert_cmpint (mat_preview_get_block (preview), ==, 0);
+      ui_spin_ms (300);
+
+      /* at 0 the opacity is 100 %: the line without it */
+      mat_preview_set_time (preview, 0);
+      ui_spin_ms (50);
+      opacity_gone = strchr (gtk_label_get_text (GTK_LABEL (preview_part (preview, "blend_label"))),
+                             '%') == NULL;
+      tick = gtk_widget_add_tick_callback (watch.area, watch_allocation, &watch, NULL);
+      mat_preview_set_speed (preview, 2.0);
+      mat_preview_set_playing (preview, TRUE);
+      /* two periods and more at twice the speed: every opacity there is */
+      end = g_get_monotonic_time () + 2500 * G_TIME_SPAN_MILLISECOND;
+      while (g_get_monotonic_time () < end)
+        {
+          const char *blend;
+
+          ui_spin_ms (20);
+          assert_readouts_shown (preview);
+          blend = gtk_label_get_text (GTK_LABEL (preview_part (preview, "blend_label")));
+          /* the line does change: with its opacity, and without */
+          if (strchr (blend, '%') != NULL)
+            opacity_shown = TRUE;
+        }
+      mat_preview_set_playing (preview, FALSE);
+      ui_spin_ms (100);
+      what = g_strdup_printf ("%s, %dx%d, playing", lang, sizes[s].width, sizes[s].height);
+      assert_not_moved (&watch, what);
+      g_assert_true (opacity_shown);
+      g_assert_true (opacity_gone);
+
+      /* edits while paused: each readout at its longest and shortest */
+      watch.n_frames = watch.n_moved = 0;
+      mat_preview_set_time (preview, 1000);              /* halfway: opacity 50 % */
+      ui_spin_ms (100);
+      g_assert_true (mat_material_set_attr1 (material, 7 << 2, &error));   /* unknown blend index */
+      ui_spin_ms (100);
+      g_assert_true (mat_material_set_attr1 (material, 4 << 2, &error));   /* double modulate */
+      ui_spin_ms (100);
+      g_assert_true (mat_material_set_attr1 (material, 0, &error));        /* opaque */
+      ui_spin_ms (100);
+      g_assert_true (mat_phase_set_param (ui_phase_at (material, 0), 3, 37, &error));
+      ui_spin_ms (100);
+      mat_preview_set_time (preview, 0);                 /* opacity 37 % */
+      ui_spin_ms (100);
+      assert_readouts_shown (preview);
+      while (mat_history_undo (mat_library_get_history (mat_window_get_library (window))))
+        ui_spin_ms (50);
+      mat_preview_set_time (preview, 2001);              /* opacity 0 */
+      ui_spin_ms (200);
+      /* frames are drawn only when something changed: a few more */
+      for (guint i = 0; i < 10; i++)
+        {
+          gtk_widget_queue_draw (watch.area);
+          ui_spin_ms (20);
+        }
+      g_clear_pointer (&what, g_free);
+      what = g_strdup_printf ("%s, %dx%d, after edits", lang, sizes[s].width, sizes[s].height);
+      assert_not_moved (&watch, what);
+      assert_readouts_shown (preview);
+      gtk_widget_remove_tick_callback (watch.area, tick);
+      close_window (window);
+    }
+}
+
 /* ---- the pages fit, in both languages; screenshots --------------------- */
 
 static gboolean
@@ -1047,7 +1330,9 @@ main (int   argc,
   g_test_add_func ("/pane/source", test_pane_source);
   g_test_add_func ("/pane/pointer", test_pane_pointer);
   g_test_add_func ("/pane/swatches", test_swatches);
+  g_test_add_func ("/pane/swatches-on-screen", test_swatches_on_screen);
   g_test_add_func ("/pane/pages-fit", test_pages_fit);
+  g_test_add_func ("/pane/layout-steady", test_layout_steady);
 
   status = g_test_run ();
   g_clear_object (&app);

@@ -28,6 +28,7 @@
 #include "mat0.h"
 #include "mat0-fields.h"
 #include "nres.h"
+#include "texm.h"
 #include "test-support.h"
 #include "ui-support.h"
 
@@ -725,29 +726,29 @@ test_opacity (void)
   g_assert_nonnull (opacity);
   /* the raw byte and its reading side by side */
   g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 100);
-  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "100 %");
+  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "100\u00a0%");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (opacity), "warning"));
 
   gtk_widget_grab_focus (GTK_WIDGET (spin));
   gtk_editable_set_text (GTK_EDITABLE (spin), "37");
   press_enter (spin);
   g_assert_cmpuint (mat_phase_get_param (phase, 3), ==, 37);
-  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "37 %");
+  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "37\u00a0%");
 
   /* over 100: shown as stored, marked as the lint */
   g_assert_true (mat_phase_set_param (phase, 3, 150, NULL));
   g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 150);
-  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "150 % (over 100 %)");
+  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "150\u00a0% (over 100\u00a0%)");
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (opacity), "warning"));
   g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (GTK_WIDGET (opacity)), "Lint: p3 = 150"));
 
   /* the self-light swatch gives the opacity too */
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (mat_phase_table_get_swatch_for_test (f.table, 0, MAT_PHASE_COLOUR_AMBIENT))),
-                            "Self-light: p0–p2 = 80, 0, 0 (red, green, blue); p3 = 150, opacity 150 % (over 100 %)"));
+                            "Self-light: p0–p2 = 80, 0, 0 (red, green, blue); p3 = 150, opacity 150\u00a0% (over 100\u00a0%)"));
 
   while (mat_history_undo (history_of (&f)))
     ;
-  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "100 %");
+  g_assert_cmpstr (gtk_label_get_text (opacity), ==, "100\u00a0%");
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (opacity), "warning"));
   undone = ui_library_save (f.lib);
   g_assert_true (g_bytes_equal (undone, f.original));
@@ -870,6 +871,127 @@ demo_textures (void)
 
   g_assert_no_error (error);
   return textures;
+}
+
+/* ---- where the game ignores a texture's alpha (render.md 2) ------------ */
+
+/* A Textures.lib of three 8 x 8 textures, half their texels at alpha 0:
+ * CUT.0 in 8888, GREY.0 in 88 (no alpha surface), FLAT.0 in 565 (no
+ * alpha at all). */
+static MatTextureLibrary *
+alpha_textures (void)
+{
+  static const guint32 formats[3] = { 8888, 88, 565 };
+  static const char *const names[3] = { "CUT.0", "GREY.0", "FLAT.0" };
+  g_autoptr(GPtrArray) payloads = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  TestEntrySpec specs[3] = { { 0 } };
+  g_autoptr(GBytes) archive = NULL;
+  g_autoptr(GError) error = NULL;
+  guint8 rgba[8 * 8 * 4];
+  MatTextureLibrary *textures;
+
+  for (guint i = 0; i < 8 * 8; i++)
+    {
+      rgba[i * 4 + 0] = rgba[i * 4 + 1] = rgba[i * 4 + 2] = 200;
+      rgba[i * 4 + 3] = i % 8 < 4 ? 0 : 255;
+    }
+  for (guint t = 0; t < 3; t++)
+    {
+      GBytes *payload = texm_encode_rgba (formats[t], 8, 8, 1, rgba, NULL, NULL, 0);
+
+      g_ptr_array_add (payloads, payload);
+      specs[t].type_id = 0x6D786554u;
+      specs[t].name = names[t];
+      specs[t].payload = g_bytes_get_data (payload, &specs[t].size);
+    }
+  archive = test_build_archive (specs, 3, TRUE);
+  textures = mat_texture_library_new_from_bytes (archive, &error);
+  g_assert_no_error (error);
+  return textures;
+}
+
+/* The note of the texture cell of @row: the entry's information icon and
+ * its tooltip, %NULL without one. */
+static const char *
+alpha_note (MatPhaseTable *table,
+            guint          row)
+{
+  GtkEntry *entry = mat_phase_table_get_texture_for_test (table, row);
+
+  g_assert_nonnull (entry);
+  if (g_strcmp0 (gtk_entry_get_icon_name (entry, GTK_ENTRY_ICON_SECONDARY),
+                 "dialog-information-symbolic") != 0)
+    return NULL;
+  return gtk_entry_get_icon_tooltip_text (entry, GTK_ENTRY_ICON_SECONDARY);
+}
+
+static void
+test_alpha_notes (void)
+{
+  static const char *const skin_note =
+    "Lit skin: the game draws this texture opaque (its alpha only with emboss bump on)";
+  static const char *const format_note =
+    "Format without alpha: the game draws this texture opaque";
+  g_autoptr(MatTextureLibrary) textures = alpha_textures ();
+  g_autoptr(GError) error = NULL;
+  Fixture f = { 0 };
+  MatPhase *phase;
+
+  fixture_open (&f, "LAVA_FLOW");
+  mat_phase_table_set_textures (f.table, textures);
+  g_assert_false (mat_phase_table_get_emboss_bump (f.table));   /* off by default */
+  phase = ui_phase_at (f.material, 0);
+  g_assert_true (mat_material_set_attr1 (f.material, 1 << 2, &error));   /* see-through */
+
+  /* 8888 on a plain material: drawn with its alpha, no note */
+  g_assert_true (mat_phase_set_texture (phase, "CUT.0", &error));
+  g_assert_no_error (error);
+  ui_spin_ms (20);
+  g_assert_null (alpha_note (f.table, 0));
+
+  /* the same material made a lit skin (attr1 bit 1): the note, also in
+   * the entry's tooltip */
+  g_assert_true (mat_material_set_attr1 (f.material, 1 << 2 | 0x02, &error));
+  ui_spin_ms (20);
+  g_assert_cmpstr (alpha_note (f.table, 0), ==, skin_note);
+  {
+    const char *tip = gtk_widget_get_tooltip_text (GTK_WIDGET (mat_phase_table_get_texture_for_test (f.table, 0)));
+
+    g_assert_nonnull (tip);
+    g_assert_true (g_str_has_prefix (tip, skin_note));
+  }
+  /* emboss bump on: the game uses the alpha, the note goes; off again */
+  mat_phase_table_set_emboss_bump (f.table, TRUE);
+  g_assert_null (alpha_note (f.table, 0));
+  mat_phase_table_set_emboss_bump (f.table, FALSE);
+  g_assert_cmpstr (alpha_note (f.table, 0), ==, skin_note);
+
+  /* 88 holds alpha but is no alpha surface: the format says so first,
+   * whatever the material and the setting */
+  g_assert_true (mat_phase_set_texture (phase, "GREY.0", &error));
+  ui_spin_ms (20);
+  g_assert_cmpstr (alpha_note (f.table, 0), ==, format_note);
+  g_assert_true (mat_material_set_attr1 (f.material, 1 << 2, &error));
+  ui_spin_ms (20);
+  g_assert_cmpstr (alpha_note (f.table, 0), ==, format_note);
+  mat_phase_table_set_emboss_bump (f.table, TRUE);
+  g_assert_cmpstr (alpha_note (f.table, 0), ==, format_note);
+  mat_phase_table_set_emboss_bump (f.table, FALSE);
+
+  /* 565 stores no alpha: nothing is ignored, no note */
+  g_assert_true (mat_phase_set_texture (phase, "FLAT.0", &error));
+  g_assert_true (mat_material_set_attr1 (f.material, 0x02, &error));
+  ui_spin_ms (20);
+  g_assert_null (alpha_note (f.table, 0));
+
+  /* a name missing from the library keeps its warning */
+  g_assert_true (mat_phase_set_texture (phase, "NOPE.0", &error));
+  ui_spin_ms (20);
+  g_assert_cmpstr (gtk_entry_get_icon_name (mat_phase_table_get_texture_for_test (f.table, 0),
+                                            GTK_ENTRY_ICON_SECONDARY), ==, "dialog-warning-symbolic");
+
+  mat_phase_table_set_textures (f.table, NULL);
+  fixture_close (&f);
 }
 
 static const char *
@@ -1827,6 +1949,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/ui/phase-table/spin", test_spin);
   g_test_add_func ("/ui/phase-table/texture", test_texture);
+  g_test_add_func ("/ui/phase-table/alpha-notes", test_alpha_notes);
   g_test_add_func ("/ui/phase-table/actions", test_actions);
   g_test_add_func ("/ui/phase-table/colour", test_colour);
   g_test_add_func ("/ui/phase-table/headers", test_headers);

@@ -230,7 +230,8 @@ action_button (MatPreferences *prefs,
 static void
 reset_settings (void)
 {
-  const char *keys[] = { "game-folder", "chosen-textures", "make-backup", "preview-scene-colour" };
+  const char *keys[] = { "game-folder", "chosen-textures", "make-backup", "preview-scene-colour",
+                         "emboss-bump" };
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     g_settings_reset (settings (), keys[i]);
@@ -439,6 +440,31 @@ test_bindings (void)
   value = g_settings_get_string (settings (), "preview-scene-colour");
   g_assert_cmpstr (value, ==, "rgb(255,0,0)");
   g_assert_true (gdk_rgba_equal (mat_preview_get_scene_colour (preview), &red));
+
+  /* emboss bump: off by default; the switch (and its row) writes the
+   * setting, and the preview, the phase table and the list follow */
+  {
+    GtkSwitch *emboss = prefs_child (prefs, "emboss_switch");
+    MatPhaseTable *table = window_child (window, "phase_table");
+
+    g_assert_false (g_settings_get_boolean (settings (), "emboss-bump"));
+    g_assert_false (gtk_switch_get_active (emboss));
+    g_assert_false (mat_preview_get_emboss_bump (preview));
+    g_assert_false (mat_phase_table_get_emboss_bump (table));
+    gtk_switch_set_active (emboss, TRUE);
+    g_assert_true (g_settings_get_boolean (settings (), "emboss-bump"));
+    g_assert_true (mat_preview_get_emboss_bump (preview));
+    g_assert_true (mat_phase_table_get_emboss_bump (table));
+    g_assert_true (gtk_widget_activate (prefs_child (prefs, "emboss_row")));
+    g_assert_false (gtk_switch_get_active (emboss));
+    g_assert_false (mat_preview_get_emboss_bump (preview));
+    g_assert_false (mat_phase_table_get_emboss_bump (table));
+    g_settings_set_boolean (settings (), "emboss-bump", TRUE);
+    g_assert_true (gtk_switch_get_active (emboss));
+    g_assert_true (mat_preview_get_emboss_bump (preview));
+    g_settings_reset (settings (), "emboss-bump");
+    g_assert_false (mat_preview_get_emboss_bump (preview));
+  }
 
   /* reset: back to mission 01's grey */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (prefs), "prefs.reset-scene-colour", NULL));

@@ -334,6 +334,9 @@ read_centre (MatPreview *p,
              guint8      rgba[4])
 {
   g_assert_true (mat_preview_read_pixel_for_test (p, VIEW_WIDTH / 2, VIEW_HEIGHT / 2, rgba));
+  /* the frame is opaque, as the game's back buffer: GTK composites the
+   * GL area's alpha over the window */
+  g_assert_cmpuint (rgba[3], ==, 255);
 }
 
 /* ---- the camera, computed here ----------------------------------------- */
@@ -531,6 +534,7 @@ assert_draw_state (MatPreview *p,
   g_assert_true (info.depth_test);
   g_assert_cmpint (info.depth_write, ==, depth_write);
   g_assert_false (info.cull_face);   /* two-sided */
+  g_assert_false (info.alpha_write); /* the background's alpha 1 stays */
 }
 
 static void
@@ -591,7 +595,8 @@ test_lit_blend_modes (void)
 
       readout = preview_label (preview, "blend_label");
       g_test_message ("%s: readout \"%s\"", what, readout);
-      g_assert_true (gtk_widget_get_visible (preview_widget (preview, "blend_label")));
+      /* over the view with the controls; these are hidden here */
+      g_assert_false (gtk_widget_get_visible (preview_widget (preview, "blend_label")));
       g_assert_nonnull (strstr (readout, "opacity 60 %"));
       if (table[i].b >= 5)
         g_assert_nonnull (strstr (readout, "Unknown blend index 7: drawn as opaque"));

@@ -60,6 +60,7 @@
 #include "texm-convert.h"
 #include "test-pictures.h"
 #include "test-support.h"
+#include "ui-screen.h"
 #include "ui-support.h"
 
 #define WAIT_SECONDS 20
@@ -357,6 +358,180 @@ imported_cb (MatTextureImportDialog *dialog,
              MatTexture            **out)
 {
   *out = texture;
+}
+
+/* ---- alpha the game ignores (render.md 2) ------------------------------ */
+
+static const char *
+shown_note (gpointer    window,
+            GType       type,
+            const char *name)
+{
+  GtkWidget *label = window_child (window, type, name);
+
+  return gtk_widget_get_visible (label) ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
+}
+
+/* Whether the dialog's "in the game" picture shows @colour opaque (the
+ * 4444 grid keeps 10, 200, 30 within a step) at its middle, as the
+ * window draws it. */
+static gboolean
+result_is_opaque (MatTextureImportDialog *dialog,
+                  const guint8            colour[4])
+{
+  GtkWidget *area = window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "result_area");
+  g_autoptr(GdkTexture) shot = NULL;
+  guint8 pixel[4];
+  gboolean opaque = TRUE;
+
+  gtk_widget_queue_draw (area);
+  ui_screen_wait_painted (area, 2);
+  shot = ui_screen_grab (area);
+  ui_texture_pixel (shot, gtk_widget_get_width (area) / 2, gtk_widget_get_height (area) / 2, pixel);
+  g_test_message ("in the game: %u %u %u", pixel[0], pixel[1], pixel[2]);
+  for (guint c = 0; c < 3; c++)
+    opaque = opaque && ABS ((int) pixel[c] - (int) colour[c]) <= 9;
+  return opaque;
+}
+
+static void
+set_attr1 (MatMaterial *material,
+           guint32      attr1)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (mat_material_set_attr1 (material, attr1, &error));
+  g_assert_no_error (error);
+  ui_pump ();
+}
+
+/* The texture window says where the game ignores the selected texture's
+ * alpha, for the material being edited (bound from the phase table) and
+ * the emboss bump setting; the import dialog warns before a picture's
+ * alpha is imported where the game will not draw it. */
+static void
+test_alpha_notes (void)
+{
+  static const char *const skin_note =
+    "Lit skin: the game draws this texture opaque (its alpha only with emboss bump on)";
+  static const char *const format_note =
+    "Format without alpha: the game draws this texture opaque";
+  static const guint8 see_through[4] = { 10, 200, 30, 128 };
+  g_autoptr(GFile) lib = make_library_folder ("alpha", TRUE);
+  g_autoptr(GFile) glass = flat_png ("alpha-glass.png", 16, 16, see_through);
+  MatTextureImportDialog *dialog;
+  MatTextureWindow *tw;
+  MatTextureLibrary *textures;
+  MatTexture *imported = NULL;
+  MatMaterial *material;
+  MatPhaseTable *table;
+  MatWindow *window;
+
+  window = open_window (lib);
+  table = window_child (window, MAT_TYPE_WINDOW, "phase_table");
+  g_assert_true (ui_wait_for (table_has_textures, table, WAIT_SECONDS));
+  textures = mat_phase_table_get_textures (table);
+  material = mat_window_get_selected_material (window);
+  g_assert_nonnull (material);
+  set_attr1 (material, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.textures", NULL));
+  tw = find_texture_window ();
+  g_assert_true (mat_texture_window_get_material (tw) == material);
+  g_assert_false (mat_texture_window_get_emboss_bump (tw));
+
+  /* GLOW.0, 4444 with a radial alpha: drawn with it on a plain material */
+  g_assert_true (mat_texture_window_select (tw, mat_texture_library_lookup (textures, "GLOW.0")));
+  ui_pump ();
+  g_assert_null (shown_note (tw, MAT_TYPE_TEXTURE_WINDOW, "alpha_label"));
+  /* the material made a lit skin: the note; emboss bump on: gone */
+  set_attr1 (material, 0x02);
+  g_assert_cmpstr (shown_note (tw, MAT_TYPE_TEXTURE_WINDOW, "alpha_label"), ==, skin_note);
+  mat_phase_table_set_emboss_bump (table, TRUE);
+  g_assert_true (mat_texture_window_get_emboss_bump (tw));
+  g_assert_null (shown_note (tw, MAT_TYPE_TEXTURE_WINDOW, "alpha_label"));
+  mat_phase_table_set_emboss_bump (table, FALSE);
+  g_assert_cmpstr (shown_note (tw, MAT_TYPE_TEXTURE_WINDOW, "alpha_label"), ==, skin_note);
+  /* METAL.0, 8888 without any alpha: nothing to ignore */
+  g_assert_true (mat_texture_window_select (tw, mat_texture_library_lookup (textures, "METAL.0")));
+  ui_pump ();
+  g_assert_null (shown_note (tw, MAT_TYPE_TEXTURE_WINDOW, "alpha_label"));
+  /* SMOKE.0, 88 on an alpha surface (flags5): drawn with its alpha */
+  set_attr1 (material, 0);
+  g_assert_true (mat_texture_window_select (tw, mat_texture_library_lookup (textures, "SMOKE.0")));
+  ui_pump ();
+  g_assert_null (shown_note (tw, MAT_TYPE_TEXTURE_WINDOW, "alpha_label"));
+
+  /* the import dialog: a picture with alpha as 88 (a new texture, no
+   * alpha surface) warns; as 8888 not, until the material is a lit skin */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (tw), "textures.import", NULL));
+  dialog = find_import_dialog ();
+  g_signal_connect (dialog, "imported", G_CALLBACK (imported_cb), &imported);
+  dialog_load (dialog, glass);
+  dialog_set_name (dialog, "GREY.0");
+  g_assert_cmpuint (mat_texture_import_dialog_get_format (dialog), ==, 4444);
+  g_assert_null (shown_note (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "alpha_warning"));
+  /* "in the game": the half-clear green over the checkerboard */
+  g_assert_false (result_is_opaque (dialog, see_through));
+  mat_texture_import_dialog_set_format (dialog, 88);
+  g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
+  g_assert_cmpstr (shown_note (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "alpha_warning"), ==,
+                   "The game draws 88 textures opaque: the picture’s alpha will not show (4444 and 8888 keep it).");
+  mat_texture_import_dialog_set_format (dialog, 8888);
+  g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
+  g_assert_null (shown_note (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "alpha_warning"));
+  /* dropping the alpha (565) is a choice made: no warning */
+  mat_texture_import_dialog_set_format (dialog, 565);
+  g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
+  g_assert_nonnull (shown_note (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "alpha_warning"));
+  gtk_check_button_set_active (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "drop_alpha_check"),
+                               TRUE);
+  g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
+  g_assert_null (shown_note (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "alpha_warning"));
+  gtk_check_button_set_active (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "drop_alpha_check"),
+                               FALSE);
+  destroy_and_wait (GTK_WINDOW (dialog));
+
+  set_attr1 (material, 0x02 | 1 << 2);   /* a see-through lit skin */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (tw), "textures.import", NULL));
+  dialog = find_import_dialog ();
+  g_signal_connect (dialog, "imported", G_CALLBACK (imported_cb), &imported);
+  dialog_load (dialog, glass);
+  dialog_set_name (dialog, "GREY.0");
+  {
+    g_autofree char *expected = g_strdup_printf ("%s is a lit skin (attr1 bit 1): the game draws its textures opaque, so the picture’s alpha will not show on it unless emboss bump is on.",
+                                                 mat_material_get_name (material));
+
+    g_assert_cmpuint (mat_texture_import_dialog_get_format (dialog), ==, 4444);
+    g_assert_cmpstr (shown_note (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "alpha_warning"), ==, expected);
+    /* "in the game" on a lit skin: the green, opaque */
+    g_assert_true (result_is_opaque (dialog, see_through));
+  }
+  /* imported as 88 all the same: the texture window says why it shows
+   * opaque in the game */
+  mat_texture_import_dialog_set_format (dialog, 88);
+  g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
+  g_assert_nonnull (strstr (shown_note (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "alpha_warning"),
+                            "88 textures opaque"));
+  {
+    gpointer weak = dialog;
+
+    g_object_add_weak_pointer (G_OBJECT (dialog), &weak);
+    gtk_widget_activate (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "import_button"));
+    g_assert_true (ui_wait_for (ui_pointer_cleared, &weak, WAIT_SECONDS));
+  }
+  g_assert_nonnull (imported);
+  g_assert_true (mat_texture_window_get_selected (tw) == imported);
+  g_assert_cmpuint (mat_texture_get_format (imported), ==, 88);
+  g_assert_true (mat_texture_has_alpha (imported));
+  g_assert_cmpstr (shown_note (tw, MAT_TYPE_TEXTURE_WINDOW, "alpha_label"), ==, format_note);
+
+  g_assert_true (mat_history_undo (mat_texture_library_get_history (textures)));
+  destroy_and_wait (GTK_WINDOW (tw));
+  /* nothing to save in the material library but the attr1 edits */
+  while (mat_history_undo (mat_library_get_history (mat_window_get_library (window))))
+    ;
+  destroy_and_wait (GTK_WINDOW (window));
 }
 
 static void
@@ -1784,6 +1959,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/ui/texture-editor/import-to-preview", test_import_to_preview);
+  g_test_add_func ("/ui/texture-editor/alpha-notes", test_alpha_notes);
   g_test_add_func ("/ui/texture-editor/cells-draw-move-resize", test_cells_draw_move_resize);
   g_test_add_func ("/ui/texture-editor/cells-snap-delete", test_cells_snap_and_delete);
   g_test_add_func ("/ui/texture-editor/export", test_export);

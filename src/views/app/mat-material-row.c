@@ -8,10 +8,12 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "mat0-fields.h"
+#include "phase-light.h"
 #include "mat0-validate.h"
 #include "nres.h"
 
@@ -42,8 +44,11 @@ struct _MatMaterialRow
 
   gboolean      has_swatch;
   gboolean      swatch_textured; /* times its texture's average colour */
-  gboolean      swatch_opaque;   /* the blend mode ignores alpha */
   guint8        swatch_rgba[4];
+  /* what the swatch shows: the colour blended over a dark and a light
+   * square, as the game's opaque back buffer holds it */
+  guint8        swatch_drawn[2][3];
+  gboolean      emboss_bump;
   MatTextureLibrary *textures;
   GtkInscription *name_label;
   GtkInscription *detail_label;
@@ -59,6 +64,7 @@ enum {
   PROP_0,
   PROP_MATERIAL,
   PROP_TEXTURES,
+  PROP_EMBOSS_BUMP,
   N_PROPS
 };
 
@@ -179,9 +185,14 @@ query_badge_tooltip (GtkWidget      *badge,
   return TRUE;
 }
 
+/* The two squares under the swatch. */
+static const float swatch_under[2] = { 0.28f, 0.75f };
+
 /* The model's swatch (untextured), times the average colour of phase
  * 0's texture when the texture library has it (render.md 2: texture ×
- * the clamped light). */
+ * the clamped light; its alpha only when the game draws it), then
+ * blended with the material's blend mode over a dark and a light square
+ * (render.md 3). */
 static void
 update_swatch (MatMaterialRow *self)
 {
@@ -190,22 +201,39 @@ update_swatch (MatMaterialRow *self)
   self->has_swatch = material != NULL && mat_material_get_editable (material)
                      && mat_material_get_swatch (material, self->swatch_rgba);
   self->swatch_textured = FALSE;
-  self->swatch_opaque = TRUE;
   if (self->has_swatch)
     {
       g_autoptr(MatPhase) phase0 = g_list_model_get_item (mat_material_get_phases (material), 0);
+      guint32 attr1 = mat_material_get_attr1 (material);
+      const Mat0BlendField *blend = mat0_fields_blend_of_attr1 (attr1);
       MatTexture *texture = NULL;
       guint8 average[4];
+      float colour[3];
 
       if (self->textures != NULL && phase0 != NULL && mat_phase_get_textured (phase0))
         texture = mat_texture_library_lookup (self->textures, mat_phase_get_texture (phase0));
-      if (texture != NULL && mat_texture_get_average (texture, average))
+      if (texture != NULL
+          && mat_texture_get_drawn_average (texture,
+                                            mat_texture_draw_alpha (texture, attr1, self->emboss_bump),
+                                            average))
         {
           for (guint c = 0; c < 4; c++)
             self->swatch_rgba[c] = (guint8) ((self->swatch_rgba[c] * average[c] + 127) / 255);
           self->swatch_textured = TRUE;
         }
-      self->swatch_opaque = mat0_fields_blend_of_attr1 (mat_material_get_attr1 (material))->mode <= 0;
+      for (guint c = 0; c < 3; c++)
+        colour[c] = self->swatch_rgba[c] / 255.0f;
+      for (guint side = 0; side < 2; side++)
+        {
+          const float under[3] = { swatch_under[side], swatch_under[side], swatch_under[side] };
+          float drawn[3];
+
+          /* an unknown blend index draws as mode 0 */
+          phase_light_blend (blend->mode >= 0 ? (guint) blend->mode : 0, colour,
+                             self->swatch_rgba[3] / 255.0f, under, drawn);
+          for (guint c = 0; c < 3; c++)
+            self->swatch_drawn[side][c] = (guint8) lrintf (drawn[c] * 255.0f);
+        }
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -442,6 +470,42 @@ mat_material_row_get_swatch (MatMaterialRow *self,
   return self->has_swatch;
 }
 
+gboolean
+mat_material_row_get_swatch_drawn (MatMaterialRow *self,
+                                   guint8          over_dark[3],
+                                   guint8          over_light[3])
+{
+  g_return_val_if_fail (MAT_IS_MATERIAL_ROW (self), FALSE);
+
+  if (over_dark != NULL)
+    memcpy (over_dark, self->swatch_drawn[0], 3);
+  if (over_light != NULL)
+    memcpy (over_light, self->swatch_drawn[1], 3);
+  return self->has_swatch;
+}
+
+gboolean
+mat_material_row_get_emboss_bump (MatMaterialRow *self)
+{
+  g_return_val_if_fail (MAT_IS_MATERIAL_ROW (self), FALSE);
+
+  return self->emboss_bump;
+}
+
+void
+mat_material_row_set_emboss_bump (MatMaterialRow *self,
+                                  gboolean        emboss_bump)
+{
+  g_return_if_fail (MAT_IS_MATERIAL_ROW (self));
+
+  emboss_bump = !!emboss_bump;
+  if (self->emboss_bump == emboss_bump)
+    return;
+  self->emboss_bump = emboss_bump;
+  update_swatch (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMBOSS_BUMP]);
+}
+
 MatMaterial *
 mat_material_row_get_material (MatMaterialRow *self)
 {
@@ -505,6 +569,9 @@ mat_material_row_get_property (GObject    *object,
     case PROP_TEXTURES:
       g_value_set_object (value, self->textures);
       break;
+    case PROP_EMBOSS_BUMP:
+      g_value_set_boolean (value, self->emboss_bump);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -526,20 +593,24 @@ mat_material_row_set_property (GObject      *object,
     case PROP_TEXTURES:
       mat_material_row_set_textures (self, g_value_get_object (value));
       break;
+    case PROP_EMBOSS_BUMP:
+      mat_material_row_set_emboss_bump (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
-/* The swatch: the lit colour; a translucent one (ambient alpha below 1)
- * over a dark and a light half, so that its opacity shows. */
+/* The swatch: the lit colour as the game's blend mode leaves it over a
+ * dark square (left) and a light one (right), each opaque: a translucent,
+ * additive or modulating material shows two colours, an opaque one
+ * one. */
 static void
 mat_material_row_snapshot (GtkWidget   *widget,
                            GtkSnapshot *snapshot)
 {
   MatMaterialRow *self = MAT_MATERIAL_ROW (widget);
   graphene_rect_t bounds, half;
-  GdkRGBA colour, dark = { 0.28f, 0.28f, 0.28f, 1 }, light = { 0.75f, 0.75f, 0.75f, 1 };
   GskRoundedRect outline;
   GdkRGBA border = { 0, 0, 0, 0.35f };
   float widths[4] = { 1, 1, 1, 1 };
@@ -550,19 +621,15 @@ mat_material_row_snapshot (GtkWidget   *widget,
   if (!self->has_swatch)
     return;
   swatch_bounds (self, &bounds);
-  colour.red = self->swatch_rgba[0] / 255.0f;
-  colour.green = self->swatch_rgba[1] / 255.0f;
-  colour.blue = self->swatch_rgba[2] / 255.0f;
-  colour.alpha = self->swatch_opaque ? 1.0f : self->swatch_rgba[3] / 255.0f;
-  if (colour.alpha < 1.0f)
+  for (guint side = 0; side < 2; side++)
     {
-      graphene_rect_init (&half, bounds.origin.x, bounds.origin.y,
+      GdkRGBA colour = { self->swatch_drawn[side][0] / 255.0f, self->swatch_drawn[side][1] / 255.0f,
+                         self->swatch_drawn[side][2] / 255.0f, 1 };
+
+      graphene_rect_init (&half, bounds.origin.x + side * bounds.size.width / 2, bounds.origin.y,
                           bounds.size.width / 2, bounds.size.height);
-      gtk_snapshot_append_color (snapshot, &dark, &half);
-      half.origin.x += bounds.size.width / 2;
-      gtk_snapshot_append_color (snapshot, &light, &half);
+      gtk_snapshot_append_color (snapshot, &colour, &half);
     }
-  gtk_snapshot_append_color (snapshot, &colour, &bounds);
   for (guint i = 0; i < 4; i++)
     borders[i] = border;
   gsk_rounded_rect_init_from_rect (&outline, &bounds, 0);
@@ -586,6 +653,9 @@ mat_material_row_class_init (MatMaterialRowClass *klass)
   properties[PROP_TEXTURES] =
     g_param_spec_object ("textures", NULL, NULL, MAT_TYPE_TEXTURE_LIBRARY,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_EMBOSS_BUMP] =
+    g_param_spec_boolean ("emboss-bump", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);

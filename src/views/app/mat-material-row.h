@@ -26,13 +26,27 @@ MatTextureLibrary *mat_material_row_get_textures (MatMaterialRow    *self);
 void         mat_material_row_set_textures (MatMaterialRow    *self,
                                             MatTextureLibrary *textures);
 
-/* The swatch the row draws: mat_material_get_swatch of its material,
- * each channel times the texture's average (mat_texture_get_average of
- * phase 0's texture) / 255, rounded, when "textures" has that texture.
+/* The swatch's colour: mat_material_get_swatch of its material, each
+ * channel times the texture's average (mat_texture_get_drawn_average of
+ * phase 0's texture: its alpha only where the game draws it) / 255,
+ * rounded, when "textures" has that texture.
  * RGBA8 in @rgba. Returns %FALSE when it draws none (no material, or an
  * entry that is not an editable material). */
 gboolean     mat_material_row_get_swatch   (MatMaterialRow *self,
                                             guint8          rgba[4]);
+/* What the swatch shows (render.md 3 on the CPU: phase_light_blend):
+ * the colour of mat_material_row_get_swatch at its alpha, blended with
+ * the material's blend mode over a dark grey (0.28, the left half) and a
+ * light grey (0.75, the right half), each opaque. Returns %FALSE when the
+ * row draws no swatch. */
+gboolean     mat_material_row_get_swatch_drawn (MatMaterialRow *self,
+                                                guint8          over_dark[3],
+                                                guint8          over_light[3]);
+/* The game's emboss bump setting ("emboss-bump"): whether a lit skin's
+ * texture alpha counts in the swatch (render.md 2). */
+gboolean     mat_material_row_get_emboss_bump (MatMaterialRow *self);
+void         mat_material_row_set_emboss_bump (MatMaterialRow *self,
+                                               gboolean        emboss_bump);
 /* Returns: (transfer full) (nullable): the swatch's tooltip (its colour
  * and opacity, and whether its texture's average is in it); %NULL
  * without a swatch. */

@@ -171,12 +171,14 @@ compare_action (GtkWidget  *widget,
       {
         MatWindow *other = MAT_IS_WINDOW (l->data) ? l->data : NULL;
         MatLibrary *library = other != NULL ? mat_window_get_library (other) : NULL;
-        GFile *file = library != NULL ? mat_library_get_file (library) : NULL;
         g_autofree char *name = NULL;
 
         if (library == NULL || (pass == 0) != (other == self))
           continue;
-        name = file != NULL ? g_file_get_basename (file) : g_strdup (_("Untitled"));
+        /* the view names the others by their files, told apart from
+         * each other; the demo by the name its window gives it */
+        if (other->is_demo || mat_library_get_file (library) == NULL)
+          name = _mat_window_dup_library_name (other);
         mat_compare_view_add_library (view, library, name);
       }
   mat_compare_window_follow_textures (MAT_COMPARE_WINDOW (window), G_OBJECT (self->phase_table));

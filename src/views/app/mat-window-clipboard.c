@@ -11,6 +11,7 @@
 #include "mat-name-dialog.h"
 #include "mat-phase-table.h"
 #include "mat-window-clipboard.h"
+#include "mat-window-private.h"
 
 /* A text to paste (a file to import, read whole) larger than this is no
  * material: 19 blocks of 65,535 keys and 65,535 phases take about half
@@ -310,10 +311,13 @@ paste_material (MatWindow   *self,
       g_error_matches (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_INVALID))
     {
       const char *name = mat_json_item_get_name (item);
+      g_autofree char *library_name = _mat_window_dup_library_name (self);
       MatNameDialog *dialog;
 
       dialog = mat_name_dialog_present_paste (GTK_WINDOW (self), library, item,
                                               name != NULL && name[0] != '\0' ? name : "MATERIAL");
+      /* which library, when two are called Material.lib */
+      mat_name_dialog_set_library_name (dialog, library_name);
       g_signal_connect_object (dialog, "done", G_CALLBACK (name_dialog_done_cb), self,
                                G_CONNECT_SWAPPED);
       return;

@@ -179,6 +179,11 @@ GSettings   *_mat_window_get_settings            (MatWindow   *self);
 /* Returns: (transfer full): the name of @file as the user sees it,
  * "Untitled" for %NULL. */
 char        *_mat_window_dup_display_name        (GFile       *file);
+/* Returns: (transfer full): the library's name among those of the
+ * application's other windows: its file's name, with the folders that
+ * tell it apart from theirs (mat-library-name.h); "Demo library" for the
+ * demo. */
+char        *_mat_window_dup_library_name        (MatWindow   *self);
 /* Shows @material (nullable) in the pages, or why it cannot be. */
 void         _mat_window_show_material           (MatWindow   *self,
                                                   MatMaterial *material);

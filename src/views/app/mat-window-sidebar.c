@@ -764,6 +764,9 @@ row_setup_cb (GtkSignalListItemFactory *factory,
       /* the swatch shows phase 0's texture's average colour */
       g_object_bind_property (self->phase_table, "textures", spare->row, "textures",
                               G_BINDING_SYNC_CREATE);
+      /* whose alpha counts: a lit skin's only with emboss bump */
+      g_object_bind_property (self->phase_table, "emboss-bump", spare->row, "emboss-bump",
+                              G_BINDING_SYNC_CREATE);
     }
   spare->pool = g_ptr_array_ref (self->spare_rows);
   gtk_list_item_set_child (item, spare->row);

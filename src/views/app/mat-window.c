@@ -13,6 +13,7 @@
 #include "nres.h"
 
 #include "mat-dialogs.h"
+#include "mat-library-name.h"
 #include "mat-material-row.h"
 #include "mat-revealer.h"
 #include "mat-texture-library.h"
@@ -65,22 +66,34 @@ _mat_window_dup_display_name (GFile *file)
   return g_file_get_basename (file);
 }
 
-static char *
-folder_display_name (GFile *file)
+/* What the window shows, for the names that tell libraries apart. */
+static void
+get_place (MatWindow       *self,
+           MatLibraryPlace *place)
 {
-  g_autoptr(GFile) parent = g_file_get_parent (file);
-  g_autoptr(GFile) home = g_file_new_for_path (g_get_home_dir ());
-  g_autofree char *relative = NULL;
+  place->file = self->file;
+  place->is_demo = self->loading ? self->loading_demo : self->is_demo;
+}
 
-  if (parent == NULL)
-    return NULL;
-  if (g_file_equal (parent, home))
-    return g_strdup ("~");
-  relative = g_file_get_relative_path (home, parent);
-  if (relative != NULL)
-    return g_build_filename ("~", relative, NULL);
+char *
+_mat_window_dup_library_name (MatWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_autoptr(GArray) others = g_array_new (FALSE, TRUE, sizeof (MatLibraryPlace));
+  MatLibraryPlace place;
 
-  return g_file_get_parse_name (parent);
+  get_place (self, &place);
+  for (GList *l = app != NULL ? gtk_application_get_windows (app) : NULL; l != NULL; l = l->next)
+    if (MAT_IS_WINDOW (l->data) && l->data != (gpointer) self)
+      {
+        MatLibraryPlace other;
+
+        get_place (MAT_WINDOW (l->data), &other);
+        if (other.file != NULL)
+          g_array_append_val (others, other);
+      }
+  return mat_library_dup_display_name (&place, (const MatLibraryPlace *) (gpointer) others->data,
+                                       others->len);
 }
 
 /* Messages */
@@ -95,6 +108,36 @@ _mat_window_show_error (MatWindow  *self,
 
 /* The title */
 
+/* The window's own title (window lists, Alt+Tab): the library's name
+ * told apart from the other windows' ("Material.lib — Parkan/DATA"). */
+static void
+update_window_title (MatWindow *self)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *title = NULL;
+  gboolean dirty = self->library != NULL && mat_library_get_dirty (self->library);
+
+  if (self->file == NULL)
+    {
+      gtk_window_set_title (GTK_WINDOW (self), _("Parkan Material Editor"));
+      return;
+    }
+  name = _mat_window_dup_library_name (self);
+  /* Translators: the window title of a library with unsaved changes */
+  title = dirty ? g_strdup_printf (_("%s •"), name) : g_strdup (name);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
+/* Every window's title: a library opened, closed or saved elsewhere may
+ * tell the others' libraries apart, or no longer. */
+static void
+update_window_titles (GtkApplication *app)
+{
+  for (GList *l = app != NULL ? gtk_application_get_windows (app) : NULL; l != NULL; l = l->next)
+    if (MAT_IS_WINDOW (l->data))
+      update_window_title (MAT_WINDOW (l->data));
+}
+
 static void
 update_title (MatWindow *self)
 {
@@ -102,6 +145,7 @@ update_title (MatWindow *self)
   g_autofree char *title = NULL;
   g_autofree char *subtitle = NULL;
   gboolean dirty = self->library != NULL && mat_library_get_dirty (self->library);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   GFile *file = self->file;
 
   if (file == NULL)
@@ -109,27 +153,32 @@ update_title (MatWindow *self)
       gtk_label_set_label (self->title_label, _("Parkan Material Editor"));
       gtk_label_set_label (self->subtitle_label, "");
       gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), FALSE);
-      gtk_window_set_title (GTK_WINDOW (self), _("Parkan Material Editor"));
-      return;
     }
-
-  name = _mat_window_dup_display_name (file);
-  /* Translators: the window title of a library with unsaved changes */
-  title = dirty ? g_strdup_printf (_("%s •"), name) : g_strdup (name);
-  subtitle = folder_display_name (file);
-  if (self->is_demo)
+  else
     {
-      g_autofree char *folder = g_steal_pointer (&subtitle);
+      /* the header bar: the file's name over its folder */
+      name = _mat_window_dup_display_name (file);
+      /* Translators: the window title of a library with unsaved changes */
+      title = dirty ? g_strdup_printf (_("%s •"), name) : g_strdup (name);
+      subtitle = mat_library_dup_folder_name (file);
+      if (self->is_demo)
+        {
+          g_autofree char *folder = g_steal_pointer (&subtitle);
 
-      /* Translators: the subtitle of the demo library; %s is its folder */
-      subtitle = g_strdup_printf (_("Demo library in %s"), folder != NULL ? folder : "/");
+          /* Translators: the subtitle of the demo library; %s is its folder */
+          subtitle = g_strdup_printf (_("Demo library in %s"), folder != NULL ? folder : "/");
+        }
+
+      gtk_label_set_label (self->title_label, title);
+      gtk_label_set_label (self->subtitle_label, subtitle != NULL ? subtitle : "");
+      gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle != NULL);
+      mat_tooltip_set_text (GTK_WIDGET (self->title_label), g_file_peek_path (file));
     }
 
-  gtk_label_set_label (self->title_label, title);
-  gtk_label_set_label (self->subtitle_label, subtitle != NULL ? subtitle : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle != NULL);
-  mat_tooltip_set_text (GTK_WIDGET (self->title_label), g_file_peek_path (file));
-  gtk_window_set_title (GTK_WINDOW (self), title);
+  if (app != NULL)
+    update_window_titles (app);
+  else
+    update_window_title (self);
 }
 
 /* The material shown */
@@ -1097,6 +1146,11 @@ application_set_cb (MatWindow *self)
     return;
   self->app_applied = TRUE;
 
+  /* a window that goes may have been what told this library apart */
+  g_signal_connect_object (app, "window-removed", G_CALLBACK (update_window_title), self,
+                           G_CONNECT_SWAPPED);
+  update_title (self);
+
   if (MAT_IS_APPLICATION (app))
     g_menu_insert_submenu (self->file_section, 1, _("Open _Recent"),
                            mat_application_get_recent_menu (MAT_APPLICATION (app)));
@@ -1114,6 +1168,10 @@ application_set_cb (MatWindow *self)
       _mat_window_sidebar_apply_settings (self, settings);
       g_settings_bind (settings, "preview-visible", self, "preview-visible",
                        G_SETTINGS_BIND_DEFAULT);
+      /* the texture cells' notes and the list's swatches (the preview
+       * follows the setting itself) */
+      g_settings_bind (settings, "emboss-bump", self->phase_table, "emboss-bump",
+                       G_SETTINGS_BIND_GET);
     }
 }
 

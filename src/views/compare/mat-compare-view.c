@@ -33,6 +33,7 @@
 #include "nres.h"
 #include "mat-compare-cells.h"
 #include "mat-compare-view-private.h"
+#include "mat-library-name.h"
 #include "mat-material-copy.h"
 #include "mat-material-diff.h"
 #include "mat-playback.h"
@@ -133,6 +134,8 @@ struct _MatCompareView
 
   GPtrArray         *libraries;       /* MatLibrary, parallel to library_names */
   GArray            *library_editable; /* gboolean, parallel: FALSE for a reference */
+  GPtrArray         *library_titles;  /* char *, parallel: the title given, or
+                                         %NULL to be named by the file */
   GtkStringList     *library_names;
   MatTextureLibrary *textures;
 
@@ -188,6 +191,8 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void update_all       (MatCompareView *self);
+static void slot_sync_widgets (MatCompareView *self,
+                               Slot           *slot);
 static void slot_reload      (MatCompareView *self,
                               Slot           *slot);
 
@@ -265,40 +270,79 @@ library_index (MatCompareView *self,
   return -1;
 }
 
+/* The names in the libraries' choosers: the title given, or the file's
+ * name told apart from the other libraries named by theirs ("Material.lib
+ * — Parkan/DATA"). Only the names that changed are replaced. */
+static void
+update_library_names (MatCompareView *self)
+{
+  guint n = self->libraries->len;
+  g_autofree MatLibraryPlace *places = g_new0 (MatLibraryPlace, MAX (n, 1));
+  guint n_places = 0;
+  gboolean syncing = self->syncing;
+
+  for (guint i = 0; i < n; i++)
+    if (self->library_titles->pdata[i] == NULL)
+      places[n_places++].file = mat_library_get_file (self->libraries->pdata[i]);
+
+  self->syncing = TRUE;
+  for (guint i = 0; i < n; i++)
+    {
+      const char *title = self->library_titles->pdata[i];
+      g_autofree char *name = NULL;
+      const char *strings[2] = { NULL, NULL };
+
+      if (title == NULL)
+        {
+          MatLibraryPlace place = { mat_library_get_file (self->libraries->pdata[i]), FALSE };
+
+          name = mat_library_dup_display_name (&place, places, n_places);
+          title = name;
+        }
+      if (g_strcmp0 (gtk_string_list_get_string (self->library_names, i), title) == 0)
+        continue;
+      strings[0] = title;
+      gtk_string_list_splice (self->library_names, i, 1, strings);
+    }
+  self->syncing = syncing;
+}
+
+static void
+library_file_changed (MatCompareView *self)
+{
+  update_library_names (self);
+  /* the choosers keep their libraries */
+  for (guint s = 0; s < N_SLOTS; s++)
+    slot_sync_widgets (self, &self->slots[s]);
+}
+
 static void
 library_add (MatCompareView *self,
              MatLibrary     *library,
              const char     *title,
              gboolean        editable)
 {
-  g_autofree char *fallback = NULL;
   int index = library_index (self, library);
-  const char *strings[2] = { NULL, NULL };
-
-  if (title == NULL)
-    {
-      GFile *file = mat_library_get_file (library);
-
-      if (file != NULL)
-        fallback = g_file_get_basename (file);
-      else
-        fallback = g_strdup_printf (_("Library %u"), self->libraries->len + 1);
-      title = fallback;
-    }
-  strings[0] = title;
 
   self->syncing = TRUE;
   if (index >= 0)
     {
-      gtk_string_list_splice (self->library_names, (guint) index, 1, strings);
+      g_free (self->library_titles->pdata[index]);
+      self->library_titles->pdata[index] = g_strdup (title);
       g_array_index (self->library_editable, gboolean, index) = editable;
     }
   else
     {
       g_ptr_array_add (self->libraries, g_object_ref (library));
       g_array_append_val (self->library_editable, editable);
-      gtk_string_list_append (self->library_names, title);
+      g_ptr_array_add (self->library_titles, g_strdup (title));
+      /* named below, with the others */
+      gtk_string_list_append (self->library_names, "");
+      /* a save under another name names it anew */
+      g_signal_connect_object (library, "notify::file", G_CALLBACK (library_file_changed), self,
+                               G_CONNECT_SWAPPED);
     }
+  update_library_names (self);
   self->syncing = FALSE;
 }
 
@@ -330,8 +374,8 @@ block_title (const Mat0Block *block,
     /* Translators: "Unknown", then the stored mode number */
     mode_name = g_strdup_printf (_("%s (%u)"), _(mat0_fields_mode (mode)->label), mode);
   /* TRANSLATORS: an animation block in the compare view's chooser:
-   * "Block 0: loop, 3200 ms" */
-  return g_strdup_printf (_("Block %u: %s, %u ms"), index, mode_name, (guint) cycle);
+   * "Block 0: loop, 3200 ms"; a no-break space before "ms" */
+  return g_strdup_printf (_("Block %u: %s, %u\u00a0ms"), index, mode_name, (guint) cycle);
 }
 
 static char *
@@ -466,8 +510,9 @@ format_value (Slot  *slot,
   if (!slot->has_value)
     return g_strdup ("");
   if (f >= 0 && row == MAT0_AMBIENT_ALPHA_BYTE)
-    /* Translators: the runtime opacity (the ambient alpha) in per cent */
-    return g_strdup_printf (_("%.1f %%"), (double) v->f[f] * 100.0);
+    /* Translators: the runtime opacity (the ambient alpha) in per cent;
+     * a no-break space before "%%" */
+    return g_strdup_printf (_("%.1f\u00a0%%"), (double) v->f[f] * 100.0);
   if (f >= 0)
     return g_strdup_printf ("%.3f", (double) v->f[f]);
   switch (row)
@@ -662,13 +707,15 @@ update_slot_status (MatCompareView *self,
                             (guint) slot->block, slot->eval.phase_a);
   else if (slot->eval.hold)
     /* TRANSLATORS: where the track stands in its cycle and the cycle's
-     * length, in ms (a once track held at its end) */
-    text = g_strdup_printf (_("At %u of the %u ms cycle: holding phase %d"),
+     * length, in ms (a once track held at its end); a no-break space
+     * before "ms" */
+    text = g_strdup_printf (_("At %u of the %u\u00a0ms cycle: holding phase %d"),
                             (guint) slot->eval.r, (guint) slot->eval.period, slot->eval.phase_a);
   else
     /* TRANSLATORS: where the track stands in its cycle and the cycle's
-     * length, in ms; there phase A blends into phase B with weight alpha */
-    text = g_strdup_printf (_("At %u of the %u ms cycle: phase %d → phase %d, α %.3f"),
+     * length, in ms; there phase A blends into phase B with weight alpha;
+     * a no-break space before "ms" */
+    text = g_strdup_printf (_("At %u of the %u\u00a0ms cycle: phase %d → phase %d, α %.3f"),
                             (guint) slot->eval.r, (guint) slot->eval.period, slot->eval.phase_a,
                             slot->eval.phase_b, (double) slot->eval.alpha);
 
@@ -695,8 +742,9 @@ update_time_controls (MatCompareView *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->time_scale), span > 0);
 
   if (span > 0)
-    /* TRANSLATORS: shared time / the scale's length, in seconds */
-    text = g_strdup_printf (_("%.3f s / %.3f s"), time / 1000.0, span / 1000.0);
+    /* TRANSLATORS: shared time / the scale's length, in seconds; no-break
+     * spaces before "s" */
+    text = g_strdup_printf (_("%.3f\u00a0s / %.3f\u00a0s"), time / 1000.0, span / 1000.0);
   else
     text = g_strdup (_("static phases"));
   label_set (self->time_label, text);
@@ -862,8 +910,8 @@ build_table (MatCompareView *self)
 
     self->phase_cells[COL_FIELD] = mat_compare_cell_label (_("Whole phase"), 0.f, "phase-title");
     mat_tooltip_set_text (self->phase_cells[COL_FIELD],
-                          _("The 34 bytes of the phase: 18 parameters and the texture name"));
-    self->phase_cells[COL_SOURCE] = mat_compare_cell_label (_("34 bytes"), 0.f, "source-hint");
+                          _("The 34\u00a0bytes of the phase: 18\u00a0parameters and the texture name"));
+    self->phase_cells[COL_SOURCE] = mat_compare_cell_label (_("34\u00a0bytes"), 0.f, "source-hint");
     gtk_widget_add_css_class (self->phase_cells[COL_SOURCE], "phase-title");
     for (guint s = 0; s < N_SLOTS; s++)
       {
@@ -1550,6 +1598,7 @@ mat_compare_view_dispose (GObject *object)
     }
   g_clear_pointer (&self->libraries, g_ptr_array_unref);
   g_clear_pointer (&self->library_editable, g_array_unref);
+  g_clear_pointer (&self->library_titles, g_ptr_array_unref);
   g_clear_object (&self->library_names);
   g_clear_object (&self->textures);
 
@@ -1728,6 +1777,7 @@ mat_compare_view_init (MatCompareView *self)
 
   self->libraries = g_ptr_array_new_with_free_func (g_object_unref);
   self->library_editable = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  self->library_titles = g_ptr_array_new_with_free_func (g_free);
   self->library_names = gtk_string_list_new (NULL);
   g_signal_connect_object (self->material_diff, "edited", G_CALLBACK (on_material_diff_edited),
                            self, G_CONNECT_SWAPPED);
@@ -1871,9 +1921,13 @@ mat_compare_view_remove_library (MatCompareView *self,
     return;
 
   self->syncing = TRUE;
+  g_signal_handlers_disconnect_by_data (library, self);
   g_ptr_array_remove_index (self->libraries, (guint) index);
   g_array_remove_index (self->library_editable, (guint) index);
+  g_free (g_ptr_array_steal_index (self->library_titles, (guint) index));
   gtk_string_list_remove (self->library_names, (guint) index);
+  /* a library that was told apart from it may need its folders no more */
+  update_library_names (self);
   self->syncing = FALSE;
 
   fallback = self->libraries->len > 0 ? g_ptr_array_index (self->libraries, 0) : NULL;

@@ -64,8 +64,11 @@ G_DECLARE_FINAL_TYPE (MatCompareView, mat_compare_view, MAT, COMPARE_VIEW, GtkWi
 GtkWidget   *mat_compare_view_new            (void);
 
 /* The libraries offered in the slots' library choosers, with the title
- * shown for each. Adding a library twice only changes its title; removing
- * one resets the slots that showed it. */
+ * shown for each; @title %NULL: the file's name, with the folders that
+ * tell it apart from the other libraries named by their files
+ * ("Material.lib — Parkan/DATA", mat-library-name.h), named anew when a
+ * library is added, removed or saved elsewhere. Adding a library twice
+ * only changes its title; removing one resets the slots that showed it. */
 void         mat_compare_view_add_library    (MatCompareView *self,
                                               MatLibrary     *library,
                                               const char     *title);

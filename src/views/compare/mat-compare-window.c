@@ -104,9 +104,12 @@ on_other_library (MatCompareWindow *self)
   if (self->reference != NULL && self->reference != other)
     mat_compare_view_remove_library (self->view, self->reference);
   g_set_object (&self->reference, other);
+  /* named by its file among the view's libraries, as they are: one name
+   * for it in the choosers and the same folders as the others' */
   if (other != NULL)
     mat_compare_view_add_reference_library (self->view, other,
-                                            mat_library_diff_get_other_title (self->library_diff));
+                                            mat_library_get_file (other) != NULL
+                                            ? NULL : mat_library_diff_get_other_title (self->library_diff));
 }
 
 /* "Compare" on a row of the library diff: the other library's material

@@ -2,9 +2,9 @@
  *
  * What the core's comparison (mat0-diff.h) says about one name: the
  * material in this library and in the other one (either may be missing),
- * whether it was added, removed or changed, and the summary of what
- * changed. A row never changes; the list replaces it when its material
- * does.
+ * whether it was added, removed or changed, the summary of what
+ * changed and each change with its old and new value. A row never
+ * changes; the list replaces it when its material does.
  */
 #pragma once
 
@@ -19,11 +19,19 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (MatLibraryDiffRow, mat_library_diff_row, MAT, LIBRARY_DIFF_ROW, GObject)
 
-/* @mine: the material in this library (%NULL when removed); @theirs: in
- * the other library (%NULL when added). Returns: (transfer full). */
+/* The changes a row lists, and its tooltip. */
+#define MAT_LIBRARY_DIFF_ROW_MAX_CHANGES 3
+#define MAT_LIBRARY_DIFF_ROW_MAX_TOOLTIP 40
+
+/* @fields: (nullable) (element-type Mat0DiffField): what changed, with
+ * the other library as A (the old values) and this one as B; the row
+ * keeps a reference. @mine: the material in this library (%NULL when
+ * removed); @theirs: in the other library (%NULL when added).
+ * Returns: (transfer full). */
 MatLibraryDiffRow *mat_library_diff_row_new        (Mat0DiffStatus     status,
                                                     const char        *name,
                                                     const char        *summary,
+                                                    GArray            *fields,
                                                     MatMaterial       *mine,
                                                     MatMaterial       *theirs);
 
@@ -32,6 +40,13 @@ Mat0DiffStatus     mat_library_diff_row_get_status  (MatLibraryDiffRow *self);
 const char        *mat_library_diff_row_get_name    (MatLibraryDiffRow *self);
 /* Returns: (transfer none): what changed, for people; "" when the same. */
 const char        *mat_library_diff_row_get_summary (MatLibraryDiffRow *self);
+/* Returns: (transfer none): the changes, old → new, one a line
+ * ("phase 2 diffuse G: 0 → 9"): the first MAT_LIBRARY_DIFF_ROW_MAX_CHANGES
+ * and "… and 4 more changes"; "" when nothing changed. */
+const char        *mat_library_diff_row_get_changes (MatLibraryDiffRow *self);
+/* Returns: (transfer none): the same with up to
+ * MAT_LIBRARY_DIFF_ROW_MAX_TOOLTIP changes, for its tooltip. */
+const char        *mat_library_diff_row_get_all_changes (MatLibraryDiffRow *self);
 /* Returns: (transfer none) (nullable). */
 MatMaterial       *mat_library_diff_row_get_mine    (MatLibraryDiffRow *self);
 /* Returns: (transfer none) (nullable). */

@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "mat-library-diff-private.h"
+#include "mat-library-name.h"
 #include "mat-material-copy.h"
 #include "mat-style.h"
 #include "mat-tooltip.h"
@@ -36,7 +37,8 @@ struct _MatLibraryDiff
 
   MatLibrary         *library;
   MatLibrary         *other;
-  char               *other_title;
+  char               *other_title;     /* given, or %NULL: by its file */
+  char               *other_name;      /* shown */
   Side                theirs;
   gboolean            changed_only;
   gboolean            loading;
@@ -161,6 +163,38 @@ status_class (Mat0DiffStatus status)
     }
 }
 
+/* The other library's name: the title given, or its file's name told
+ * apart from this library's ("Material.lib — Parkan/DATA"). */
+static void
+update_other_name (MatLibraryDiff *self)
+{
+  g_clear_pointer (&self->other_name, g_free);
+  if (self->other == NULL)
+    return;
+  if (self->other_title != NULL)
+    self->other_name = g_strdup (self->other_title);
+  else if (mat_library_get_file (self->other) == NULL)
+    self->other_name = g_strdup (_("Other library"));
+  else
+    {
+      MatLibraryPlace places[2] = {
+        { mat_library_get_file (self->other), FALSE },
+        { self->library != NULL ? mat_library_get_file (self->library) : NULL, FALSE },
+      };
+
+      self->other_name = mat_library_dup_display_name (&places[0], places, 2);
+    }
+}
+
+static void update_summary (MatLibraryDiff *self);
+
+static void
+library_file_changed (MatLibraryDiff *self)
+{
+  update_other_name (self);
+  update_summary (self);
+}
+
 static void
 update_summary (MatLibraryDiff *self)
 {
@@ -176,7 +210,7 @@ update_summary (MatLibraryDiff *self)
     }
 
   /* Translators: the library this one is compared with */
-  other = g_strdup_printf (_("Compared with “%s”"), self->other_title);
+  other = g_strdup_printf (_("Compared with “%s”"), self->other_name);
   gtk_label_set_text (self->other_label, other);
   mat_tooltip_set_text (GTK_WIDGET (self->other_label), other);
   /* Translators: how many materials this library added, removed, changed
@@ -260,7 +294,7 @@ mat_library_diff_refresh (MatLibraryDiff *self)
             }
           g_ptr_array_add (rows, mat_library_diff_row_new (item->status,
                                                            mat_material_get_name (material != NULL ? material : theirs),
-                                                           summary, material, theirs));
+                                                           summary, item->fields, material, theirs));
           self->counts[item->status]++;
         }
       side_clear (&mine);
@@ -314,23 +348,38 @@ row_button_clicked (GtkButton   *button,
                               "u", position);
 }
 
+/* The four statuses, in Mat0DiffStatus order. */
+static const Mat0DiffStatus statuses[] = { MAT0_DIFF_SAME, MAT0_DIFF_CHANGED, MAT0_DIFF_REMOVED,
+                                           MAT0_DIFF_ADDED };
+
 static void
 setup_row (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            MatLibraryDiff           *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *badge = gtk_label_new (NULL);
+  GtkWidget *badge = gtk_stack_new ();
   GtkWidget *name = gtk_label_new (NULL);
+  GtkWidget *details = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *summary = gtk_label_new (NULL);
+  GtkWidget *changes = gtk_label_new (NULL);
   /* Translators: a button on a row of the library diff: compare the two materials */
   GtkWidget *compare = gtk_button_new_with_label (C_("library diff", "Compare"));
   GtkWidget *take = gtk_button_new_with_label (_("Take from Other"));
 
   gtk_widget_add_css_class (box, "library-diff-row");
-  gtk_widget_add_css_class (badge, "diff-badge");
-  gtk_label_set_width_chars (GTK_LABEL (badge), 10);
+  /* one badge a status, all as wide as the widest in every row, so the
+   * names after them line up whatever the language's words */
+  gtk_stack_set_hhomogeneous (GTK_STACK (badge), TRUE);
   gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
+  for (guint i = 0; i < G_N_ELEMENTS (statuses); i++)
+    {
+      GtkWidget *label = gtk_label_new (status_label (statuses[i]));
+
+      gtk_widget_add_css_class (label, "diff-badge");
+      gtk_widget_add_css_class (label, status_class (statuses[i]));
+      gtk_stack_add_named (GTK_STACK (badge), label, status_class (statuses[i]));
+    }
   gtk_label_set_xalign (GTK_LABEL (name), 0.f);
   /* names and summaries wrap rather than being cut off */
   gtk_label_set_width_chars (GTK_LABEL (name), 22);
@@ -342,12 +391,23 @@ setup_row (GtkSignalListItemFactory *factory,
   gtk_label_set_wrap (GTK_LABEL (summary), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (summary), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_width_chars (GTK_LABEL (summary), 20);
-  gtk_widget_set_hexpand (summary, TRUE);
   gtk_widget_add_css_class (summary, "dim-label");
+  /* each change, old → new, one a line */
+  gtk_label_set_xalign (GTK_LABEL (changes), 0.f);
+  gtk_label_set_wrap (GTK_LABEL (changes), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (changes), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_width_chars (GTK_LABEL (changes), 20);
+  gtk_widget_add_css_class (changes, "diff-changes");
+  gtk_widget_set_hexpand (details, TRUE);
+  gtk_widget_set_valign (details, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (details), summary);
+  gtk_box_append (GTK_BOX (details), changes);
   mat_tooltip_set_text (compare, _("Show the two materials side by side, field by field"));
   mat_tooltip_set_text (take, _("Copy this material from the other library into this one: added when it is missing, its content replaced when it changed (one undo step)"));
   gtk_widget_add_css_class (compare, "flat");
   gtk_widget_add_css_class (take, "flat");
+  gtk_widget_set_valign (compare, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (take, GTK_ALIGN_CENTER);
   g_object_set_data (G_OBJECT (compare), "row-action", (gpointer) "library-diff.compare");
   g_object_set_data (G_OBJECT (take), "row-action", (gpointer) "library-diff.take");
   g_signal_connect (compare, "clicked", G_CALLBACK (row_button_clicked), list_item);
@@ -355,7 +415,7 @@ setup_row (GtkSignalListItemFactory *factory,
 
   gtk_box_append (GTK_BOX (box), badge);
   gtk_box_append (GTK_BOX (box), name);
-  gtk_box_append (GTK_BOX (box), summary);
+  gtk_box_append (GTK_BOX (box), details);
   gtk_box_append (GTK_BOX (box), compare);
   gtk_box_append (GTK_BOX (box), take);
   gtk_list_item_set_child (list_item, box);
@@ -371,23 +431,25 @@ bind_row (GtkSignalListItemFactory *factory,
   GtkWidget *box = gtk_list_item_get_child (list_item);
   GtkWidget *badge = gtk_widget_get_first_child (box);
   GtkWidget *name = gtk_widget_get_next_sibling (badge);
-  GtkWidget *summary = gtk_widget_get_next_sibling (name);
-  GtkWidget *compare = gtk_widget_get_next_sibling (summary);
+  GtkWidget *details = gtk_widget_get_next_sibling (name);
+  GtkWidget *summary = gtk_widget_get_first_child (details);
+  GtkWidget *changes = gtk_widget_get_next_sibling (summary);
+  GtkWidget *compare = gtk_widget_get_next_sibling (details);
   GtkWidget *take = gtk_widget_get_next_sibling (compare);
   Mat0DiffStatus status = mat_library_diff_row_get_status (row);
   MatMaterial *mine = mat_library_diff_row_get_mine (row);
   MatMaterial *theirs = mat_library_diff_row_get_theirs (row);
-  static const char *const classes[] = { "added", "removed", "changed", "same" };
+  const char *text = mat_library_diff_row_get_changes (row);
 
-  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
-    gtk_widget_remove_css_class (badge, classes[i]);
-  gtk_widget_add_css_class (badge, status_class (status));
-  gtk_label_set_text (GTK_LABEL (badge), status_label (status));
+  gtk_stack_set_visible_child_name (GTK_STACK (badge), status_class (status));
   gtk_label_set_text (GTK_LABEL (name), mat_library_diff_row_get_name (row));
   mat_tooltip_set_text (name, mat_library_diff_row_get_name (row));
   gtk_label_set_text (GTK_LABEL (summary), mat_library_diff_row_get_summary (row));
   mat_tooltip_set_text (summary, mat_library_diff_row_get_summary (row)[0] != '\0'
                                  ? mat_library_diff_row_get_summary (row) : NULL);
+  gtk_label_set_text (GTK_LABEL (changes), text);
+  gtk_widget_set_visible (changes, text[0] != '\0');
+  mat_tooltip_set_text (changes, text[0] != '\0' ? mat_library_diff_row_get_all_changes (row) : NULL);
   gtk_widget_set_sensitive (compare, mine != NULL && theirs != NULL &&
                                      mat_material_get_editable (mine) &&
                                      mat_material_get_editable (theirs));
@@ -458,10 +520,9 @@ load_cb (GObject      *source,
     }
   else
     {
-      g_autofree char *title = g_file_get_basename (op->file);
-
       show_error (self, NULL);
-      mat_library_diff_set_other (self, library, title);
+      /* named by its file, told apart from this library */
+      mat_library_diff_set_other (self, library, NULL);
     }
   open_op_free (op);
 }
@@ -664,6 +725,7 @@ mat_library_diff_finalize (GObject *object)
   MatLibraryDiff *self = MAT_LIBRARY_DIFF (object);
 
   g_free (self->other_title);
+  g_free (self->other_name);
 
   G_OBJECT_CLASS (mat_library_diff_parent_class)->finalize (object);
 }
@@ -810,13 +872,22 @@ mat_library_diff_set_library (MatLibraryDiff *self,
   g_return_if_fail (library == NULL || MAT_IS_LIBRARY (library));
 
   if (self->library != NULL)
-    g_signal_handlers_disconnect_by_data (mat_library_get_history (self->library), self);
+    {
+      g_signal_handlers_disconnect_by_data (mat_library_get_history (self->library), self);
+      g_signal_handlers_disconnect_by_data (self->library, self);
+    }
   if (!g_set_object (&self->library, library))
     return;
   /* every edit, undo and redo of this library goes through its history */
   if (library != NULL)
-    g_signal_connect_object (mat_library_get_history (library), "changed",
-                             G_CALLBACK (queue_refresh), self, G_CONNECT_SWAPPED);
+    {
+      g_signal_connect_object (mat_library_get_history (library), "changed",
+                               G_CALLBACK (queue_refresh), self, G_CONNECT_SWAPPED);
+      /* saved elsewhere: the other one may need its folders, or no more */
+      g_signal_connect_object (library, "notify::file", G_CALLBACK (library_file_changed), self,
+                               G_CONNECT_SWAPPED);
+    }
+  update_other_name (self);
   mat_library_diff_refresh (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIBRARY]);
 }
@@ -832,7 +903,7 @@ const char *
 mat_library_diff_get_other_title (MatLibraryDiff *self)
 {
   g_return_val_if_fail (MAT_IS_LIBRARY_DIFF (self), NULL);
-  return self->other_title;
+  return self->other_name;
 }
 
 void
@@ -844,15 +915,19 @@ mat_library_diff_set_other (MatLibraryDiff *self,
   g_return_if_fail (other == NULL || MAT_IS_LIBRARY (other));
 
   g_free (self->other_title);
-  self->other_title = g_strdup (other == NULL ? NULL : title != NULL ? title : _("Other library"));
+  self->other_title = other != NULL ? g_strdup (title) : NULL;
   if (g_set_object (&self->other, other))
     {
+      update_other_name (self);
       side_fill (&self->theirs, other);
       mat_library_diff_refresh (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OTHER]);
     }
   else
-    update_summary (self);
+    {
+      update_other_name (self);
+      update_summary (self);
+    }
 }
 
 gboolean

@@ -48,6 +48,10 @@ void         mat_library_diff_set_library    (MatLibraryDiff *self,
 MatLibrary  *mat_library_diff_get_other      (MatLibraryDiff *self);
 /* Returns: (transfer none) (nullable): the name shown for it. */
 const char  *mat_library_diff_get_other_title (MatLibraryDiff *self);
+/* @title: (nullable): the name shown for @other; %NULL: its file's name,
+ * with the folders that tell it apart from this library's when both
+ * have the same ("Material.lib — Parkan/DATA"; mat-library-name.h), or
+ * "Other library" when it has no file. */
 void         mat_library_diff_set_other      (MatLibraryDiff *self,
                                               MatLibrary     *other,
                                               const char     *title);

@@ -68,11 +68,13 @@ struct _MatMaterialDiff
   gboolean    differences_only;
   guint       n_differences;
   char       *summary;
+  char       *changes;        /* the line of changes under the summary */
   char       *error;          /* the last failed copy */
   guint       update_id;      /* an update after the materials changed */
 
   /* template */
   GtkLabel   *summary_label;
+  GtkLabel   *changes_label;
   GtkWidget  *only_check;
   GtkGrid    *table;
 };
@@ -280,7 +282,7 @@ row_tooltip (const Row *row)
     case MAT_MATERIAL_DIFF_ROW_META:
       return _(mat0_fields_meta ((Mat0MetaId) row->index)->meaning);
     case MAT_MATERIAL_DIFF_ROW_PHASE:
-      return _("The 34 bytes of the phase: 18 parameters and the texture name");
+      return _("The 34\u00a0bytes of the phase: 18\u00a0parameters and the texture name");
     case MAT_MATERIAL_DIFF_ROW_GROUP:
       return _(mat0_fields_group ((Mat0ColourGroup) row->index)->meaning);
     case MAT_MATERIAL_DIFF_ROW_PARAM:
@@ -409,8 +411,9 @@ block_text (const Mat0Block *block)
   g_autofree char *mode = mode_text (mat0_block_mode (block));
 
   /* Translators: an animation block: its mode, its period and how many
-   * keys it has, "Loop · 3200 ms · 4 keys" */
-  return g_strdup_printf (ngettext ("%s · %u ms · %u key", "%s · %u ms · %u keys", block->n_keys),
+   * keys it has, "Loop · 3200 ms · 4 keys"; no-break spaces between the
+   * numbers and their units */
+  return g_strdup_printf (ngettext ("%s · %u\u00a0ms · %u\u00a0key", "%s · %u\u00a0ms · %u\u00a0keys", block->n_keys),
                           mode, (guint) mat0_block_period (block), (guint) block->n_keys);
 }
 
@@ -499,8 +502,8 @@ cell_text (MatMaterialDiff *self,
       if (row->index >= block->n_keys)
         return g_strdup ("—");
       /* Translators: a key: its phase (k0), the time its interval ends
-       * (k1) and the opaque k2 */
-      return g_strdup_printf (_("phase %u · ends at %u ms · k2 %u"), block->keys[row->index].k0,
+       * (k1) and the opaque k2; a no-break space before "ms" */
+      return g_strdup_printf (_("phase %u · ends at %u\u00a0ms · k2 %u"), block->keys[row->index].k0,
                               block->keys[row->index].k1, block->keys[row->index].k2);
     case ROW_NOTE:
       {
@@ -846,6 +849,23 @@ update_summary (MatMaterialDiff *self)
                               self->n_differences, list);
     }
 
+  /* each change, A's value → B's, on a line or two under the summary;
+   * one a line in its tooltip */
+  {
+    gboolean shown = self->error == NULL && self->n_differences > 0;
+    g_autofree char *lines = shown ? mat0_diff_dup_changes ((const Mat0DiffField *) (gpointer) self->fields->data,
+                                                            self->fields->len, MAT_MATERIAL_DIFF_MAX_CHANGES)
+                                   : NULL;
+    g_auto(GStrv) split = lines != NULL ? g_strsplit (lines, "\n", -1) : NULL;
+    g_autofree char *line = split != NULL ? g_strjoinv (" · ", split) : NULL;
+
+    g_free (self->changes);
+    self->changes = g_strdup (line != NULL ? line : "");
+    label_set (GTK_WIDGET (self->changes_label), self->changes);
+    tooltip_set (GTK_WIDGET (self->changes_label), lines);
+    gtk_widget_set_visible (GTK_WIDGET (self->changes_label), shown);
+  }
+
   g_free (self->summary);
   self->summary = g_strdup (text);
   label_set (GTK_WIDGET (self->summary_label), text);
@@ -1077,6 +1097,7 @@ mat_material_diff_finalize (GObject *object)
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->fields, g_array_unref);
   g_clear_pointer (&self->summary, g_free);
+  g_clear_pointer (&self->changes, g_free);
   g_clear_pointer (&self->error, g_free);
 
   G_OBJECT_CLASS (mat_material_diff_parent_class)->finalize (object);
@@ -1145,6 +1166,7 @@ mat_material_diff_class_init (MatMaterialDiffClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "mat-material-diff.ui");
   gtk_widget_class_set_css_name (widget_class, "matmaterialdiff");
   gtk_widget_class_bind_template_child (widget_class, MatMaterialDiff, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, MatMaterialDiff, changes_label);
   gtk_widget_class_bind_template_child (widget_class, MatMaterialDiff, only_check);
   gtk_widget_class_bind_template_child (widget_class, MatMaterialDiff, table);
 
@@ -1259,6 +1281,13 @@ mat_material_diff_get_n_differences (MatMaterialDiff *self)
   flush (self);
 
   return self->n_differences;
+}
+
+const char *
+mat_material_diff_get_changes (MatMaterialDiff *self)
+{
+  g_return_val_if_fail (MAT_IS_MATERIAL_DIFF (self), NULL);
+  return self->changes != NULL ? self->changes : "";
 }
 
 const char *

@@ -5,7 +5,8 @@
  * for every phase its colour groups, power, cell and texture; for every
  * animation block its mode, interpolation mask and each key (k0, k1 = the
  * time its interval ends, k2). What differs comes from the core's
- * comparison (mat0-diff.h) and is highlighted; a row can be copied across
+ * comparison (mat0-diff.h) and is highlighted, each change listed under
+ * the summary with A's value and B's; a row can be copied across
  * (A to B or B to A) when the target side is editable: a field, a colour
  * group, a key, a whole phase, a whole block (the section rows) or the
  * whole material (the first row), each one undo step in the target's
@@ -39,6 +40,8 @@ typedef enum {
 /* At most this many phase sections, and key rows per block, are listed;
  * a note says how many more there are (the summary counts them all). */
 #define MAT_MATERIAL_DIFF_MAX_ROWS 100
+/* At most this many changes are listed under the summary. */
+#define MAT_MATERIAL_DIFF_MAX_CHANGES 40
 
 #define MAT_TYPE_MATERIAL_DIFF (mat_material_diff_get_type ())
 
@@ -72,6 +75,11 @@ void         mat_material_diff_set_differences_only (MatMaterialDiff *self,
 guint        mat_material_diff_get_n_differences    (MatMaterialDiff *self);
 /* Returns: (transfer none): the summary line above the table. */
 const char  *mat_material_diff_get_summary          (MatMaterialDiff *self);
+/* Returns: (transfer none): the changes under it, A's value → B's,
+ * joined by " · " ("attr1: 0x0 (Opaque) → 0x8 (Additive) · phase 2
+ * diffuse G: 0 → 9"; at most MAT_MATERIAL_DIFF_MAX_CHANGES, then "… and
+ * 5 more changes"); "" when the materials are the same. */
+const char  *mat_material_diff_get_changes          (MatMaterialDiff *self);
 
 /* The rows, for the actions and for tests. @item is the phase or block,
  * @index as in MatMaterialDiffRowKind (0 when unused). Returns: the row,

@@ -358,6 +358,12 @@ deliver (MatDraftsDialog *self,
       mat_window_restore_textures (window_of_library (self, owner), MAT_TEXTURE_LIBRARY (archive),
                                    draft);
     }
+  else
+    {
+      /* no window shows this kind yet: the draft stays for a later version */
+      show_error (self, draft, _("No window of this version of the editor shows this kind of archive. The draft is kept."));
+      return;
+    }
   forget (self, draft);
 }
 

@@ -25,6 +25,7 @@ struct _MatNameDialog
   MatNameDialogMode  mode;
   char              *message;
   MatJsonItem       *item;       /* MAT_NAME_DIALOG_PASTE: what to paste */
+  char              *paste_name; /* ... and the name it has */
 };
 
 G_DEFINE_FINAL_TYPE (MatNameDialog, mat_name_dialog, GTK_TYPE_WINDOW)
@@ -251,6 +252,7 @@ mat_name_dialog_present_paste (GtkWindow   *parent,
   self->library = g_object_ref (library);
   self->mode = MAT_NAME_DIALOG_PASTE;
   self->item = mat_json_item_ref (item);
+  self->paste_name = g_strdup (name);
 
   /* Translators: the title of the dialog, %s is a material name */
   title = g_strdup_printf (_("Paste “%s”"), name);
@@ -273,6 +275,33 @@ mat_name_dialog_present_paste (GtkWindow   *parent,
   return self;
 }
 
+void
+mat_name_dialog_set_library_name (MatNameDialog *self,
+                                  const char    *library_name)
+{
+  g_autofree char *intro = NULL;
+
+  g_return_if_fail (MAT_IS_NAME_DIALOG (self));
+  g_return_if_fail (library_name != NULL);
+
+  if (self->mode != MAT_NAME_DIALOG_PASTE)
+    return;
+  /* Translators: the first %s is a library ("Material.lib — mod/DATA"),
+   * the second a material name */
+  intro = g_strdup_printf (_("“%s” already has a material named “%s”. "
+                             "Paste the copy under another name:"),
+                           library_name, self->paste_name);
+  gtk_label_set_label (self->intro_label, intro);
+}
+
+const char *
+mat_name_dialog_get_intro (MatNameDialog *self)
+{
+  g_return_val_if_fail (MAT_IS_NAME_DIALOG (self), NULL);
+
+  return gtk_label_get_label (self->intro_label);
+}
+
 static void
 mat_name_dialog_dispose (GObject *object)
 {
@@ -292,6 +321,7 @@ mat_name_dialog_finalize (GObject *object)
   MatNameDialog *self = MAT_NAME_DIALOG (object);
 
   g_free (self->message);
+  g_free (self->paste_name);
 
   G_OBJECT_CLASS (mat_name_dialog_parent_class)->finalize (object);
 }

@@ -41,6 +41,15 @@ MatNameDialog *mat_name_dialog_present_paste (GtkWindow   *parent,
                                               MatJsonItem *item,
                                               const char  *name);
 
+/* The paste dialog names the library the material goes into, as the
+ * window names it ("“Material.lib — mod/DATA” already has a material
+ * named “ROCK”") rather than "this library". Other dialogs ignore it. */
+void           mat_name_dialog_set_library_name (MatNameDialog *self,
+                                                 const char    *library_name);
+/* Returns: (transfer none): the text above the name field ("" when
+ * there is none). */
+const char    *mat_name_dialog_get_intro   (MatNameDialog *self);
+
 /* Returns: (transfer none) (nullable): the message shown, %NULL when the
  * name is acceptable. */
 const char    *mat_name_dialog_get_message (MatNameDialog *self);

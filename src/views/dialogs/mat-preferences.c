@@ -28,6 +28,8 @@ struct _MatPreferences
   GtkListBoxRow *backup_row;
   GtkSwitch     *backup_switch;
   GtkBox        *scene_colour_box;
+  GtkListBoxRow *emboss_row;
+  GtkSwitch     *emboss_switch;
   GtkWidget     *scene_colour_button;
 
   GSettings     *settings;
@@ -359,6 +361,8 @@ row_activated (MatPreferences *self,
     gtk_widget_activate_action (GTK_WIDGET (self), "prefs.choose-game-folder", NULL);
   else if (row == self->backup_row)
     gtk_switch_set_active (self->backup_switch, !gtk_switch_get_active (self->backup_switch));
+  else if (row == self->emboss_row)
+    gtk_switch_set_active (self->emboss_switch, !gtk_switch_get_active (self->emboss_switch));
 }
 
 /* ---- GObject ------------------------------------------------------------ */
@@ -373,6 +377,8 @@ mat_preferences_constructed (GObject *object)
   g_return_if_fail (G_IS_SETTINGS (self->settings));
 
   g_settings_bind (self->settings, "make-backup", self->backup_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "emboss-bump", self->emboss_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind_with_mapping (self->settings, "preview-scene-colour",
                                 self->scene_colour_button, "rgba", G_SETTINGS_BIND_DEFAULT,
@@ -481,6 +487,8 @@ mat_preferences_class_init (MatPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatPreferences, backup_row);
   gtk_widget_class_bind_template_child (widget_class, MatPreferences, backup_switch);
   gtk_widget_class_bind_template_child (widget_class, MatPreferences, scene_colour_box);
+  gtk_widget_class_bind_template_child (widget_class, MatPreferences, emboss_row);
+  gtk_widget_class_bind_template_child (widget_class, MatPreferences, emboss_switch);
   gtk_widget_class_bind_template_callback (widget_class, row_activated);
 
   gtk_widget_class_install_action (widget_class, "prefs.choose-game-folder", NULL,

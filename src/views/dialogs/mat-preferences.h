@@ -4,7 +4,7 @@
  * the application's settings: the game folder, whose Textures.lib shows
  * the textures of libraries that have none beside them, and the choices
  * of Textures.lib remembered per library; backups when saving; the
- * preview's scene colour. Every change is written to the settings at
+ * preview's scene colour and the game's emboss bump setting. Every change is written to the settings at
  * once (bindings and setters, no Apply button); Escape closes it.
  */
 #pragma once

@@ -84,6 +84,7 @@ struct _MatPhaseTable
 
   MatMaterial        *material;
   GSignalGroup       *material_signals;
+  gboolean            emboss_bump;   /* the game's setting (render.md 2) */
   MatTextureLibrary  *textures;
   gboolean            editable;
   gboolean            status_is_error;
@@ -110,6 +111,7 @@ enum {
   PROP_SELECTED,
   PROP_TEXTURES,
   PROP_SHOW_RAW_BYTES,
+  PROP_EMBOSS_BUMP,
   N_PROPS
 };
 
@@ -855,6 +857,26 @@ texture_missing_message (MatPhaseTable *self,
   return g_strdup_printf (_("%s is not in %s"), text, base);
 }
 
+/* Where the game ignores the alpha that texture @text holds (render.md
+ * 2: a format without alpha, or a lit skin without emboss bump).
+ * Returns: (transfer none) (nullable): the note, translated; %NULL when
+ * the texture is not found, holds no alpha or draws it. */
+static const char *
+texture_alpha_note (MatPhaseTable *self,
+                    const char    *text)
+{
+  MatTexture *texture;
+  TexmDrawAlpha how;
+
+  if (self == NULL || self->textures == NULL || self->material == NULL || text[0] == '\0')
+    return NULL;
+  texture = mat_texture_library_lookup (self->textures, text);
+  if (texture == NULL || mat_texture_get_error (texture) != NULL || !mat_texture_has_alpha (texture))
+    return NULL;
+  how = mat_texture_draw_alpha (texture, mat_material_get_attr1 (self->material), self->emboss_bump);
+  return texm_draw_alpha_is_opaque (how) ? _(texm_draw_alpha_note (how)) : NULL;
+}
+
 static void
 texture_button_update (MatPhaseTable *self,
                        GtkWidget     *button)
@@ -908,6 +930,7 @@ texture_entry_validate (GtkWidget *entry)
   MatPhaseTable *self = g_object_get_data (G_OBJECT (entry), "mat-table");
   g_autofree char *message = NULL;
   g_autofree char *missing = NULL;
+  const char *note = NULL;
   TextureVerdict verdict;
   const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
 
@@ -921,6 +944,17 @@ texture_entry_validate (GtkWidget *entry)
       gtk_entry_set_icon_from_icon_name (GTK_ENTRY (entry), GTK_ENTRY_ICON_SECONDARY,
                                          "dialog-warning-symbolic");
       gtk_entry_set_icon_tooltip_text (GTK_ENTRY (entry), GTK_ENTRY_ICON_SECONDARY, missing);
+      g_free (message);
+      message = both;
+    }
+  else if (verdict != TEXTURE_INVALID && (note = texture_alpha_note (self, text)) != NULL)
+    {
+      /* found, but the game draws it without the alpha it holds */
+      char *both = g_strconcat (note, "\n\n", message, NULL);
+
+      gtk_entry_set_icon_from_icon_name (GTK_ENTRY (entry), GTK_ENTRY_ICON_SECONDARY,
+                                         "dialog-information-symbolic");
+      gtk_entry_set_icon_tooltip_text (GTK_ENTRY (entry), GTK_ENTRY_ICON_SECONDARY, note);
       g_free (message);
       message = both;
     }
@@ -2399,6 +2433,9 @@ mat_phase_table_get_property (GObject    *object,
     case PROP_SHOW_RAW_BYTES:
       g_value_set_boolean (value, self->show_raw_bytes);
       break;
+    case PROP_EMBOSS_BUMP:
+      g_value_set_boolean (value, self->emboss_bump);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -2425,6 +2462,9 @@ mat_phase_table_set_property (GObject      *object,
       break;
     case PROP_SHOW_RAW_BYTES:
       mat_phase_table_set_show_raw_bytes (self, g_value_get_boolean (value));
+      break;
+    case PROP_EMBOSS_BUMP:
+      mat_phase_table_set_emboss_bump (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2453,6 +2493,9 @@ mat_phase_table_class_init (MatPhaseTableClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SHOW_RAW_BYTES] =
     g_param_spec_boolean ("show-raw-bytes", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_EMBOSS_BUMP] =
+    g_param_spec_boolean ("emboss-bump", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -2541,6 +2584,8 @@ static const MatTooltipEntry tooltips[] = {
   { "raw_toggle", N_("Show the 18 bytes p0–p17 of the selected phase, each as a number to edit") },
 };
 
+static void textures_changed_cb (MatPhaseTable *self);
+
 static void
 mat_phase_table_init (MatPhaseTable *self)
 {
@@ -2554,6 +2599,9 @@ mat_phase_table_init (MatPhaseTable *self)
   g_signal_group_connect_object (self->material_signals, "notify::editable",
                                  G_CALLBACK (material_editable_changed), self,
                                  G_CONNECT_SWAPPED);
+  /* a lit skin (attr1 bit 1) draws its textures opaque */
+  g_signal_group_connect_object (self->material_signals, "notify::attr1",
+                                 G_CALLBACK (textures_changed_cb), self, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (self->selection, "notify::selected",
                            G_CALLBACK (selection_changed), self, G_CONNECT_SWAPPED);
@@ -2785,6 +2833,28 @@ mat_phase_table_set_show_raw_bytes (MatPhaseTable *self,
   if (show)
     raw_bytes_ensure (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_RAW_BYTES]);
+}
+
+gboolean
+mat_phase_table_get_emboss_bump (MatPhaseTable *self)
+{
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), FALSE);
+
+  return self->emboss_bump;
+}
+
+void
+mat_phase_table_set_emboss_bump (MatPhaseTable *self,
+                                 gboolean       emboss_bump)
+{
+  g_return_if_fail (MAT_IS_PHASE_TABLE (self));
+
+  emboss_bump = !!emboss_bump;
+  if (self->emboss_bump == emboss_bump)
+    return;
+  self->emboss_bump = emboss_bump;
+  refresh_texture_cells (self, GTK_WIDGET (self->column_view));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMBOSS_BUMP]);
 }
 
 guint

@@ -62,6 +62,15 @@ MatTextureLibrary *mat_phase_table_get_textures (MatPhaseTable     *self);
 void               mat_phase_table_set_textures (MatPhaseTable     *self,
                                                  MatTextureLibrary *textures);
 
+/* The game's emboss bump setting ("emboss-bump", off by default): with
+ * it off, a lit skin's textures draw opaque (render.md 2). A texture
+ * cell whose texture holds alpha the game ignores (a lit skin, or a
+ * format without alpha) shows an information icon with the note
+ * (texm_draw_alpha_note). */
+gboolean     mat_phase_table_get_emboss_bump (MatPhaseTable *self);
+void         mat_phase_table_set_emboss_bump (MatPhaseTable *self,
+                                              gboolean       emboss_bump);
+
 /* Whether the raw bytes of the selected phase show under the table
  * ("show-raw-bytes" property, the phase.show-raw-bytes action). */
 gboolean     mat_phase_table_get_show_raw_bytes (MatPhaseTable *self);

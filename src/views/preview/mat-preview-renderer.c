@@ -9,7 +9,9 @@
  *      lights): colour = clamp (emissive + diffuse N.L + specular
  *      (N.H)^exponent), times the texture; alpha = texture alpha times f7;
  *   3. the blend mode's factors, the alpha test for modes 1..5, culling
- *      off, depth writes only when f7 is 1;
+ *      off, depth writes only when f7 is 1; over the background drawn
+ *      into the same framebuffer at alpha 1, and alpha is never written
+ *      after it: the frame is opaque, as the game's back buffer is;
  *   4. the cell: the vertex shader rewrites every UV into the Page rect.
  * The "raw" view draws the diffuse colour f0..f2 instead of the lit one,
  * with the same alpha and blending.
@@ -718,6 +720,16 @@ mat_preview_renderer_set_state (MatPreviewRenderer          *self,
     self->state.shape = MAT_PREVIEW_SHAPE_SPHERE;
 }
 
+gboolean
+mat_preview_renderer_has_texture (MatPreviewRenderer *self,
+                                  const char         *key)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+
+  return self->textures != NULL && g_hash_table_contains (self->textures, key);
+}
+
 void
 mat_preview_renderer_clear_textures (MatPreviewRenderer *self)
 {
@@ -827,6 +839,11 @@ draw_material (MatPreviewRenderer *self,
   glDepthFunc (GL_LESS);
   glDepthMask (depth_write ? GL_TRUE : GL_FALSE);
   glDisable (GL_CULL_FACE);   /* every batch is two-sided */
+  /* The game draws into an opaque back buffer: the background's alpha 1
+   * stays, whatever the material's alpha, so that GTK, which composites
+   * the GL area's alpha over the window, shows exactly the blended
+   * colour (render.md 2). */
+  glColorMask (GL_TRUE, GL_TRUE, GL_TRUE, GL_FALSE);
 
   /* what the draw runs with, from GL itself */
   memset (&self->draw_info, 0, sizeof self->draw_info);
@@ -840,6 +857,12 @@ draw_material (MatPreviewRenderer *self,
   glGetBooleanv (GL_DEPTH_WRITEMASK, &mask);
   self->draw_info.depth_write = mask == GL_TRUE;
   self->draw_info.cull_face = glIsEnabled (GL_CULL_FACE);
+  {
+    GLboolean colour_mask[4] = { GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE };
+
+    glGetBooleanv (GL_COLOR_WRITEMASK, colour_mask);
+    self->draw_info.alpha_write = colour_mask[3] == GL_TRUE;
+  }
   self->draw_info.alpha_test = alpha_test;
   self->draw_info.textured = texture != 0;
   self->draw_info.raw = s->raw;
@@ -852,6 +875,7 @@ draw_material (MatPreviewRenderer *self,
   glDisable (GL_BLEND);
   glDisable (GL_DEPTH_TEST);
   glDepthMask (GL_TRUE);
+  glColorMask (GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
 }
 
 void
@@ -872,6 +896,7 @@ mat_preview_renderer_render (MatPreviewRenderer *self,
   scale = MAX (scale, 1);
 
   glViewport (0, 0, width, height);
+  glColorMask (GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   glDisable (GL_BLEND);
   glDisable (GL_DEPTH_TEST);
   glDisable (GL_CULL_FACE);

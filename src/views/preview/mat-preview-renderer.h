@@ -12,7 +12,9 @@
  * vertex as Direct3D 7 fixed function does (render.md 2), textured with
  * the phase's texture and cell (render.md 4), blended with the blend
  * mode of attr1 (render.md 3), two-sided, writing depth only when the
- * ambient alpha is 1.
+ * ambient alpha is 1. The frame is opaque: the background is drawn at
+ * alpha 1 and the material writes colour only, so what GTK composites
+ * over the window is the blended colour itself.
  */
 #pragma once
 
@@ -77,7 +79,8 @@ typedef struct {
   /* the phase's texture: @texture_key NULL draws untextured (white,
    * alpha 1). The key names the pixels: the GL texture is made once per
    * key (until clear_textures); @texture_rgba (RGBA8, rows top to
-   * bottom, @texture_width x @texture_height) is read only then. */
+   * bottom, @texture_width x @texture_height, with the alpha the game
+   * draws: texm-alpha.h) is read only then. */
   const char          *texture_key;
   GBytes              *texture_rgba;
   guint                texture_width;
@@ -98,6 +101,8 @@ typedef struct {
   gboolean depth_test;
   gboolean depth_write;    /* GL_DEPTH_WRITEMASK */
   gboolean cull_face;      /* GL_CULL_FACE enabled */
+  gboolean alpha_write;    /* GL_COLOR_WRITEMASK's alpha: never, so the
+                              frame keeps the background's alpha 1 */
   gboolean textured;
   gboolean raw;
 } MatPreviewDrawInfo;
@@ -126,6 +131,10 @@ guint               mat_preview_renderer_get_max_texture_size (MatPreviewRendere
  * points to are kept alive by the renderer). */
 void                mat_preview_renderer_set_state  (MatPreviewRenderer          *self,
                                                      const MatPreviewRenderState *state);
+/* Whether the GL texture of @key is made already (set_state then needs
+ * no pixels for it: texture_rgba may be %NULL). */
+gboolean            mat_preview_renderer_has_texture (MatPreviewRenderer *self,
+                                                      const char         *key);
 /* Forgets the textures uploaded so far (their library changed). */
 void                mat_preview_renderer_clear_textures (MatPreviewRenderer *self);
 

@@ -68,6 +68,7 @@ struct _MatPreview
   guint32            time_offset;
   guint32            random_offset;
   gboolean           unlit;
+  gboolean           emboss_bump;     /* the game's EMBOSS_BUMP setting */
   MatPreviewShape    shape;
   MatPreviewBackground background;
   GdkRGBA            scene;
@@ -123,7 +124,6 @@ struct _MatPreview
   GtkOrientation     orientation;     /* the view above / beside the controls */
 
   /* template */
-  GtkWidget         *root_box;
   GtkStack          *view_stack;
   GtkGLArea         *gl_area;
   GtkLabel          *error_label;
@@ -144,6 +144,7 @@ struct _MatPreview
   MatDropDown       *background_dropdown;
   GtkWidget         *scene_box;
   GtkWidget         *scene_button;    /* made in code: the 4.8 / 4.10 colour button */
+  GtkWidget         *time_readout;    /* the label and its ghost */
   GtkLabel          *blend_label;
   GtkLabel          *texture_label;
 };
@@ -167,6 +168,7 @@ enum {
   PROP_SPEED,
   PROP_PLAYBACK,
   PROP_UNLIT,
+  PROP_EMBOSS_BUMP,
   PROP_SHAPE,
   PROP_BACKGROUND,
   PROP_SCENE_COLOUR,
@@ -476,6 +478,8 @@ fill_render_state (MatPreview            *self,
 {
   const PhaseEvalResult *eval = ensure_evaluation (self);
   const Mat0BlendField *blend = blend_field (self);
+  g_autofree char *key = NULL;
+  gboolean uploaded = FALSE;
 
   memset (state, 0, sizeof *state);
   state->shape = self->shape;
@@ -500,14 +504,29 @@ fill_render_state (MatPreview            *self,
       MatTexture *texture = shown_texture (self);
       guint width = 0, height = 0;
 
-      /* a texture larger than OpenGL takes: a smaller level, or reduced */
       if (texture != NULL)
-        *rgba = mat_texture_dup_rgba_fitted (texture, 0, max_texture_side (self),
-                                             &width, &height, NULL);
-      if (*rgba != NULL)
         {
-          /* the upper-case name: the engine compares names that way */
-          state->texture_key = g_ascii_strup (self->texture_name, -1);
+          TexmDrawAlpha how = mat_texture_draw_alpha (texture,
+                                                      mat_material_get_attr1 (self->material),
+                                                      self->emboss_bump);
+          g_autofree char *name = g_ascii_strup (self->texture_name, -1);
+
+          /* the upper-case name (the engine compares names that way) and
+           * how its alpha draws (render.md 2): one GL texture each; the
+           * pixels only when they are still to be uploaded */
+          key = g_strdup_printf ("%s/%d", name, (int) how);
+          uploaded = mat_preview_renderer_has_texture (self->renderer, key);
+          if (!uploaded)
+            /* a texture larger than OpenGL takes: a smaller level, or
+             * reduced */
+            *rgba = mat_texture_dup_drawn_rgba (texture, 0, max_texture_side (self), how,
+                                                &width, &height);
+          else
+            mat_texture_get_fit (texture, 0, max_texture_side (self), NULL, &width, &height);
+        }
+      if (uploaded || *rgba != NULL)
+        {
+          state->texture_key = g_steal_pointer (&key);
           state->texture_rgba = *rgba;
           state->texture_width = width;
           state->texture_height = height;
@@ -841,6 +860,15 @@ sync_marks (MatPreview *self)
     gtk_scale_add_mark (self->time_scale, period, GTK_POS_BOTTOM, NULL);
 }
 
+/* A label over the view and its chip, shown or hidden together. */
+static void
+set_hud_visible (GtkLabel *label,
+                 gboolean  visible)
+{
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (label)), visible);
+  gtk_widget_set_visible (GTK_WIDGET (label), visible);
+}
+
 /* Problems with the texture: not found, not decodable, a cell past its
  * Page table (a lint: the whole texture is drawn). */
 static void
@@ -881,10 +909,34 @@ sync_texture_status (MatPreview *self)
   if (text != NULL && g_strcmp0 (gtk_label_get_text (self->texture_label), text) != 0)
     {
       gtk_label_set_text (self->texture_label, text);
-      /* the whole line when the pane is too narrow for it */
+      /* the whole line when the view is too narrow for it */
       mat_tooltip_set_text (GTK_WIDGET (self->texture_label), text);
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->texture_label), text != NULL);
+  set_hud_visible (self->texture_label, text != NULL);
+}
+
+/* The blend line without the opacity. Returns: (transfer full) */
+static char *
+blend_text (const Mat0BlendField *blend)
+{
+  if (blend->mode < 0)
+    /* Translators: b = (attr1 >> 2) & 15, past the engine's table */
+    return g_strdup_printf (_("Unknown blend index %u: drawn as opaque"), blend->index);
+  /* Translators: the blend mode's name, then its source and destination factors */
+  return g_strdup_printf (_("Blend: %s (%s, %s)"), _(blend->label), blend->src_blend,
+                          blend->dst_blend);
+}
+
+/* A readout and its ghost share a stack, the readout shown: a tooltip
+ * set hides the label for a moment (mat-tooltip.h), and the stack then
+ * shows a ghost instead; the label is brought back when it is shown. */
+static void
+readout_visible_cb (GtkWidget  *label,
+                    GParamSpec *pspec,
+                    GtkStack   *stack)
+{
+  if (gtk_widget_get_visible (label) && gtk_stack_get_visible_child (stack) != label)
+    gtk_stack_set_visible_child (stack, label);
 }
 
 /* How the material is drawn: its blend mode (or an unknown blend index,
@@ -899,16 +951,10 @@ sync_blend_status (MatPreview *self)
 
   if (self->material == NULL)
     {
-      gtk_widget_set_visible (GTK_WIDGET (self->blend_label), FALSE);
+      set_hud_visible (self->blend_label, FALSE);
       return;
     }
-  if (blend->mode < 0)
-    /* Translators: b = (attr1 >> 2) & 15, past the engine's table */
-    mode = g_strdup_printf (_("Unknown blend index %u: drawn as opaque"), blend->index);
-  else
-    /* Translators: the blend mode's name, then its source and destination factors */
-    mode = g_strdup_printf (_("Blend: %s (%s, %s)"), _(blend->label), blend->src_blend,
-                            blend->dst_blend);
+  mode = blend_text (blend);
   if (eval != NULL && eval->value.f[7] < 1.0f)
     /* Translators: the blend text above, then the opacity in per cent */
     text = g_strdup_printf (_("%s · opacity %d %%, no depth writes"), mode,
@@ -925,16 +971,11 @@ sync_blend_status (MatPreview *self)
       mat_tooltip_set_text (GTK_WIDGET (self->blend_label), tip);
     }
   if (blend->mode < 0)
-    {
-      gtk_widget_remove_css_class (GTK_WIDGET (self->blend_label), "dim-label");
-      gtk_widget_add_css_class (GTK_WIDGET (self->blend_label), "warning");
-    }
+    gtk_widget_add_css_class (GTK_WIDGET (self->blend_label), "warning");
   else
-    {
-      gtk_widget_remove_css_class (GTK_WIDGET (self->blend_label), "warning");
-      gtk_widget_add_css_class (GTK_WIDGET (self->blend_label), "dim-label");
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->blend_label), TRUE);
+    gtk_widget_remove_css_class (GTK_WIDGET (self->blend_label), "warning");
+  /* over the view, with the controls */
+  set_hud_visible (self->blend_label, self->show_controls);
 }
 
 static void
@@ -1213,6 +1254,7 @@ bind_settings (MatPreview *self)
 
   self->settings = g_object_ref (settings);
   g_settings_bind (settings, "preview-background", self, "background", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "emboss-bump", self, "emboss-bump", G_SETTINGS_BIND_GET);
   g_settings_bind_with_mapping (settings, "preview-scene-colour", self, "scene-colour",
                                 G_SETTINGS_BIND_DEFAULT, scene_from_setting, scene_to_setting,
                                 NULL, NULL);
@@ -1224,6 +1266,7 @@ unbind_settings (MatPreview *self)
   if (self->settings == NULL)
     return;
   g_settings_unbind (self, "background");
+  g_settings_unbind (self, "emboss-bump");
   g_settings_unbind (self, "scene-colour");
   g_clear_object (&self->settings);
 }
@@ -1444,6 +1487,7 @@ mat_preview_get_property (GObject    *object,
     case PROP_SPEED: g_value_set_double (value, mat_playback_get_speed (self->playback)); break;
     case PROP_PLAYBACK: g_value_set_object (value, self->playback); break;
     case PROP_UNLIT: g_value_set_boolean (value, self->unlit); break;
+    case PROP_EMBOSS_BUMP: g_value_set_boolean (value, self->emboss_bump); break;
     case PROP_SHAPE: g_value_set_enum (value, self->shape); break;
     case PROP_BACKGROUND: g_value_set_enum (value, self->background); break;
     case PROP_SCENE_COLOUR: g_value_set_boxed (value, &self->scene); break;
@@ -1454,6 +1498,139 @@ mat_preview_get_property (GObject    *object,
     case PROP_ZOOM: g_value_set_double (value, self->zoom); break;
     case PROP_ORIENTATION: g_value_set_enum (value, self->orientation); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+/* ---- layout ------------------------------------------------------------
+ *
+ * The view and its controls, laid out so that the view never moves while
+ * a track plays or after an edit: what the controls say changes (their
+ * labels' natural widths change with the text), what they take does not.
+ * Above the controls (vertical) the view has the width and the height
+ * the controls leave, and the controls count with their narrowest width
+ * only; beside them (horizontal) the controls take exactly their
+ * narrowest width (CONTROLS_WIDTH, or more if a control needs it). The
+ * readouts' heights are kept by their ghost labels (mat-preview.ui). */
+
+static gboolean
+controls_shown (MatPreview *self)
+{
+  return self->controls != NULL && gtk_widget_get_visible (self->controls);
+}
+
+/* The controls' width beside the view: their narrowest. */
+static int
+controls_column_width (MatPreview *self)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (self->controls, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  return minimum;
+}
+
+static GtkSizeRequestMode
+layout_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static void
+measure_layout (GtkWidget      *widget,
+                GtkOrientation  orientation,
+                int             for_size,
+                int            *minimum,
+                int            *natural,
+                int            *minimum_baseline,
+                int            *natural_baseline)
+{
+  MatPreview *self = MAT_PREVIEW (widget);
+  gboolean beside = self->orientation == GTK_ORIENTATION_HORIZONTAL;
+  int view_min = 0, view_nat = 0, c_min = 0, c_nat = 0;
+
+  *minimum_baseline = *natural_baseline = -1;
+  if (self->view_stack == NULL)
+    {
+      *minimum = *natural = 0;
+      return;
+    }
+  if (!controls_shown (self))
+    {
+      gtk_widget_measure (GTK_WIDGET (self->view_stack), orientation, for_size, minimum, natural, NULL, NULL);
+      return;
+    }
+
+  if (beside && orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      int column = controls_column_width (self);
+
+      gtk_widget_measure (GTK_WIDGET (self->view_stack), orientation, for_size, &view_min, &view_nat, NULL, NULL);
+      *minimum = view_min + column;
+      *natural = view_nat + column;
+    }
+  else if (beside)
+    {
+      /* heights: the taller of the two, each at its own width */
+      int column = controls_column_width (self);
+      int view_width = for_size < 0 ? -1 : MAX (for_size - column, 0);
+
+      gtk_widget_measure (GTK_WIDGET (self->view_stack), orientation, view_width, &view_min, &view_nat, NULL, NULL);
+      gtk_widget_measure (self->controls, orientation, for_size < 0 ? -1 : column,
+                          &c_min, &c_nat, NULL, NULL);
+      *minimum = MAX (view_min, c_min);
+      *natural = MAX (view_nat, c_nat);
+    }
+  else if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      /* widths: the controls count with their narrowest, whatever the
+       * text of their labels */
+      gtk_widget_measure (GTK_WIDGET (self->view_stack), orientation, -1, &view_min, &view_nat, NULL, NULL);
+      gtk_widget_measure (self->controls, orientation, -1, &c_min, NULL, NULL, NULL);
+      *minimum = MAX (view_min, c_min);
+      *natural = MAX (view_nat, c_min);
+    }
+  else
+    {
+      gtk_widget_measure (GTK_WIDGET (self->view_stack), orientation, for_size, &view_min, &view_nat, NULL, NULL);
+      gtk_widget_measure (self->controls, orientation, for_size, &c_min, &c_nat, NULL, NULL);
+      *minimum = view_min + c_min;
+      *natural = view_nat + c_nat;
+    }
+}
+
+static void
+allocate_layout (GtkWidget *widget,
+                 int        width,
+                 int        height,
+                 int        baseline)
+{
+  MatPreview *self = MAT_PREVIEW (widget);
+
+  if (self->view_stack == NULL)
+    return;
+  if (!controls_shown (self))
+    {
+      gtk_widget_allocate (GTK_WIDGET (self->view_stack), width, height, -1, NULL);
+      return;
+    }
+
+  if (self->orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      int column = MIN (controls_column_width (self), width);
+
+      gtk_widget_allocate (GTK_WIDGET (self->view_stack), width - column, height, -1, NULL);
+      gtk_widget_allocate (self->controls, column, height, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (width - column, 0)));
+    }
+  else
+    {
+      int c_nat = 0, view_min = 0, controls_height;
+
+      gtk_widget_measure (self->controls, GTK_ORIENTATION_VERTICAL, width, NULL, &c_nat, NULL, NULL);
+      gtk_widget_measure (GTK_WIDGET (self->view_stack), GTK_ORIENTATION_VERTICAL, width, &view_min, NULL, NULL, NULL);
+      controls_height = CLAMP (c_nat, 0, MAX (height - view_min, 0));
+      gtk_widget_allocate (GTK_WIDGET (self->view_stack), width, height - controls_height, -1, NULL);
+      gtk_widget_allocate (self->controls, width, controls_height, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, height - controls_height)));
     }
 }
 
@@ -1469,7 +1646,7 @@ set_orientation (MatPreview     *self,
   if (self->orientation == orientation)
     return;
   self->orientation = orientation;
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->root_box), orientation);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
   gtk_widget_set_size_request (self->controls, beside ? CONTROLS_WIDTH : -1, -1);
   gtk_widget_set_hexpand (self->controls, !beside);
   g_object_notify (G_OBJECT (self), "orientation");
@@ -1496,6 +1673,7 @@ mat_preview_set_property (GObject      *object,
     case PROP_SPEED: mat_preview_set_speed (self, g_value_get_double (value)); break;
     case PROP_PLAYBACK: mat_preview_set_playback (self, g_value_get_object (value)); break;
     case PROP_UNLIT: mat_preview_set_unlit (self, g_value_get_boolean (value)); break;
+    case PROP_EMBOSS_BUMP: mat_preview_set_emboss_bump (self, g_value_get_boolean (value)); break;
     case PROP_SHAPE: mat_preview_set_shape (self, g_value_get_enum (value)); break;
     case PROP_BACKGROUND: mat_preview_set_background (self, g_value_get_enum (value)); break;
     case PROP_SCENE_COLOUR: mat_preview_set_scene_colour (self, g_value_get_boxed (value)); break;
@@ -1557,6 +1735,9 @@ mat_preview_class_init (MatPreviewClass *klass)
   properties[PROP_UNLIT] =
     g_param_spec_boolean ("unlit", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_EMBOSS_BUMP] =
+    g_param_spec_boolean ("emboss-bump", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SHAPE] =
     g_param_spec_enum ("shape", NULL, NULL, MAT_TYPE_PREVIEW_SHAPE, MAT_PREVIEW_SHAPE_SPHERE,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -1591,10 +1772,10 @@ mat_preview_class_init (MatPreviewClass *klass)
   gtk_widget_class_install_action (widget_class, "preview.reroll", NULL, reroll_activated);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_space, 0, "preview.playing", NULL);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  /* the view and the controls: laid out below (measure_layout,
+   * allocate_layout) */
   gtk_widget_class_set_css_name (widget_class, "matpreview");
   gtk_widget_class_set_template_from_resource (widget_class, RESOURCE_PREFIX "mat-preview.ui");
-  gtk_widget_class_bind_template_child (widget_class, MatPreview, root_box);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, view_stack);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, gl_area);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, error_label);
@@ -1614,6 +1795,7 @@ mat_preview_class_init (MatPreviewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatPreview, speed_adjustment);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, background_dropdown);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, scene_box);
+  gtk_widget_class_bind_template_child (widget_class, MatPreview, time_readout);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, blend_label);
   gtk_widget_class_bind_template_child (widget_class, MatPreview, texture_label);
 }
@@ -1658,6 +1840,9 @@ static void
 mat_preview_init (MatPreview *self)
 {
   mat_style_ensure ();
+  gtk_widget_set_layout_manager (GTK_WIDGET (self),
+                                 gtk_custom_layout_new (layout_request_mode, measure_layout,
+                                                        allocate_layout));
   gtk_widget_init_template (GTK_WIDGET (self));
   mat_tooltip_init_template (GTK_WIDGET (self), MAT_TYPE_PREVIEW, tooltips, G_N_ELEMENTS (tooltips));
 
@@ -1720,6 +1905,9 @@ mat_preview_init (MatPreview *self)
   self->blocks_signals = g_signal_group_new (G_TYPE_LIST_MODEL);
   g_signal_group_connect_swapped (self->blocks_signals, "items-changed",
                                   G_CALLBACK (on_material_changed), self);
+
+  g_signal_connect_object (self->time_label, "notify::visible", G_CALLBACK (readout_visible_cb),
+                           self->time_readout, 0);
 
   self->scene_button = scene_button_new ();
   gtk_box_append (GTK_BOX (self->scene_box), self->scene_button);
@@ -2027,6 +2215,28 @@ mat_preview_set_unlit (MatPreview *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNLIT]);
 }
 
+gboolean
+mat_preview_get_emboss_bump (MatPreview *self)
+{
+  g_return_val_if_fail (MAT_IS_PREVIEW (self), FALSE);
+  return self->emboss_bump;
+}
+
+void
+mat_preview_set_emboss_bump (MatPreview *self,
+                             gboolean    emboss_bump)
+{
+  g_return_if_fail (MAT_IS_PREVIEW (self));
+
+  emboss_bump = !!emboss_bump;
+  if (self->emboss_bump == emboss_bump)
+    return;
+  self->emboss_bump = emboss_bump;
+  queue_render (self);
+  sync_texture_status (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMBOSS_BUMP]);
+}
+
 MatPreviewShape
 mat_preview_get_shape (MatPreview *self)
 {
@@ -2318,6 +2528,7 @@ mat_preview_set_show_controls (MatPreview *self,
     return;
   self->show_controls = show_controls;
   gtk_widget_set_visible (self->controls, show_controls);
+  sync_blend_status (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_CONTROLS]);
 }
 

@@ -38,6 +38,11 @@ G_DECLARE_FINAL_TYPE (MatPreview, mat_preview, MAT, PREVIEW, GtkWidget)
  *   "playback"      MatPlayback*       the clock (its own unless shared)
  *   "unlit"         boolean            the "raw" view: the evaluated
  *                                      diffuse colour without lighting
+ *   "emboss-bump"   boolean            the game's emboss bump setting:
+ *                                      on, a lit skin (attr1 0x02) draws
+ *                                      its textures' alpha; off (the
+ *                                      default, as the game ships), it
+ *                                      draws them opaque (render.md 2)
  *   "shape"         MatPreviewShape
  *   "background"    MatPreviewBackground  what the material is drawn over
  *   "scene-colour"  GdkRGBA*           the mission's scene colour (added
@@ -54,10 +59,11 @@ G_DECLARE_FINAL_TYPE (MatPreview, mat_preview, MAT, PREVIEW, GtkWidget)
  *                                      a double click resets the view
  * Every redraw evaluates through phase_eval_at_time(); nothing else
  * computes a blended phase. The drawing is MatPreviewRenderer's; the
- * blend mode comes from the material's attr1 (render.md 3). When the
+ * blend mode comes from the material's attr1 (render.md 3), the
+ * texture's alpha from texm_draw_alpha (render.md 2). When the
  * application's settings schema is installed, "background" and
  * "scene-colour" follow the settings preview-background and
- * preview-scene-colour.
+ * preview-scene-colour, "emboss-bump" the setting emboss-bump.
  *
  * OpenGL starts once the window holding the preview has painted its
  * first frames (a plain placeholder is shown until then), so that a
@@ -128,6 +134,9 @@ double       mat_preview_get_speed         (MatPreview  *self);
 void         mat_preview_set_speed         (MatPreview  *self,
                                             double       speed);
 gboolean     mat_preview_get_unlit         (MatPreview  *self);
+gboolean     mat_preview_get_emboss_bump   (MatPreview  *self);
+void         mat_preview_set_emboss_bump   (MatPreview  *self,
+                                            gboolean     emboss_bump);
 MatPreviewShape mat_preview_get_shape      (MatPreview  *self);
 guint        mat_preview_get_random_offset (MatPreview  *self);
 void         mat_preview_set_random_offset (MatPreview  *self,

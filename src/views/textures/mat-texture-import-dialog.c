@@ -10,6 +10,7 @@
 #include "mat-texture-draw.h"
 #include "mat-texture-import-dialog.h"
 #include "mat-tooltip.h"
+#include "texm-alpha.h"
 
 struct _MatTextureImportDialog
 {
@@ -21,6 +22,8 @@ struct _MatTextureImportDialog
   TexmAlphaKind      alpha;
   guint32            suggested;
   MatTexture        *target;        /* the texture the name replaces */
+  MatMaterial       *material;      /* the material being edited, or NULL */
+  gboolean           emboss_bump;
   MatTexture        *preview_target;
   gboolean           name_valid;
   gboolean           preview_ok;
@@ -50,6 +53,7 @@ struct _MatTextureImportDialog
   GtkCheckButton    *dither_check;
   GtkCheckButton    *mips_check;
   GtkCheckButton    *drop_alpha_check;
+  GtkLabel          *alpha_warning;
   GtkCheckButton    *keep_cells_check;
   GtkDrawingArea    *source_area;
   GtkLabel          *source_info;
@@ -217,6 +221,20 @@ preview_thread (GTask        *task,
     g_task_return_boolean (task, TRUE);
 }
 
+/* How the game will draw the alpha of a texture of @format made here
+ * (render.md 2): a texture replaced keeps its flags5, a new one has 0;
+ * for the material being edited. */
+static TexmDrawAlpha
+drawn_alpha (MatTextureImportDialog *self,
+             guint32                 format)
+{
+  const TexmImage *image = self->target != NULL ? mat_texture_get_image (self->target) : NULL;
+  guint32 flags5 = image != NULL ? image->header.flags5 : 0;
+  guint32 attr1 = self->material != NULL ? mat_material_get_attr1 (self->material) : 0;
+
+  return texm_draw_alpha (format, flags5, attr1, self->emboss_bump);
+}
+
 static void
 show_result (MatTextureImportDialog *self,
              PreviewData            *preview)
@@ -231,6 +249,10 @@ show_result (MatTextureImportDialog *self,
   gsize size = texm_encoded_size (options->format, preview->result.width, preview->result.height,
                                   mips, options->page, options->n_rects);
 
+  /* in the game: without its alpha where the game ignores it */
+  if (texm_draw_alpha_is_opaque (drawn_alpha (self, options->format)))
+    for (gsize i = 0; i < (gsize) preview->result.width * preview->result.height; i++)
+      preview->rgba[i * 4 + 3] = 255;
   g_clear_pointer (&self->result_surface, cairo_surface_destroy);
   self->result_surface = mat_texture_draw_surface_new (preview->rgba, preview->result.width,
                                                        preview->result.height, 0);
@@ -337,6 +359,39 @@ schedule_preview (MatTextureImportDialog *self)
 
 /* ---- controls --------------------------------------------------------- */
 
+/* A picture with alpha the game will not draw (render.md 2): the format
+ * is no alpha surface (a replaced texture keeps its flags5), or the
+ * material being edited is a lit skin and emboss bump is off. */
+static void
+update_alpha_warning (MatTextureImportDialog *self)
+{
+  guint32 format = chosen_format (self);
+  g_autofree char *text = NULL;
+  gboolean dropped = gtk_widget_get_visible (GTK_WIDGET (self->drop_alpha_check))
+                     && gtk_check_button_get_active (self->drop_alpha_check);
+
+  if (self->picture != NULL && self->alpha != TEXM_ALPHA_NONE && !dropped)
+    switch (drawn_alpha (self, format))
+      {
+      case TEXM_DRAW_OPAQUE_FORMAT:
+        /* Translators: %u is a Texm format (565, 88...) */
+        text = g_strdup_printf (_("The game draws %u textures opaque: the picture’s alpha will not show (4444 and 8888 keep it)."),
+                                format);
+        break;
+      case TEXM_DRAW_OPAQUE_LIT_SKIN:
+        /* Translators: %s is the name of the material being edited */
+        text = g_strdup_printf (_("%s is a lit skin (attr1 bit 1): the game draws its textures opaque, so the picture’s alpha will not show on it unless emboss bump is on."),
+                                mat_material_get_name (self->material));
+        break;
+      case TEXM_DRAW_ALPHA:
+      case TEXM_DRAW_ALPHA_INDEX0:
+      default:
+        break;
+      }
+  gtk_label_set_text (self->alpha_warning, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->alpha_warning), text != NULL);
+}
+
 static void
 update_controls (MatTextureImportDialog *self)
 {
@@ -347,6 +402,7 @@ update_controls (MatTextureImportDialog *self)
   gtk_widget_set_visible (GTK_WIDGET (self->drop_alpha_check),
                           self->picture != NULL && self->alpha != TEXM_ALPHA_NONE &&
                           !texm_format_has_alpha (format));
+  update_alpha_warning (self);
 }
 
 static void
@@ -423,6 +479,8 @@ name_changed_cb (MatTextureImportDialog *self)
       gtk_check_button_set_label (self->keep_cells_check, label);
     }
   gtk_widget_set_visible (GTK_WIDGET (self->keep_cells_check), n_cells > 0);
+  /* a replaced texture keeps its flags5, and with it an alpha surface */
+  update_alpha_warning (self);
 
   /* the cells kept change what is encoded */
   if (self->target != self->preview_target)
@@ -792,6 +850,7 @@ mat_texture_import_dialog_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_TEXTURE_IMPORT_DIALOG);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->library);
+  g_clear_object (&self->material);
   g_clear_object (&self->file);
   g_clear_object (&self->picture);
   g_clear_pointer (&self->source_surface, cairo_surface_destroy);
@@ -877,6 +936,7 @@ mat_texture_import_dialog_class_init (MatTextureImportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, dither_check);
   gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, mips_check);
   gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, drop_alpha_check);
+  gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, alpha_warning);
   gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, keep_cells_check);
   gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, source_area);
   gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, source_info);
@@ -974,4 +1034,18 @@ mat_texture_import_dialog_set_format (MatTextureImportDialog *self,
   for (guint i = 0; i < G_N_ELEMENTS (format_table); i++)
     if (format_table[i].format == format)
       gtk_drop_down_set_selected (self->format_dropdown, i);
+}
+
+void
+mat_texture_import_dialog_set_material (MatTextureImportDialog *self,
+                                        MatMaterial            *material,
+                                        gboolean                emboss_bump)
+{
+  g_return_if_fail (MAT_IS_TEXTURE_IMPORT_DIALOG (self));
+  g_return_if_fail (material == NULL || MAT_IS_MATERIAL (material));
+
+  g_set_object (&self->material, material);
+  self->emboss_bump = !!emboss_bump;
+  update_alpha_warning (self);
+  schedule_preview (self);
 }

@@ -17,6 +17,7 @@
 
 #include <gtk/gtk.h>
 
+#include "mat-material.h"
 #include "mat-texture-library.h"
 
 G_BEGIN_DECLS
@@ -45,6 +46,15 @@ gboolean                mat_texture_import_dialog_get_busy (MatTextureImportDial
 guint32                 mat_texture_import_dialog_get_format (MatTextureImportDialog *self);
 void                    mat_texture_import_dialog_set_format (MatTextureImportDialog *self,
                                                               guint32                 format);
+
+/* The material being edited (%NULL: none) and the game's emboss bump
+ * setting: a picture with alpha warns (the label alpha_warning) when the
+ * game will not draw that alpha (render.md 2), because of the format
+ * (a texture replaced keeps its flags5) or because @material is a lit
+ * skin and @emboss_bump is off. */
+void                    mat_texture_import_dialog_set_material (MatTextureImportDialog *self,
+                                                                MatMaterial            *material,
+                                                                gboolean                emboss_bump);
 
 /* The formats the drop-down offers, in its order. Returns: the count. */
 guint                   mat_texture_import_formats           (const guint32         **formats);

@@ -30,6 +30,9 @@ struct _MatTextureWindow
 
   MatTextureLibrary  *textures;
   GFile              *library_file;
+  MatMaterial        *material;        /* the material being edited, or NULL */
+  GSignalGroup       *material_signals;
+  gboolean            emboss_bump;
   GBinding           *owner_binding;
   GtkFilterListModel *filter_model;
   GtkStringFilter    *name_filter;
@@ -71,6 +74,7 @@ struct _MatTextureWindow
   GSignalGroup       *users_signals;   /* the parent library's history */
   guint               users_source;    /* timeout: count them again */
   GtkLabel           *size_note_label;
+  GtkLabel           *alpha_label;
   GtkDropDown        *level_dropdown;
   GtkLabel           *cell_label;
   GtkDropDown        *grid_dropdown;
@@ -83,6 +87,8 @@ enum {
   PROP_0,
   PROP_TEXTURES,
   PROP_LIBRARY_FILE,
+  PROP_MATERIAL,
+  PROP_EMBOSS_BUMP,
   N_PROPS
 };
 
@@ -235,6 +241,27 @@ update_cell_label (MatTextureWindow *self)
 }
 
 static void update_users (MatTextureWindow *self);
+/* Where the game ignores the alpha the texture holds (render.md 2): a
+ * format without alpha, or the material being edited a lit skin without
+ * emboss bump; and a palettised texture keyed on index 0. Hidden when
+ * the texture holds no alpha or the game draws it. */
+static void
+update_alpha_note (MatTextureWindow *self)
+{
+  MatTexture *texture = self->shown;
+  const char *note = NULL;
+
+  if (texture != NULL && mat_texture_get_error (texture) == NULL && mat_texture_has_alpha (texture))
+    {
+      guint32 attr1 = self->material != NULL ? mat_material_get_attr1 (self->material) : 0;
+      TexmDrawAlpha how = mat_texture_draw_alpha (texture, attr1, self->emboss_bump);
+
+      if (how != TEXM_DRAW_ALPHA)
+        note = _(texm_draw_alpha_note (how));
+    }
+  gtk_label_set_text (self->alpha_label, note != NULL ? note : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->alpha_label), note != NULL);
+}
 
 static void
 update_details (MatTextureWindow *self)
@@ -298,6 +325,7 @@ update_details (MatTextureWindow *self)
     gtk_label_set_text (self->size_note_label, note != NULL ? note : "");
     gtk_widget_set_visible (GTK_WIDGET (self->size_note_label), note != NULL);
   }
+  update_alpha_note (self);
   gtk_drop_down_set_model (self->level_dropdown, G_LIST_MODEL (levels));
   if (level < g_list_model_get_n_items (G_LIST_MODEL (levels)))
     gtk_drop_down_set_selected (self->level_dropdown, level);
@@ -1122,6 +1150,8 @@ open_import (MatTextureWindow *self,
   if (self->textures == NULL)
     return;
   dialog = mat_texture_import_dialog_new (GTK_WINDOW (self), self->textures, replace);
+  /* whether the game will draw the picture's alpha */
+  mat_texture_import_dialog_set_material (dialog, self->material, self->emboss_bump);
   g_signal_connect_object (dialog, "imported", G_CALLBACK (imported_cb), self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
 }
@@ -1463,6 +1493,10 @@ mat_texture_window_dispose (GObject *object)
     g_signal_group_set_target (self->users_signals, NULL);
   g_clear_object (&self->users_signals);
   g_clear_handle_id (&self->users_source, g_source_remove);
+  if (self->material_signals != NULL)
+    g_signal_group_set_target (self->material_signals, NULL);
+  g_clear_object (&self->material_signals);
+  g_clear_object (&self->material);
   gtk_widget_dispose_template (GTK_WIDGET (self), MAT_TYPE_TEXTURE_WINDOW);
   g_clear_object (&self->selection);
   g_clear_object (&self->filter_model);
@@ -1491,6 +1525,12 @@ mat_texture_window_get_property (GObject    *object,
     case PROP_LIBRARY_FILE:
       g_value_set_object (value, self->library_file);
       break;
+    case PROP_MATERIAL:
+      g_value_set_object (value, self->material);
+      break;
+    case PROP_EMBOSS_BUMP:
+      g_value_set_boolean (value, self->emboss_bump);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1511,6 +1551,12 @@ mat_texture_window_set_property (GObject      *object,
       break;
     case PROP_LIBRARY_FILE:
       mat_texture_window_set_library_file (self, g_value_get_object (value));
+      break;
+    case PROP_MATERIAL:
+      mat_texture_window_set_material (self, g_value_get_object (value));
+      break;
+    case PROP_EMBOSS_BUMP:
+      mat_texture_window_set_emboss_bump (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1535,6 +1581,12 @@ mat_texture_window_class_init (MatTextureWindowClass *klass)
   properties[PROP_LIBRARY_FILE] =
     g_param_spec_object ("library-file", NULL, NULL, G_TYPE_FILE,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MATERIAL] =
+    g_param_spec_object ("material", NULL, NULL, MAT_TYPE_MATERIAL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_EMBOSS_BUMP] =
+    g_param_spec_boolean ("emboss-bump", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (MAT_TYPE_CELL_EDITOR);
@@ -1560,6 +1612,7 @@ mat_texture_window_class_init (MatTextureWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, info_label);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, users_label);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, size_note_label);
+  gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, alpha_label);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, level_dropdown);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, cell_label);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, grid_dropdown);
@@ -1640,6 +1693,9 @@ mat_texture_window_init (MatTextureWindow *self)
                                   G_CALLBACK (library_state_cb), self);
   g_signal_group_connect_swapped (self->textures_signals, "notify::file",
                                   G_CALLBACK (library_state_cb), self);
+  self->material_signals = g_signal_group_new (MAT_TYPE_MATERIAL);
+  g_signal_group_connect_swapped (self->material_signals, "notify::attr1",
+                                  G_CALLBACK (update_alpha_note), self);
   self->history_signals = g_signal_group_new (MAT_TYPE_HISTORY);
   g_signal_group_connect_swapped (self->history_signals, "changed",
                                   G_CALLBACK (library_state_cb), self);
@@ -1650,6 +1706,50 @@ mat_texture_window_init (MatTextureWindow *self)
   update_details (self);
   update_title (self);
   update_actions (self);
+}
+
+MatMaterial *
+mat_texture_window_get_material (MatTextureWindow *self)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE_WINDOW (self), NULL);
+
+  return self->material;
+}
+
+void
+mat_texture_window_set_material (MatTextureWindow *self,
+                                 MatMaterial      *material)
+{
+  g_return_if_fail (MAT_IS_TEXTURE_WINDOW (self));
+  g_return_if_fail (material == NULL || MAT_IS_MATERIAL (material));
+
+  if (!g_set_object (&self->material, material))
+    return;
+  g_signal_group_set_target (self->material_signals, material);
+  update_alpha_note (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATERIAL]);
+}
+
+gboolean
+mat_texture_window_get_emboss_bump (MatTextureWindow *self)
+{
+  g_return_val_if_fail (MAT_IS_TEXTURE_WINDOW (self), FALSE);
+
+  return self->emboss_bump;
+}
+
+void
+mat_texture_window_set_emboss_bump (MatTextureWindow *self,
+                                    gboolean          emboss_bump)
+{
+  g_return_if_fail (MAT_IS_TEXTURE_WINDOW (self));
+
+  emboss_bump = !!emboss_bump;
+  if (self->emboss_bump == emboss_bump)
+    return;
+  self->emboss_bump = emboss_bump;
+  update_alpha_note (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EMBOSS_BUMP]);
 }
 
 MatTextureWindow *
@@ -1689,6 +1789,12 @@ mat_texture_window_present (GtkWindow *parent,
                                                         G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
           /* the binding goes with whichever of the two goes first */
           g_object_add_weak_pointer (G_OBJECT (self->owner_binding), (gpointer *) &self->owner_binding);
+          /* the material being edited, and whether the game draws lit
+           * skins' alpha: the notes of what the game ignores */
+          if (g_object_class_find_property (G_OBJECT_GET_CLASS (owner), "material") != NULL)
+            g_object_bind_property (owner, "material", self, "material", G_BINDING_SYNC_CREATE);
+          if (g_object_class_find_property (G_OBJECT_GET_CLASS (owner), "emboss-bump") != NULL)
+            g_object_bind_property (owner, "emboss-bump", self, "emboss-bump", G_BINDING_SYNC_CREATE);
         }
     }
   mat_texture_window_set_library_file (self, library_file);

@@ -22,6 +22,7 @@
 
 #include <gtk/gtk.h>
 
+#include "mat-material.h"
 #include "mat-texture-library.h"
 
 G_BEGIN_DECLS
@@ -62,6 +63,19 @@ void               mat_texture_window_ask_unsaved_async  (GtkWindow          *pa
 /* Returns: %TRUE when what was asked about may go on (saved, discarded
  * or nothing unsaved), %FALSE when it stays as it is. */
 gboolean           mat_texture_window_ask_unsaved_finish (GAsyncResult       *result);
+
+/* The material being edited ("material", nullable) and the game's emboss
+ * bump setting ("emboss-bump"), bound from the owner's properties of
+ * those names when it has them: the selected texture says where the game
+ * ignores the alpha it holds (texm_draw_alpha_note: a format without
+ * alpha, or a lit skin), and the import dialog warns before a picture's
+ * alpha is lost that way. */
+MatMaterial       *mat_texture_window_get_material  (MatTextureWindow   *self);
+void               mat_texture_window_set_material  (MatTextureWindow   *self,
+                                                     MatMaterial        *material);
+gboolean           mat_texture_window_get_emboss_bump (MatTextureWindow *self);
+void               mat_texture_window_set_emboss_bump (MatTextureWindow *self,
+                                                       gboolean          emboss_bump);
 
 /* Returns: (transfer none) (nullable): the texture selected. */
 MatTexture        *mat_texture_window_get_selected  (MatTextureWindow   *self);
