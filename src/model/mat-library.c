@@ -502,7 +502,7 @@ push_items (MatLibrary *self,
   cmd->materials = materials;
   cmd->positions = positions;
   cmd->remove = remove;
-  _mat_history_push (self->history, &cmd->parent);
+  _mat_history_push (history_of (self), &cmd->parent);
 }
 
 void

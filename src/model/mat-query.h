@@ -28,8 +28,9 @@
  *                     key-time-order, ...; empty-interval is key-time-order;
  *                     any for every kind, decode-error for an entry that
  *                     does not decode)
- *   worn:MODEL        a model whose name contains MODEL wears it (needs
- *                     the game folder's models: mat_query_set_worn_func)
+ *   worn:MODEL        a model whose name contains MODEL wears it (the
+ *                     game folder's index answers: mat_query_set_worn_func;
+ *                     without one it matches nothing)
  *
  * RANGE is N, <N, <=N, >N, >=N, =N or N..M (both ends included); numbers
  * are decimal or 0x hex, an opacity may end in %. A leading - negates a

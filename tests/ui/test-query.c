@@ -378,16 +378,56 @@ test_menu (void)
   ui_close_window (GTK_WINDOW (window));
 }
 
-/* worn: reads before the game folder's models are indexed, and finds
- * nothing yet. */
+/* worn: answered by the game folder of the Preferences, read when a
+ * search first asks: the demo game folder's bunker and box. */
+typedef struct {
+  MatWindow  *window;
+  const char *names;
+} Listed;
+
+static gboolean
+lists (gpointer data)
+{
+  Listed *want = data;
+  g_autofree char *got = listed (want->window);
+
+  return g_str_equal (got, want->names);
+}
+
 static void
-test_worn (void)
+test_worn_index (void)
 {
   MatWindow *window = open_demo (1100, 720);
+  GtkWidget *note = child (window, "query_error_label");
+  GSettings *settings = mat_application_get_settings (app);
+  Listed bunker = { window, "DEFAULT,ROCK_WALL,METAL_PLATE,ATLAS_SIGN,GLASS" };
+  Listed box = { window, "METAL_PLATE,БРОНЯ_ЗЕЛЁНАЯ" };
 
-  type_search (window, "worn:crate");
-  g_assert_false (gtk_widget_get_visible (child (window, "query_error_label")));
+  g_assert_nonnull (settings);
+  /* no game folder: the word reads, nothing is listed, and it says why */
+  g_settings_set_string (settings, "game-folder", "");
+  type_search (window, "worn:bunker");
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (mat_window_get_selection (window))), ==, 0);
+  g_assert_true (gtk_widget_get_visible (note));
+  g_assert_false (gtk_widget_has_css_class (note, "error"));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (note)), ==,
+                   _("worn: looks at the models of the game folder, and Preferences names none"));
+
+  /* the demo game folder: once read, its models answer */
+  g_settings_set_string (settings, "game-folder", ui_need_env ("DEMO_GAME"));
+  g_assert_true (ui_wait_for (lists, &bunker, WAIT_SECONDS));
+  ui_spin_ms (100);
+  g_assert_false (gtk_widget_get_visible (note));
+  type_search (window, "worn:box");
+  g_assert_true (ui_wait_for (lists, &box, WAIT_SECONDS));
+  /* with other words: GLASS's one phase has no texture */
+  type_search (window, "worn:bunker blend:opaque -texture:none");
+  {
+    g_autofree char *got = listed (window);
+
+    g_assert_cmpstr (got, ==, "DEFAULT,ROCK_WALL,METAL_PLATE,ATLAS_SIGN");
+  }
+  g_settings_set_string (settings, "game-folder", "");
   ui_close_window (GTK_WINDOW (window));
 }
 
@@ -535,7 +575,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/query/typed", test_typed);
   g_test_add_func ("/ui/query/shown/menu", test_menu);
-  g_test_add_func ("/ui/query/worn", test_worn);
+  g_test_add_func ("/ui/query/worn-index", test_worn_index);
   g_test_add_func ("/ui/query/shown/texture-users", test_texture_users);
 
   status = g_test_run ();

@@ -26,6 +26,7 @@ struct _MatApplication
   MatPreferences *preferences;   /* (nullable) (weak) the one open */
 
   MatDraftStore   *drafts;        /* the unsaved edits of every window */
+  MatGameFolder   *game_folder;   /* (nullable) made when first asked for */
   MatDraftsDialog *drafts_dialog; /* (nullable) (weak) what the last editor left */
   gboolean         offered;       /* looked for them once */
 };
@@ -46,6 +47,18 @@ mat_application_get_drafts (MatApplication *self)
   g_return_val_if_fail (MAT_IS_APPLICATION (self), NULL);
 
   return self->drafts;
+}
+
+MatGameFolder *
+mat_application_get_game_folder (MatApplication *self)
+{
+  g_return_val_if_fail (MAT_IS_APPLICATION (self), NULL);
+
+  /* made when first asked for: the folder is read in a worker then */
+  if (self->game_folder == NULL)
+    self->game_folder = self->settings != NULL ? mat_game_folder_new_for_settings (self->settings)
+                                               : mat_game_folder_new (NULL);
+  return self->game_folder;
 }
 
 GtkWindow *
@@ -611,6 +624,9 @@ mat_application_dispose (GObject *object)
       self->drafts_dialog = NULL;
     }
   g_clear_object (&self->drafts);
+  if (self->game_folder != NULL)
+    mat_game_folder_cancel (self->game_folder);
+  g_clear_object (&self->game_folder);
   g_clear_object (&self->settings);
   g_clear_object (&self->recent_menu);
 

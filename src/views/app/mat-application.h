@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "mat-drafts.h"
+#include "mat-game-folder.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,10 @@ MatDraftStore  *mat_application_get_drafts   (MatApplication    *self);
  * editors that ended are looked for and offered (MatDraftsDialog) over
  * the active window. */
 void            mat_application_offer_drafts (MatApplication    *self);
+/* Returns: (transfer none): the game folder of the Preferences
+ * ("game-folder") and its index of who wears what, made and read (in a
+ * worker) the first time it is asked for: the search's worn: words. */
+MatGameFolder  *mat_application_get_game_folder (MatApplication *self);
 /* Returns: (transfer none) (nullable): the dialog offering them, while
  * it is shown. */
 GtkWindow      *mat_application_get_drafts_dialog (MatApplication *self);

@@ -116,6 +116,7 @@ struct _MatWindow
   guint                 scroll_source;  /* again once the rows are laid out */
   guint                 last_position;  /* of the first row selected, for
                                            when the filter hides them all */
+  MatGameFolder        *worn_folder;    /* (weak) what answers worn: words */
 
   /* several materials selected (mat-window-batch.c): the one shown and
    * the others, %NULL for one */

@@ -7,6 +7,7 @@
 
 #include "mat0-fields.h"
 
+#include "mat-application.h"
 #include "mat-material-row.h"
 #include "mat-tooltip.h"
 #include "mat-window-private.h"
@@ -243,6 +244,79 @@ resolve_like_engine (MatWindow   *self,
   return mat_library_get_material (self->library, 0);
 }
 
+/* worn: words, answered by the game folder's index of the application,
+ * asked for (and so read) the first time a search holds one */
+
+static gboolean
+worn_by (MatMaterial *material,
+         const char  *model,
+         gpointer     user_data)
+{
+  MatGameFolder *folder = user_data;
+  g_autoptr(MatWornBy) worn = mat_game_folder_where_used (folder, mat_material_get_name (material));
+
+  for (guint i = 0; i < worn->models->len; i++)
+    {
+      const MatGameWearer *wearer = g_ptr_array_index (worn->models, i);
+      g_autofree char *member = g_utf8_casefold (mat_game_model_get_member (wearer->model), -1);
+
+      if (strstr (member, model) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void update_fallback (MatWindow *self);
+
+static void
+worn_index_changed_cb (MatWindow *self)
+{
+  MatQuery *query = self->filter_model != NULL ? mat_search_model_get_query (self->filter_model) : NULL;
+
+  if (query != NULL && mat_query_needs_worn (query))
+    {
+      self->filtering = TRUE;
+      mat_search_model_refilter (self->filter_model);
+      self->filtering = FALSE;
+      _mat_window_sidebar_update_counts (self);
+    }
+  update_fallback (self);
+}
+
+static void
+ensure_worn (MatWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  MatQuery *query = mat_search_model_get_query (self->filter_model);
+  MatGameFolder *folder;
+
+  if (self->worn_folder != NULL || query == NULL || !mat_query_needs_worn (query) ||
+      !MAT_IS_APPLICATION (app))
+    return;
+  folder = mat_application_get_game_folder (MAT_APPLICATION (app));
+  g_set_weak_pointer (&self->worn_folder, folder);
+  g_signal_connect_object (folder, "changed", G_CALLBACK (worn_index_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (folder, "notify::scanning", G_CALLBACK (update_fallback), self,
+                           G_CONNECT_SWAPPED);
+  mat_search_model_set_worn_func (self->filter_model, worn_by, g_object_ref (folder), g_object_unref);
+}
+
+/* What the game folder's index says of a worn: word: none to ask yet,
+ * or still reading. Returns: (nullable). */
+static const char *
+worn_note (MatWindow *self)
+{
+  MatQuery *query = mat_search_model_get_query (self->filter_model);
+
+  if (query == NULL || !mat_query_needs_worn (query) || self->worn_folder == NULL)
+    return NULL;
+  if (mat_game_folder_get_folder (self->worn_folder) == NULL)
+    return _("worn: looks at the models of the game folder, and Preferences names none");
+  if (mat_game_folder_get_scanning (self->worn_folder))
+    return _("Reading the models of the game folder…");
+  return NULL;
+}
+
 static void
 update_fallback (MatWindow *self)
 {
@@ -253,9 +327,23 @@ update_fallback (MatWindow *self)
   MatMaterial *material;
   const char *how = NULL;
 
-  /* why the search does not read, under it */
-  gtk_label_set_label (self->query_error_label, error != NULL ? error : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->query_error_label), error != NULL);
+  /* why the search does not read, under it; else what worn: waits for */
+  {
+    const char *note = error == NULL ? worn_note (self) : NULL;
+
+    gtk_label_set_label (self->query_error_label, error != NULL ? error : note != NULL ? note : "");
+    gtk_widget_set_visible (GTK_WIDGET (self->query_error_label), error != NULL || note != NULL);
+    if (error != NULL)
+      {
+        gtk_widget_remove_css_class (GTK_WIDGET (self->query_error_label), "dim-label");
+        gtk_widget_add_css_class (GTK_WIDGET (self->query_error_label), "error");
+      }
+    else
+      {
+        gtk_widget_remove_css_class (GTK_WIDGET (self->query_error_label), "error");
+        gtk_widget_add_css_class (GTK_WIDGET (self->query_error_label), "dim-label");
+      }
+  }
 
   /* the game looks names up: a search by content is no name */
   if (text[0] == '\0' || self->library == NULL || error != NULL ||
@@ -292,6 +380,7 @@ search_changed_cb (MatWindow *self)
 
   self->filtering = TRUE;
   mat_search_model_set_text (self->filter_model, text);
+  ensure_worn (self);
   self->filtering = FALSE;
 
   update_fallback (self);
@@ -934,6 +1023,7 @@ _mat_window_sidebar_init (MatWindow *self)
 void
 _mat_window_sidebar_dispose (MatWindow *self)
 {
+  g_clear_weak_pointer (&self->worn_folder);
   _mat_window_sidebar_cancel_show (self);
   g_clear_handle_id (&self->scroll_source, g_source_remove);
   if (self->selection != NULL)
