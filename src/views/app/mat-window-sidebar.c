@@ -500,7 +500,7 @@ query_menu_new (void)
   add_word (counts, _("Several phases"), "phases:>1");
   add_word (counts, _("Animated (two keys or more)"), "keys:>1");
   add_word (counts, _("More than 4 keys"), "keys:>4");
-  add_word (counts, _("Not animated"), "blocks:0");
+  add_word (counts, _("No animation block"), "blocks:0");
   add_word (counts, _("Several animation blocks"), "blocks:>1");
   g_menu_append_submenu (menu, _("Phases and Keys"), G_MENU_MODEL (counts));
 
