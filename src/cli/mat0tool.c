@@ -55,7 +55,8 @@ static const char summary[] =
   "  build JSON -o LIB               library from a dump document\n"
   "  textures TEXLIB [--png DIR]     list Texm entries\n"
   "  texture-import TEXLIB NAME PICTURE --format F [--dither] [--drop-alpha]\n"
-  "                 [--mips N] [--cells x,w,y,h;...] -o OUT   add or replace a texture\n"
+  "                 [--mips N] [--cells x,w,y,h;...] [--resize scale|pad] -o OUT\n"
+  "                                  add or replace a texture\n"
   "  texture-export TEXLIB NAME [--level K] -o OUT.png        a mip level as PNG\n"
   "  diff A B [--json]               entries added, removed and changed\n"
   "                                  (exit 0 equal, 1 different, 2 error)";
