@@ -13,8 +13,10 @@
  *   holds the picture so made, texel for texel; before a picture is
  *   chosen the dialog shows a neutral placeholder, not an error.
  * - The cell editor with real pointer drags (XTest): a rectangle drawn,
- *   moved, resized, snapped to a grid, deleted with the Delete key; each
- *   one undo step that gives the exact bytes of the Textures.lib back.
+ *   moved, resized, snapped to a grid, deleted with the Delete key, drawn
+ *   beside the selected one (only the selected one has handles); its
+ *   numbers typed in the window; each one undo step that gives the exact
+ *   bytes of the Textures.lib back.
  * - Export of a mip level to PNG, compared with texm_decode_rgba.
  * - The compare window's previews follow texture edits (pixels, and after
  *   undo) and the main window's Textures.lib when it changes.
@@ -1010,6 +1012,152 @@ test_cells_draw_move_resize (void)
   undo_to_original (&f, 5);
   g_assert_cmpuint (mat_texture_get_page_rects (f.texture), ==, 0);
 
+  cells_close (&f);
+}
+
+static gboolean
+group_open (gpointer data)
+{
+  return mat_history_in_group (data);
+}
+
+static gboolean
+group_closed (gpointer data)
+{
+  return !mat_history_in_group (data);
+}
+
+/* Types @text into the spin button @spin and presses Enter, as a user
+ * does (the key through the X server). */
+static void
+type_number (GtkSpinButton *spin,
+             const char    *text)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (spin));
+  gtk_editable_set_text (GTK_EDITABLE (spin), text);
+  ui_key (GTK_WIDGET (spin), GDK_KEY_Return, 0);
+  ui_spin_ms (30);
+}
+
+/* The selected cell's x, y, w, h typed in the window: each typed value
+ * one undo step giving the cell exactly that number; a held step button
+ * one step however many texels it moved; a cell outside the texture
+ * refused with the model's message and the fields back; without a
+ * selection the fields take nothing. */
+static void
+test_cells_typed (void)
+{
+  Cells f = { 0 };
+  GtkSpinButton *x, *y, *w, *h;
+  MatHistory *history;
+  GtkLabel *banner;
+  guint n = 0;
+
+  cells_open (&f, "ATLAS4.0");   /* 64x64, four 32x32 quadrants */
+  history = mat_texture_library_get_history (f.textures);
+  x = window_child (f.window, MAT_TYPE_TEXTURE_WINDOW, "cell_x_spin");
+  y = window_child (f.window, MAT_TYPE_TEXTURE_WINDOW, "cell_y_spin");
+  w = window_child (f.window, MAT_TYPE_TEXTURE_WINDOW, "cell_w_spin");
+  h = window_child (f.window, MAT_TYPE_TEXTURE_WINDOW, "cell_h_spin");
+  banner = window_child (f.window, MAT_TYPE_TEXTURE_WINDOW, "banner_label");
+
+  /* nothing selected: nothing to type into */
+  mat_cell_editor_set_selected (f.editor, -1);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (x)));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (h)));
+
+  mat_cell_editor_set_selected (f.editor, 1);
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (x)));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (x), ==, 32);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (y), ==, 0);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (w), ==, 32);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (h), ==, 32);
+
+  /* typed: x 21, then the width 11: two steps, exact */
+  type_number (x, "21");
+  g_assert_true (ui_wait_for (group_closed, history, WAIT_SECONDS));
+  g_assert_cmpuint (n_undo (&f), ==, 1);
+  assert_rect (&f, 1, 21, 32, 0, 32);
+  type_number (w, "11");
+  g_assert_true (ui_wait_for (group_closed, history, WAIT_SECONDS));
+  g_assert_cmpuint (n_undo (&f), ==, 2);
+  assert_rect (&f, 1, 21, 11, 0, 32);
+  /* the other cells keep theirs */
+  assert_rect (&f, 0, 0, 32, 0, 32);
+  mat_texture_get_rects (f.texture, &n, NULL);
+  g_assert_cmpuint (n, ==, 4);
+
+  /* a held button: three steps of one texel, one undo step */
+  gtk_widget_grab_focus (GTK_WIDGET (y));
+  gtk_spin_button_spin (y, GTK_SPIN_STEP_FORWARD, 1);
+  g_assert_true (group_open (history));
+  gtk_spin_button_spin (y, GTK_SPIN_STEP_FORWARD, 1);
+  gtk_spin_button_spin (y, GTK_SPIN_STEP_FORWARD, 1);
+  assert_rect (&f, 1, 21, 11, 3, 32);
+  g_assert_true (ui_wait_for (group_closed, history, WAIT_SECONDS));
+  g_assert_cmpuint (n_undo (&f), ==, 3);
+
+  /* outside the texture (3 + 32 of 64 fits; 40 + 32 does not): refused,
+   * said, the field back at the cell's number, no step */
+  type_number (y, "40");
+  g_assert_true (ui_wait_for (group_closed, history, WAIT_SECONDS));
+  g_assert_cmpuint (n_undo (&f), ==, 3);
+  assert_rect (&f, 1, 21, 11, 3, 32);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (y), ==, 3);
+  g_test_message ("banner: %s", gtk_label_get_text (banner));
+  if (!russian)
+    g_assert_nonnull (strstr (gtk_label_get_text (banner), "rectangle 1 (x 21, w 11, y 40, h 32)"));
+
+  /* the fields follow undo, and undo gives the file's bytes back */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.undo", NULL));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (y), ==, 0);
+  undo_to_original (&f, 2);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (x), ==, 32);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (w), ==, 32);
+  cells_close (&f);
+}
+
+/* Only the selected cell has handles, and only where they are drawn or
+ * inside it along its edges: a drag that starts just outside its edge,
+ * away from a handle, draws a new cell beside it instead of resizing it
+ * (it did resize it: the edges grabbed 5 pixels either side). */
+static void
+test_cells_draw_beside (void)
+{
+  Cells f = { 0 };
+  double zoom, gap;
+  guint n = 0;
+
+  cells_open (&f, "METAL.0");   /* 64x64, no Page chunk */
+  set_grid (&f, 1);
+  zoom = mat_cell_editor_get_zoom (f.editor);
+  g_assert_cmpfloat (zoom, >=, 4);
+  drag (&f, 4.25, 6.25, 20.25, 14.25);
+  assert_rect (&f, 0, 4, 16, 6, 8);
+  g_assert_cmpint (mat_cell_editor_get_selected (f.editor), ==, 0);
+
+  /* 3 pixels right of its right edge (x 20), at y 8: 10 pixels and more
+   * from the handles at y 6 and y 10 */
+  gap = 3.0 / zoom;
+  drag (&f, 20 + gap, 8.25, 30.25, 12.25);
+  mat_texture_get_rects (f.texture, &n, NULL);
+  g_assert_cmpuint (n, ==, 2);
+  assert_rect (&f, 0, 4, 16, 6, 8);
+  assert_rect (&f, 1, 21, 9, 8, 4);
+  g_assert_cmpint (mat_cell_editor_get_selected (f.editor), ==, 1);
+
+  /* the handle itself still resizes: cell 1's bottom-right corner */
+  drag (&f, 30, 12, 32, 16);
+  assert_rect (&f, 1, 21, 11, 8, 8);
+  /* and a band inside the edge: cell 1's left edge, 1 pixel in */
+  drag (&f, 21 + 1.0 / zoom, 11, 23, 11);
+  assert_rect (&f, 1, 23, 9, 8, 8);
+  /* cell 0 is not selected: a drag just inside its right edge moves it */
+  drag (&f, 20 - 1.0 / zoom, 10.25, 18 - 1.0 / zoom, 10.25);
+  assert_rect (&f, 0, 2, 16, 6, 8);
+  g_assert_cmpint (mat_cell_editor_get_selected (f.editor), ==, 0);
+
+  undo_to_original (&f, 5);
   cells_close (&f);
 }
 
@@ -2136,6 +2284,8 @@ main (int   argc,
   g_test_add_func ("/ui/texture-editor/alpha-notes", test_alpha_notes);
   g_test_add_func ("/ui/texture-editor/cells-draw-move-resize", test_cells_draw_move_resize);
   g_test_add_func ("/ui/texture-editor/cells-snap-delete", test_cells_snap_and_delete);
+  g_test_add_func ("/ui/texture-editor/cells-typed", test_cells_typed);
+  g_test_add_func ("/ui/texture-editor/cells-draw-beside", test_cells_draw_beside);
   g_test_add_func ("/ui/texture-editor/export", test_export);
   g_test_add_func ("/ui/texture-editor/create", test_create);
   g_test_add_func ("/ui/texture-editor/compare-follows", test_compare_follows);
