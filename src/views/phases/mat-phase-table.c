@@ -254,16 +254,27 @@ select_phase (MatPhaseTable *self,
     gtk_single_selection_set_selected (self->selection, index);
 }
 
+typedef struct {
+  MatPhaseTable *table;
+  MatPhase      *phase;
+} SelectLater;
+
+static void
+select_later_free (gpointer data)
+{
+  SelectLater *later = data;
+
+  g_clear_object (&later->table);
+  g_clear_object (&later->phase);
+  g_free (later);
+}
+
 static gboolean
 select_phase_idle (gpointer data)
 {
-  MatPhase *phase = data;
-  MatMaterial *material = mat_phase_get_material (phase);
-  MatPhaseTable *self = g_object_get_data (G_OBJECT (phase), "mat-select-table");
+  SelectLater *later = data;
 
-  g_object_set_data (G_OBJECT (phase), "mat-select-table", NULL);
-  if (self != NULL && material == self->material)
-    select_phase (self, phase);
+  select_phase (later->table, later->phase);
   return G_SOURCE_REMOVE;
 }
 
@@ -273,8 +284,11 @@ static void
 select_phase_later (MatPhaseTable *self,
                     MatPhase      *phase)
 {
-  g_object_set_data_full (G_OBJECT (phase), "mat-select-table", g_object_ref (self), g_object_unref);
-  g_idle_add_full (G_PRIORITY_HIGH_IDLE, select_phase_idle, g_object_ref (phase), g_object_unref);
+  SelectLater *later = g_new0 (SelectLater, 1);
+
+  later->table = g_object_ref (self);
+  later->phase = g_object_ref (phase);
+  g_idle_add_full (G_PRIORITY_HIGH_IDLE, select_phase_idle, later, select_later_free);
 }
 
 /* The focus went into a control of a row. */

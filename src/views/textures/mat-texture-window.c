@@ -469,6 +469,7 @@ set_shown (MatTextureWindow *self,
       update_details (self);
       return;
     }
+  cell_group_end (self);
   if (self->shown != NULL)
     g_signal_handlers_disconnect_by_data (self->shown, self);
   g_set_object (&self->shown, texture);
@@ -1838,6 +1839,8 @@ mat_texture_window_init (MatTextureWindow *self)
   g_signal_connect_swapped (self->grid_dropdown, "notify::selected", G_CALLBACK (grid_changed_cb), self);
   grid_changed_cb (self);
 
+  /* another cell selected: the numbers typed so far are one step */
+  g_signal_connect_swapped (self->cell_editor, "notify::selected", G_CALLBACK (cell_group_end), self);
   g_signal_connect_swapped (self->cell_editor, "notify::selected", G_CALLBACK (update_cell_label), self);
   for (guint i = 0; i < 4; i++)
     {
