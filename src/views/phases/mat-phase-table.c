@@ -12,8 +12,9 @@
  * The opacity p3 is a spin button beside the self-light's swatch, in per
  * cent (the byte is the per cent); a swatch opens a popover with each of
  * its four bytes as a 0-255 spin button (the opacity in per cent) and a
- * button to the colour chooser. Editing any control of a row selects
- * that row's phase first, so the preview shows the phase being edited.
+ * button to the colour chooser. A press on any control of a row, and an
+ * edit made in one, selects that row's phase, so the preview shows the
+ * phase being edited.
  * The dimmed swatches draw their own veil, the same over any row; the
  * dimmed spin buttons keep the look of an editable field, their number
  * dimmed.
@@ -291,12 +292,18 @@ select_phase_later (MatPhaseTable *self,
   g_idle_add_full (G_PRIORITY_HIGH_IDLE, select_phase_idle, later, select_later_free);
 }
 
-/* The focus went into a control of a row. */
+/* A press on a control of a row (seen before the control takes it):
+ * its phase is the one about to be edited. Moving the keyboard's focus
+ * through the rows selects nothing; an edit made with the keys selects
+ * its row when it is written. */
 static void
-cell_focus_enter (GtkEventControllerFocus *controller,
-                  MatPhaseTable           *self)
+cell_pressed (GtkGestureClick *gesture,
+              int              n_press,
+              double           x,
+              double           y,
+              MatPhaseTable   *self)
 {
-  select_phase (self, cell_get_phase (gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller))));
+  select_phase (self, cell_get_phase (gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture))));
 }
 
 /* Returns: (transfer none) (nullable). */
@@ -2200,12 +2207,15 @@ factory_setup (GtkSignalListItemFactory *factory,
   cell_mark (cell, item, info->kind, info->arg);
   if (child != cell)
     g_object_set_data (G_OBJECT (child), "mat-list-item", item);
-  /* a control of the row taking the focus selects its phase */
+  /* a press on a control of the row selects its phase */
   if (info->kind != CELL_INDEX)
     {
-      controller = gtk_event_controller_focus_new ();
-      g_signal_connect (controller, "enter", G_CALLBACK (cell_focus_enter), self);
-      gtk_widget_add_controller (child, controller);
+      GtkGesture *press = gtk_gesture_click_new ();
+
+      gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (press), 0);
+      gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (press), GTK_PHASE_CAPTURE);
+      g_signal_connect (press, "pressed", G_CALLBACK (cell_pressed), self);
+      gtk_widget_add_controller (child, GTK_EVENT_CONTROLLER (press));
     }
   gtk_list_item_set_child (item, child);
 }
