@@ -1,12 +1,15 @@
 /* mat0tool-texture.c - texture-import and texture-export (cli.md)
  *
  *   mat0tool texture-import TEXLIB NAME PICTURE --format F [--dither]
- *            [--drop-alpha] [--mips N] [--cells x,w,y,h;...] -o OUT
+ *            [--drop-alpha] [--mips N] [--cells x,w,y,h;...]
+ *            [--resize scale|pad] -o OUT
  *   mat0tool texture-export TEXLIB NAME [--level K] -o OUT.png
  *
  * The picture is read by the model (mat-picture.h: PNG, JPEG, BMP or TGA
  * by their content, its size checked from its header before it is
- * decoded), encoded by the core (texm-convert.h) and written through the
+ * decoded), brought to powers of two when --resize asks
+ * (texm_fit_power_of_two: scaled bilinear, or padded with its last column
+ * and row), encoded by the core (texm-convert.h) and written through the
  * preserving writer:
  * a new name becomes a new entry at the end of the directory (type Texm,
  * attr1..3 0, as the demo library's textures have), an existing Texm entry
@@ -33,6 +36,7 @@ static gboolean opt_drop_alpha;
 static char *opt_mips;
 static char *opt_cells;
 static char *opt_level;
+static char *opt_resize;
 
 static const GOptionEntry texture_entries[] = {
   { "format", 0, 0, G_OPTION_ARG_STRING, &opt_format,
@@ -45,6 +49,9 @@ static const GOptionEntry texture_entries[] = {
     "texture-import: mip levels (default: down to 1x1)", "N" },
   { "cells", 0, 0, G_OPTION_ARG_STRING, &opt_cells,
     "texture-import: a Page chunk with these cells", "x,w,y,h;..." },
+  { "resize", 0, 0, G_OPTION_ARG_STRING, &opt_resize,
+    "texture-import: a side that is no power of two grows to the next one: "
+    "scale (bilinear) or pad (its last column and row repeated)", "scale|pad" },
   { "level", 0, 0, G_OPTION_ARG_STRING, &opt_level,
     "texture-export: the mip level to write (default 0)", "K" },
   G_OPTION_ENTRY_NULL
@@ -222,6 +229,8 @@ mt_cmd_texture_import (char **args)
   guint n_out;
   gboolean automatic = FALSE;
   guint32 format = 0;
+  TexmResize resize = TEXM_RESIZE_NONE;
+  guint picture_w, picture_h;
   int status;
   gint index;
 
@@ -240,6 +249,15 @@ mt_cmd_texture_import (char **args)
     return usage ("--mips: expected a level count 1..32, found %s", opt_mips);
   if (opt_cells != NULL && !parse_cells (opt_cells, rects, &problem))
     return usage ("--cells: %s", problem);
+  if (opt_resize != NULL)
+    {
+      if (g_strcmp0 (opt_resize, "scale") == 0)
+        resize = TEXM_RESIZE_SCALE;
+      else if (g_strcmp0 (opt_resize, "pad") == 0)
+        resize = TEXM_RESIZE_PAD;
+      else
+        return usage ("--resize: expected scale or pad, found %s", opt_resize);
+    }
   if (!texm_check_texture_name (args[1], field, &error))
     return usage ("%s", error->message);
 
@@ -249,6 +267,31 @@ mt_cmd_texture_import (char **args)
   picture = load_picture (args[2], &status);
   if (picture == NULL)
     return status;
+  picture_w = (guint) gdk_pixbuf_get_width (picture);
+  picture_h = (guint) gdk_pixbuf_get_height (picture);
+  if (!texm_check_picture_size (picture_w, picture_h, resize != TEXM_RESIZE_NONE ? NULL : &error))
+    {
+      g_autoptr(GdkPixbuf) fitted = NULL;
+
+      if (resize == TEXM_RESIZE_NONE)
+        {
+          /* the sizes --resize would make, when they fit */
+          if (texm_next_power_of_two (picture_w) != 0 && texm_next_power_of_two (picture_h) != 0)
+            mt_printerr ("%s: %s (--resize scale or --resize pad makes it %ux%u)", args[2],
+                         error->message, texm_next_power_of_two (picture_w),
+                         texm_next_power_of_two (picture_h));
+          else
+            mt_printerr ("%s: %s", args[2], error->message);
+          return MT_EXIT_INVALID;
+        }
+      fitted = mat_picture_fit_power_of_two (picture, resize, &error);
+      if (fitted == NULL)
+        {
+          mt_printerr ("%s: %s", args[2], error->message);
+          return MT_EXIT_INVALID;
+        }
+      g_set_object (&picture, fitted);
+    }
 
   if (automatic)
     options.format = texm_suggest_format (gdk_pixbuf_read_pixels (picture),
@@ -325,6 +368,9 @@ mt_cmd_texture_import (char **args)
   printf ("%s: %s entry %d: format %u, %ux%u, %u mips, %" G_GSIZE_FORMAT " bytes",
           label, index >= 0 ? "replaced" : "added", index >= 0 ? index : (gint) n_out - 1,
           options.format, result.width, result.height, result.mip_count, result.size);
+  if (picture_w != result.width || picture_h != result.height)
+    printf (", %s from %ux%u", resize == TEXM_RESIZE_SCALE ? "scaled (bilinear)" : "padded (edge pixels)",
+            picture_w, picture_h);
   if (options.page)
     printf (", Page %u cells", options.n_rects);
   if (options.format == 0)

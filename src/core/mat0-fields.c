@@ -139,6 +139,15 @@ mat0_fields_other_label (void)
   return N_("Power, cell and texture");
 }
 
+const char *
+mat0_fields_param_unit (guint byte)
+{
+  g_return_val_if_fail (byte < MAT0_N_PARAMS, NULL);
+
+  /* Translators: the unit of the opacity p3, typed in per cent */
+  return params[byte].reading == MAT0_READING_PERCENT ? N_("%") : NULL;
+}
+
 char *
 mat0_fields_dup_opacity_reading (guint8 p3)
 {

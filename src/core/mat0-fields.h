@@ -76,6 +76,12 @@ const char *mat0_fields_not_drawn_note  (void);
  * heading: "Power, cell and texture". */
 const char *mat0_fields_other_label     (void);
 
+/* The unit byte @byte (0..17) is typed in, marked for translation (not
+ * translated): "%" for the opacity p3, whose byte is the per cent itself
+ * (formats.md 2.2: runtime p3 × 0.01); %NULL for the bytes typed as the
+ * 0..255 they hold. */
+const char *mat0_fields_param_unit      (guint    byte);
+
 /* Returns: (transfer full): the opacity p3 reads as, translated: "100 %";
  * above 100 (the ambient-alpha lint) "150 % (over 100 %)"; a no-break
  * space (U+00A0) keeps the number and "%" together. */

@@ -179,6 +179,154 @@ texm_check_picture_size (guint    width,
   return TRUE;
 }
 
+guint
+texm_next_power_of_two (guint side)
+{
+  guint p = 1;
+
+  if (side == 0 || side > TEXM_MAX_SIDE)
+    return 0;
+  while (p < side)
+    p <<= 1;
+  return p;
+}
+
+/* Where output texel @x of @big samples a side of @small texels
+ * (texm_fit_power_of_two): the first texel and the weight of the next
+ * one, in 256ths. */
+static void
+bilinear_tap (guint  x,
+              guint  small,
+              guint  big,
+              guint *x0,
+              guint *x1,
+              guint *weight)
+{
+  gint64 n = (gint64) (2 * x + 1) * small - big;
+  guint64 den = 2 * (guint64) big;
+  guint64 rem;
+  guint f;
+
+  if (n <= 0)
+    {
+      *x0 = 0;
+      *weight = 0;
+    }
+  else
+    {
+      *x0 = (guint) ((guint64) n / den);
+      rem = (guint64) n % den;
+      f = (guint) ((rem * 256 + big) / den);
+      if (f >= 256)
+        {
+          (*x0)++;
+          f = 0;
+        }
+      *weight = f;
+    }
+  *x0 = MIN (*x0, small - 1);
+  *x1 = MIN (*x0 + 1, small - 1);
+}
+
+guint8 *
+texm_fit_power_of_two (const guint8 *rgba,
+                       guint         width,
+                       guint         height,
+                       gsize         stride,
+                       TexmResize    how,
+                       guint        *out_width,
+                       guint        *out_height,
+                       GError      **error)
+{
+  guint w2 = texm_next_power_of_two (width);
+  guint h2 = texm_next_power_of_two (height);
+  g_autofree guint *xs = NULL;
+  guint8 *out;
+
+  g_return_val_if_fail (rgba != NULL || width == 0 || height == 0, NULL);
+  g_return_val_if_fail (out_width != NULL && out_height != NULL, NULL);
+
+  if (w2 == 0 || h2 == 0)
+    {
+      g_set_error (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_SIZE,
+                   _("the picture is %ux%u: expected each side from 1 to %u pixels"),
+                   width, height, (guint) TEXM_MAX_SIDE);
+      return NULL;
+    }
+  if (how == TEXM_RESIZE_NONE && !texm_check_picture_size (width, height, error))
+    return NULL;
+  if (stride == 0)
+    stride = (gsize) width * 4;
+  g_return_val_if_fail (stride >= (gsize) width * 4, NULL);
+
+  *out_width = w2;
+  *out_height = h2;
+  out = g_malloc ((gsize) w2 * h2 * 4);
+
+  if (how != TEXM_RESIZE_SCALE)
+    {
+      /* a copy, or the last column and row repeated */
+      for (guint y = 0; y < h2; y++)
+        {
+          const guint8 *row = rgba + (gsize) MIN (y, height - 1) * stride;
+          guint8 *dst = out + (gsize) y * w2 * 4;
+
+          memcpy (dst, row, (gsize) width * 4);
+          for (guint x = width; x < w2; x++)
+            memcpy (dst + (gsize) x * 4, row + (gsize) (width - 1) * 4, 4);
+        }
+      return out;
+    }
+
+  /* the columns' taps once: x0, x1, weight */
+  xs = g_new (guint, (gsize) w2 * 3);
+  for (guint x = 0; x < w2; x++)
+    bilinear_tap (x, width, w2, &xs[3 * x], &xs[3 * x + 1], &xs[3 * x + 2]);
+
+  for (guint y = 0; y < h2; y++)
+    {
+      guint y0, y1, fy;
+      const guint8 *rows[2];
+      guint8 *dst = out + (gsize) y * w2 * 4;
+
+      bilinear_tap (y, height, h2, &y0, &y1, &fy);
+      rows[0] = rgba + (gsize) y0 * stride;
+      rows[1] = rgba + (gsize) y1 * stride;
+      for (guint x = 0; x < w2; x++)
+        {
+          const guint cols[2] = { xs[3 * x], xs[3 * x + 1] };
+          const guint fx = xs[3 * x + 2];
+          guint64 weights[4], sum_a = 0, sum_c[3] = { 0, 0, 0 }, plain_c[3] = { 0, 0, 0 };
+          const guint8 *taps[4];
+
+          weights[0] = (guint64) (256 - fx) * (256 - fy);
+          weights[1] = (guint64) fx * (256 - fy);
+          weights[2] = (guint64) (256 - fx) * fy;
+          weights[3] = (guint64) fx * fy;
+          taps[0] = rows[0] + (gsize) cols[0] * 4;
+          taps[1] = rows[0] + (gsize) cols[1] * 4;
+          taps[2] = rows[1] + (gsize) cols[0] * 4;
+          taps[3] = rows[1] + (gsize) cols[1] * 4;
+          for (guint k = 0; k < 4; k++)
+            {
+              guint64 wa = weights[k] * taps[k][3];
+
+              sum_a += wa;
+              for (guint c = 0; c < 3; c++)
+                {
+                  sum_c[c] += wa * taps[k][c];
+                  plain_c[c] += weights[k] * taps[k][c];
+                }
+            }
+          for (guint c = 0; c < 3; c++)
+            dst[4 * x + c] = (guint8) (sum_a > 0 ? (sum_c[c] + sum_a / 2) / sum_a
+                                                 : (plain_c[c] + 32768) >> 16);
+          dst[4 * x + 3] = (guint8) ((sum_a + 32768) >> 16);
+        }
+    }
+  return out;
+}
+
 gboolean
 texm_check_cells (guint           width,
                   guint           height,

@@ -156,6 +156,50 @@ gboolean        texm_check_picture_size    (guint                    width,
                                             guint                    height,
                                             GError                 **error);
 
+/* How a picture whose sides are not powers of two is brought to the
+ * next power of two up a side (texm_fit_power_of_two). */
+typedef enum {
+  TEXM_RESIZE_NONE,   /* not at all: the encoder refuses it */
+  TEXM_RESIZE_SCALE,  /* scaled up, bilinear */
+  TEXM_RESIZE_PAD,    /* the picture at the top left, its last column and
+                         row repeated into the new texels */
+} TexmResize;
+
+/* The smallest power of two at or above @side; 0 when that is past
+ * TEXM_MAX_SIDE or @side is 0. */
+guint           texm_next_power_of_two     (guint                    side);
+
+/* The picture (@width x @height RGBA8, @stride bytes a row, 0: 4 *
+ * @width; each side 1..TEXM_MAX_SIDE) brought to the next power of two
+ * a side, @out_width x @out_height (a side already a power of two stays
+ * as it is), rows top to bottom, 4 * @out_width bytes a row:
+ *
+ * - TEXM_RESIZE_SCALE: bilinear. Output texel x samples the source at
+ *   sx = (x + 1/2) w / W - 1/2 (clamped to 0), in integer arithmetic:
+ *   n = (2x + 1) w - W; x0 = n div 2W, the weight of x0 + 1 is
+ *   fx = round (256 (n mod 2W) / 2W) (256 moves to the next texel), the
+ *   texel past the last is the last; the same for y. Each of the four
+ *   texels has the weight (256 - fx or fx) (256 - fy or fy), 65536 in
+ *   all. Alpha is round (sum w a / 65536); a colour channel is weighted
+ *   by alpha too, round (sum w a c / sum w a), so that transparent texels
+ *   lend no colour (sum w c / 65536, rounded, when all four are
+ *   transparent). A side that is already a power of two is copied.
+ * - TEXM_RESIZE_PAD: texel (x, y) is the source's (min (x, w - 1),
+ *   min (y, h - 1)).
+ * - TEXM_RESIZE_NONE: a copy, when both sides are powers of two.
+ *
+ * A side past TEXM_MAX_SIDE (or 0) fails with TEXM_ENCODE_ERROR_SIZE,
+ * as does TEXM_RESIZE_NONE of a side that is no power of two.
+ * Returns: (transfer full): 4 * @out_width * @out_height bytes, or %NULL. */
+guint8         *texm_fit_power_of_two      (const guint8            *rgba,
+                                            guint                    width,
+                                            guint                    height,
+                                            gsize                    stride,
+                                            TexmResize               how,
+                                            guint                   *out_width,
+                                            guint                   *out_height,
+                                            GError                 **error);
+
 /* Every cell inside the picture with a positive size. */
 gboolean        texm_check_cells           (guint                    width,
                                             guint                    height,

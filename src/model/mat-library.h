@@ -145,4 +145,20 @@ guint        mat_library_delete_materials (MatLibrary          *self,
  * Returns: (transfer none) (element-type Mat0Diagnostic). */
 GPtrArray   *mat_library_get_diagnostics  (MatLibrary           *self);
 
+/* The materials of @self with a phase whose texture field names
+ * @texture as the engine looks textures up (ASCII case-insensitively), in
+ * library order; materials that do not decode are not looked into.
+ * Returns: (transfer container) (element-type MatMaterial). */
+GPtrArray   *mat_library_dup_texture_users (MatLibrary          *self,
+                                            const char          *texture);
+/* Every phase whose texture field names @old_name (as above) is given
+ * @new_name (at most 15 CP1251 bytes, zero-filled: mat_phase_set_texture),
+ * as one undo step ("Rename Texture in Materials"). Returns: the number
+ * of phases renamed, 0 when none named it or with @error (then nothing
+ * changed). */
+guint        mat_library_rename_texture_uses (MatLibrary        *self,
+                                              const char        *old_name,
+                                              const char        *new_name,
+                                              GError           **error);
+
 G_END_DECLS

@@ -515,3 +515,35 @@ mat_picture_load_path (const char  *path,
     return mat_picture_load_bytes (bytes, error);
   }
 }
+
+GdkPixbuf *
+mat_picture_fit_power_of_two (GdkPixbuf  *picture,
+                              TexmResize  how,
+                              GError    **error)
+{
+  guint w, h, out_w = 0, out_h = 0;
+  guint8 *rgba;
+  GBytes *bytes;
+  GdkPixbuf *fitted;
+
+  g_return_val_if_fail (GDK_IS_PIXBUF (picture), NULL);
+  g_return_val_if_fail (gdk_pixbuf_get_has_alpha (picture) &&
+                        gdk_pixbuf_get_n_channels (picture) == 4 &&
+                        gdk_pixbuf_get_bits_per_sample (picture) == 8, NULL);
+
+  w = (guint) gdk_pixbuf_get_width (picture);
+  h = (guint) gdk_pixbuf_get_height (picture);
+  if (texm_next_power_of_two (w) == w && texm_next_power_of_two (h) == h)
+    return g_object_ref (picture);
+  rgba = texm_fit_power_of_two (gdk_pixbuf_read_pixels (picture), w, h,
+                                (gsize) gdk_pixbuf_get_rowstride (picture), how,
+                                &out_w, &out_h, error);
+  if (rgba == NULL)
+    return NULL;
+  g_assert (out_w <= MAT_PICTURE_MAX_SIDE && out_h <= MAT_PICTURE_MAX_SIDE);
+  bytes = g_bytes_new_take (rgba, (gsize) out_w * out_h * 4);
+  fitted = gdk_pixbuf_new_from_bytes (bytes, GDK_COLORSPACE_RGB, TRUE, 8, (int) out_w, (int) out_h,
+                                      (int) out_w * 4);
+  g_bytes_unref (bytes);
+  return fitted;
+}

@@ -23,6 +23,8 @@
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <gio/gio.h>
 
+#include "texm-convert.h"
+
 G_BEGIN_DECLS
 
 /* The largest side of a texture (formats.md: powers of two up to 1024). */
@@ -43,5 +45,17 @@ GdkPixbuf  *mat_picture_load_bytes (GBytes        *bytes,
  * %NULL with @error. */
 GdkPixbuf  *mat_picture_load_path  (const char    *path,
                                     GError       **error);
+
+/* @picture (8-bit RGBA, as the readers above give it) with each side at
+ * the next power of two, @how: scaled (bilinear) or padded with its last
+ * column and row (texm_fit_power_of_two). No side grows past
+ * MAT_PICTURE_MAX_SIDE, which the readers never exceed. A picture whose
+ * sides are powers of two already comes back as it is (a new
+ * reference); TEXM_RESIZE_NONE refuses one whose sides are not.
+ * Returns: (transfer full): the picture, or %NULL with a
+ * TEXM_ENCODE_ERROR. */
+GdkPixbuf  *mat_picture_fit_power_of_two (GdkPixbuf     *picture,
+                                          TexmResize     how,
+                                          GError       **error);
 
 G_END_DECLS

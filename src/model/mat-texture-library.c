@@ -361,13 +361,18 @@ slots_are_base (MatTextureLibrary *self)
 
       if (slot->source != (gint) i || !_mat_archive_slot_in_base (archive, slot))
         return FALSE;
+      /* a renamed entry is not where the base's sort_index has it */
+      if (memcmp (slot->entry.name, _mat_archive_get_base (archive)->entries[i].name,
+                  NRES_NAME_SIZE) != 0)
+        return FALSE;
     }
   return TRUE;
 }
 
 /* The slot named @field (CP1251, NUL-terminated), as the engine looks it
- * up: through the base's sort_index while no entry was added, else the
- * first of that name (a new name is unique: imports replace). */
+ * up: through the base's sort_index while no entry was added, removed or
+ * renamed, else the first of that name (a new name is unique: imports
+ * replace, renames are checked). */
 static Slot *
 find_slot (MatTextureLibrary *self,
            const char        *field)
@@ -898,6 +903,203 @@ mat_texture_library_set_page_rects (MatTextureLibrary *self,
   payload = texm_write (&edited);
   g_return_val_if_fail (payload != NULL, FALSE);
   push_payload (self, slot, payload, _("Change Cells"));
+  return TRUE;
+}
+
+/* ---- renaming and removing --------------------------------------------- */
+
+/* A name swap: the command holds the name field and the texture name the
+ * slot does not. */
+typedef struct {
+  MatCommand         parent;
+  MatTextureLibrary *library;
+  Slot              *slot;
+  char               field[NRES_NAME_SIZE];
+  char              *name;
+} RenameCommand;
+
+static void
+rename_run (MatCommand *cmd,
+            gboolean    undo)
+{
+  RenameCommand *swap = (RenameCommand *) cmd;
+  MatTexture *texture = slot_texture (swap->slot);
+  char field[NRES_NAME_SIZE];
+  g_autofree char *name = g_strdup (mat_texture_get_name (texture));
+
+  memcpy (field, swap->slot->entry.name, NRES_NAME_SIZE);
+  memcpy (swap->slot->entry.name, swap->field, NRES_NAME_SIZE);
+  memcpy (swap->field, field, NRES_NAME_SIZE);
+  _mat_texture_set_name (texture, swap->name);
+  g_free (swap->name);
+  swap->name = g_steal_pointer (&name);
+  g_signal_emit (swap->library, signals[CHANGED], 0, texture);
+}
+
+static void
+rename_free (MatCommand *cmd)
+{
+  RenameCommand *swap = (RenameCommand *) cmd;
+
+  g_clear_pointer (&swap->slot, _mat_archive_slot_unref);
+  g_clear_pointer (&swap->name, g_free);
+}
+
+static const MatCommandClass rename_class = { rename_run, rename_free, NULL };
+
+/* Taking an entry out of the directory, and putting it back. */
+typedef struct {
+  MatCommand         parent;
+  MatTextureLibrary *library;
+  Slot              *slot;
+  guint              slot_index;
+  guint              position;    /* in the list model */
+} RemoveCommand;
+
+static void
+remove_run (MatCommand *cmd,
+            gboolean    undo)
+{
+  RemoveCommand *remove = (RemoveCommand *) cmd;
+  MatTextureLibrary *self = remove->library;
+  MatTexture *texture = slot_texture (remove->slot);
+
+  if (!undo)
+    {
+      g_assert (g_ptr_array_index (self->slots, remove->slot_index) == remove->slot);
+      g_assert (g_ptr_array_index (self->textures, remove->position) == texture);
+      /* the texture lives on in the command until it is put back */
+      g_object_ref (texture);
+      g_ptr_array_remove_index (self->textures, remove->position);
+      g_ptr_array_remove_index (self->slots, remove->slot_index);
+      g_list_model_items_changed (G_LIST_MODEL (self), remove->position, 1, 0);
+    }
+  else
+    {
+      g_ptr_array_insert (self->slots, (gint) remove->slot_index, _mat_archive_slot_ref (remove->slot));
+      g_ptr_array_insert (self->textures, (gint) remove->position, g_object_ref (texture));
+      g_list_model_items_changed (G_LIST_MODEL (self), remove->position, 0, 1);
+    }
+  g_signal_emit (self, signals[CHANGED], 0, texture);
+  if (!undo)
+    g_object_unref (texture);
+}
+
+static void
+remove_free (MatCommand *cmd)
+{
+  g_clear_pointer (&((RemoveCommand *) cmd)->slot, _mat_archive_slot_unref);
+}
+
+static const MatCommandClass remove_class = { remove_run, remove_free, NULL };
+
+/* The slot of @texture, or %NULL with MAT_MODEL_ERROR_NOT_EDITABLE. */
+static Slot *
+own_slot (MatTextureLibrary  *self,
+          MatTexture         *texture,
+          GError            **error)
+{
+  Slot *slot = slot_of_texture (self, texture);
+
+  if (slot == NULL)
+    g_set_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE,
+                 _("%s: expected a texture of this library, found another’s"),
+                 mat_texture_get_name (texture));
+  return slot;
+}
+
+gboolean
+mat_texture_library_check_rename (MatTextureLibrary  *self,
+                                  MatTexture         *texture,
+                                  const char         *name,
+                                  GError            **error)
+{
+  guint8 field[NRES_NAME_SIZE] = { 0 };
+  Slot *own;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), FALSE);
+  g_return_val_if_fail (MAT_IS_TEXTURE (texture), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  own = own_slot (self, texture, error);
+  if (own == NULL || !texm_check_texture_name (name, field, error))
+    return FALSE;
+  for (guint i = 0; i < self->slots->len; i++)
+    {
+      Slot *slot = g_ptr_array_index (self->slots, i);
+
+      if (slot != own && cp1251_name_compare (slot->entry.name, (const char *) field) == 0)
+        {
+          g_autofree char *stored = slot_name (slot);
+
+          g_set_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_TAKEN,
+                       _("texture name “%s”: expected a name no other entry has, found entry %u "
+                         "“%s”; names do not differ by case alone"),
+                       name, i, stored);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+mat_texture_library_rename (MatTextureLibrary  *self,
+                            MatTexture         *texture,
+                            const char         *name,
+                            GError            **error)
+{
+  guint8 field[NRES_NAME_SIZE] = { 0 };
+  RenameCommand *cmd;
+  Slot *slot;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), FALSE);
+  g_return_val_if_fail (MAT_IS_TEXTURE (texture), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  if (!mat_texture_library_check_rename (self, texture, name, error))
+    return FALSE;
+  slot = slot_of_texture (self, texture);
+  texm_check_texture_name (name, field, NULL);
+  if (memcmp (slot->entry.name, field, NRES_NAME_SIZE) == 0)
+    return TRUE;
+
+  cmd = _mat_command_new (&rename_class, sizeof *cmd, _("Rename Texture"));
+  cmd->library = self;
+  cmd->slot = _mat_archive_slot_ref (slot);
+  memcpy (cmd->field, field, NRES_NAME_SIZE);
+  {
+    /* as it reads back from the field: the name a texture has */
+    g_autofree char *stored = cp1251_to_utf8 (field, NRES_NAME_SIZE);
+
+    cmd->name = g_steal_pointer (&stored);
+  }
+  _mat_history_push (history_of (self), &cmd->parent);
+  return TRUE;
+}
+
+gboolean
+mat_texture_library_remove (MatTextureLibrary  *self,
+                            MatTexture         *texture,
+                            GError            **error)
+{
+  RemoveCommand *cmd;
+  Slot *slot;
+  guint slot_index = 0;
+
+  g_return_val_if_fail (MAT_IS_TEXTURE_LIBRARY (self), FALSE);
+  g_return_val_if_fail (MAT_IS_TEXTURE (texture), FALSE);
+
+  slot = own_slot (self, texture, error);
+  if (slot == NULL)
+    return FALSE;
+  g_ptr_array_find (self->slots, slot, &slot_index);
+
+  cmd = _mat_command_new (&remove_class, sizeof *cmd, _("Delete Texture"));
+  cmd->library = self;
+  cmd->slot = _mat_archive_slot_ref (slot);
+  cmd->slot_index = slot_index;
+  cmd->position = (guint) texture_position (self, texture);
+  _mat_history_push (history_of (self), &cmd->parent);
   return TRUE;
 }
 

@@ -17,17 +17,18 @@ G_BEGIN_DECLS
 /* A GListModel of MatTexture, one per Texm entry in directory order.
  *
  * The library is editable: a picture imported as a new texture or over an
- * existing one, the Page rectangles of a texture set. Each edit is one
+ * existing one, the Page rectangles of a texture set, a texture renamed
+ * or removed. Each edit is one
  * step of the library's own MatHistory ("history"); "dirty" says whether
  * the state differs from the last load or save. A save writes the archive
  * through the preserving writer (an unchanged library gives the loaded
  * bytes back; untouched entries keep every byte) with mat_file_replace.
  *
- * What follows the edits: "items-changed" when a texture is added (or the
- * addition undone), "items-changed" (the same item removed and added) and
- * the texture's own "changed" signal and property notifications when its
- * payload is replaced, and the library's "changed" signal (MatTexture
- * *texture) after any of these.
+ * What follows the edits: "items-changed" when a texture is added or
+ * removed (or that is undone), "items-changed" (the same item removed and
+ * added) and the texture's own "changed" signal and property
+ * notifications when its payload is replaced or it is renamed, and the
+ * library's "changed" signal (MatTexture *texture) after any of these.
  *
  * It is a MatArchive (mat-archive.h): the store holds the file, its ETag,
  * the history, "dirty" and the save, and the draft store keeps its
@@ -158,6 +159,36 @@ gboolean           mat_texture_library_set_page_rects (MatTextureLibrary *self,
                                                        MatTexture        *texture,
                                                        const TexmRect    *rects,
                                                        guint              n_rects,
+                                                       GError           **error);
+
+/* Whether @texture (of this library) may be called @name: the name rules
+ * of an import (texm_check_texture_name: TEXM_ENCODE_ERROR_NAME) and no
+ * other entry of that name, whatever its type and case
+ * (MAT_MODEL_ERROR_NAME_TAKEN); its own name in other letter cases is
+ * free. */
+gboolean           mat_texture_library_check_rename   (MatTextureLibrary *self,
+                                                       MatTexture        *texture,
+                                                       const char        *name,
+                                                       GError           **error);
+/* Renames @texture: its entry's 36-byte name field becomes @name in
+ * CP1251, zero-filled (every other directory field and the payload
+ * stay). One undo step; the texture notifies "name" and emits "changed",
+ * and so does the library. The same name changes nothing and records
+ * nothing. Refused as mat_texture_library_check_rename says, and for a
+ * texture of another library (MAT_MODEL_ERROR_NOT_EDITABLE). Materials
+ * that name the old texture are not touched here (see
+ * mat_library_rename_texture_uses). */
+gboolean           mat_texture_library_rename         (MatTextureLibrary *self,
+                                                       MatTexture        *texture,
+                                                       const char        *name,
+                                                       GError           **error);
+/* Removes @texture's entry from the directory (a save no longer writes
+ * it; the other entries keep their bytes). One undo step, which puts the
+ * very texture back where it was. "items-changed" and "changed"
+ * (@texture) follow. A texture of another library is refused
+ * (MAT_MODEL_ERROR_NOT_EDITABLE). */
+gboolean           mat_texture_library_remove         (MatTextureLibrary *self,
+                                                       MatTexture        *texture,
                                                        GError           **error);
 
 /* The bytes a save would write (preserving writer). Returns: (transfer

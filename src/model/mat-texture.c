@@ -216,6 +216,21 @@ _mat_texture_set_payload (MatTexture *self,
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
+void
+_mat_texture_set_name (MatTexture *self,
+                       const char *name)
+{
+  g_return_if_fail (MAT_IS_TEXTURE (self));
+  g_return_if_fail (name != NULL);
+
+  if (g_strcmp0 (self->name, name) == 0)
+    return;
+  g_free (self->name);
+  self->name = g_strdup (name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NAME]);
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
 const char *
 mat_texture_get_name (MatTexture *self)
 {

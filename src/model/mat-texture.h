@@ -15,8 +15,8 @@ G_DECLARE_FINAL_TYPE (MatTexture, mat_texture, MAT, TEXTURE, GObject)
 /* Properties "name", "format", "width", "height", "mip-count",
  * "page-rects", "error" (a parse error, %NULL when the payload is valid).
  * Signal "changed": the payload was replaced (an import over the texture,
- * new Page rectangles, or their undo/redo); the properties that changed
- * are notified before it. */
+ * new Page rectangles, or their undo/redo) or the texture was renamed;
+ * the properties that changed are notified before it. */
 const char *mat_texture_get_name       (MatTexture *self);
 guint       mat_texture_get_format     (MatTexture *self);
 guint       mat_texture_get_width      (MatTexture *self);
@@ -137,6 +137,10 @@ gboolean    mat_texture_get_drawn_average (MatTexture    *self,
 MatTexture *_mat_texture_new           (const char *name,
                                         GBytes     *payload,
                                         gsize       base_offset);
+/* Internal to the model: the texture is now called @name; notifies
+ * "name" and emits "changed". */
+void        _mat_texture_set_name      (MatTexture *self,
+                                        const char *name);
 /* Internal to the model: the texture's payload is now @payload; notifies
  * what changed and emits "changed". */
 void        _mat_texture_set_payload   (MatTexture *self,

@@ -3,6 +3,7 @@
 
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "nres.h"
@@ -661,7 +662,8 @@ test_errors (void)
   run_tool (&r[i], "texture-import", demo, "A.0", odd_png, "--format", "565", "-o", out, NULL);
   g_assert_cmpint (r[i].status, ==, 1);
   g_assert_true (g_str_has_suffix (r[i++].err, "odd.png: the picture is 48x32: expected each side a power "
-                                            "of two from 1 to 1024, found a width of 48\n"));
+                                            "of two from 1 to 1024, found a width of 48 "
+                                            "(--resize scale or --resize pad makes it 64x32)\n"));
   run_tool (&r[i], "texture-import", demo, "A.0", not_png, "--format", "565", "-o", out, NULL);
   g_assert_cmpint (r[i].status, ==, 1);
   g_assert_true (g_str_has_prefix (r[i++].err, not_png));
@@ -685,6 +687,71 @@ test_errors (void)
     run_clear (&r[k]);
 }
 
+/* A 48x20 picture: refused as it is (test_errors), made 64x32 by
+ * --resize: scaled bilinear or padded with its last column and row, the
+ * texture's level 0 the fitted picture exactly (8888 stores it as it
+ * is), the same bytes texm_fit_power_of_two gives. */
+static void
+test_import_resize (void)
+{
+  g_autofree char *lib = demo_copy ("resize.lib");
+  g_autofree char *scaled = tmp_path ("resize-scaled.lib");
+  g_autofree char *padded = tmp_path ("resize-padded.lib");
+  g_autofree char *level0 = tmp_path ("resize-level0.png");
+  g_autofree guint8 *rgba = make_pixels (48, 20, NULL);
+  g_autofree char *png = save_png ("resize.png", rgba, 48, 20);
+  g_autofree guint8 *expect_scaled = NULL;
+  g_autofree guint8 *expect_padded = NULL;
+  g_autofree guint8 *back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(NresArchive) before = NULL;
+  g_auto(Run) r1 = { 0 }, r2 = { 0 }, r3 = { 0 }, r4 = { 0 }, r5 = { 0 };
+  g_autofree char *line = NULL;
+  guint w = 0, h = 0;
+
+  expect_scaled = texm_fit_power_of_two (rgba, 48, 20, 0, TEXM_RESIZE_SCALE, &w, &h, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (w, ==, 64);
+  g_assert_cmpuint (h, ==, 32);
+  expect_padded = texm_fit_power_of_two (rgba, 48, 20, 0, TEXM_RESIZE_PAD, &w, &h, &error);
+  g_assert_no_error (error);
+  /* padding: the last column's texel at x 63, the last row's at y 31 */
+  g_assert_cmpmem (expect_padded + (31 * 64 + 63) * 4, 4, rgba + (19 * 48 + 47) * 4, 4);
+
+  before = parse_archive (lib);
+  line = g_strdup_printf ("ODD.0: added entry %u: format 8888, 64x32, 7 mips, 10956 bytes, "
+                          "scaled (bilinear) from 48x20, exact\n", before->n_entries);
+  run_tool (&r1, "texture-import", lib, "ODD.0", png, "--format", "8888", "--resize", "scale",
+            "-o", scaled, NULL);
+  g_assert_cmpstr (r1.err, ==, "");
+  g_assert_cmpint (r1.status, ==, 0);
+  g_assert_cmpstr (r1.out, ==, line);
+  run_tool (&r2, "texture-export", scaled, "ODD.0", "-o", level0, NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  back = load_png (level0, &w, &h);
+  g_assert_cmpuint (w, ==, 64);
+  g_assert_cmpuint (h, ==, 32);
+  g_assert_cmpmem (back, 64 * 32 * 4, expect_scaled, 64 * 32 * 4);
+  g_clear_pointer (&back, g_free);
+
+  run_tool (&r3, "texture-import", lib, "ODD.0", png, "--format", "8888", "--resize", "pad",
+            "-o", padded, NULL);
+  g_assert_cmpint (r3.status, ==, 0);
+  g_assert_nonnull (strstr (r3.out, ", padded (edge pixels) from 48x20, "));
+  run_tool (&r4, "texture-export", padded, "ODD.0", "-o", level0, NULL);
+  g_assert_cmpint (r4.status, ==, 0);
+  back = load_png (level0, &w, &h);
+  g_assert_cmpmem (back, 64 * 32 * 4, expect_padded, 64 * 32 * 4);
+
+  /* an unknown way: a usage error, nothing written */
+  g_unlink (scaled);
+  run_tool (&r5, "texture-import", lib, "ODD.0", png, "--format", "8888", "--resize", "crop",
+            "-o", scaled, NULL);
+  g_assert_cmpint (r5.status, ==, 2);
+  g_assert_nonnull (strstr (r5.err, "--resize: expected scale or pad, found crop"));
+  g_assert_false (g_file_test (scaled, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -703,6 +770,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cli/texture/formats-and-options", test_formats_and_options);
   g_test_add_func ("/cli/texture/picture-types", test_picture_types);
   g_test_add_func ("/cli/texture/errors", test_errors);
+  g_test_add_func ("/cli/texture/import-resize", test_import_resize);
 
   status = g_test_run ();
   g_free (tmp_dir);

@@ -458,6 +458,9 @@ test_readings (void)
     g_assert_cmpstr (half, ==, "50\u00a0%");
     g_assert_cmpstr (over, ==, "101\u00a0% (over 100\u00a0%)");
   }
+  /* the unit a byte is typed in: only the opacity's byte is a per cent */
+  for (guint i = 0; i < MAT0_N_PARAMS; i++)
+    g_assert_cmpstr (mat0_fields_param_unit (i), ==, i == 3 ? "%" : NULL);
 }
 
 /* the masks of the single-bit flags and the two multi-bit fields */

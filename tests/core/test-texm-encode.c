@@ -1194,6 +1194,198 @@ test_texture_name (void)
   g_assert_cmpstr (e5->message, ==, "texture name: expected a name, found an empty one");
 }
 
+/* ---- to the next power of two (texm_fit_power_of_two) ---------------- */
+
+static void
+test_next_power_of_two (void)
+{
+  g_assert_cmpuint (texm_next_power_of_two (0), ==, 0);
+  g_assert_cmpuint (texm_next_power_of_two (1), ==, 1);
+  g_assert_cmpuint (texm_next_power_of_two (2), ==, 2);
+  g_assert_cmpuint (texm_next_power_of_two (3), ==, 4);
+  g_assert_cmpuint (texm_next_power_of_two (300), ==, 512);
+  g_assert_cmpuint (texm_next_power_of_two (513), ==, 1024);
+  g_assert_cmpuint (texm_next_power_of_two (1024), ==, 1024);
+  g_assert_cmpuint (texm_next_power_of_two (1025), ==, 0);
+}
+
+static guint8 *
+fit_ok (const guint8 *rgba,
+        guint         w,
+        guint         h,
+        gsize         stride,
+        TexmResize    how,
+        guint         expect_w,
+        guint         expect_h)
+{
+  g_autoptr(GError) error = NULL;
+  guint ow = 0, oh = 0;
+  guint8 *out = texm_fit_power_of_two (rgba, w, h, stride, how, &ow, &oh, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (out);
+  g_assert_cmpuint (ow, ==, expect_w);
+  g_assert_cmpuint (oh, ==, expect_h);
+  return out;
+}
+
+/* Padding repeats the last column and row; the picture stays at the top
+ * left, byte for byte. */
+static void
+test_fit_pad (void)
+{
+  static const guint8 picture[3 * 3 * 4] = {
+    1, 2, 3, 255,    4, 5, 6, 128,    7, 8, 9, 0,
+    10, 11, 12, 255, 13, 14, 15, 255, 16, 17, 18, 255,
+    19, 20, 21, 255, 22, 23, 24, 255, 25, 26, 27, 64,
+  };
+  static const guint8 expected[4 * 4 * 4] = {
+    1, 2, 3, 255,    4, 5, 6, 128,    7, 8, 9, 0,        7, 8, 9, 0,
+    10, 11, 12, 255, 13, 14, 15, 255, 16, 17, 18, 255,   16, 17, 18, 255,
+    19, 20, 21, 255, 22, 23, 24, 255, 25, 26, 27, 64,    25, 26, 27, 64,
+    19, 20, 21, 255, 22, 23, 24, 255, 25, 26, 27, 64,    25, 26, 27, 64,
+  };
+  g_autofree guint8 *out = fit_ok (picture, 3, 3, 0, TEXM_RESIZE_PAD, 4, 4);
+  g_autofree guint8 *wide = NULL;
+  guint8 strided[2 * 16];
+
+  g_assert_cmpmem (out, sizeof expected, expected, sizeof expected);
+
+  /* a stride wider than the row: only 4 * width bytes a row are read */
+  memset (strided, 0xEE, sizeof strided);
+  memcpy (strided, picture, 12);
+  memcpy (strided + 16, picture + 12, 12);
+  wide = fit_ok (strided, 3, 2, 16, TEXM_RESIZE_PAD, 4, 2);
+  g_assert_cmpmem (wide, 16, expected, 16);
+  g_assert_cmpmem (wide + 16, 16, expected + 16, 16);
+}
+
+/* Scaling 3 -> 4 texels, the taps as texm-convert.h defines them.
+ * W = 4, w = 3: n = (2x + 1) 3 - 4 = -1, 5, 11, 17; 2W = 8.
+ *   x 0: n < 0: texel 0;
+ *   x 1: 5 = 0 * 8 + 5: texels 0 and 1, fx = (5 * 256 + 4) / 8 = 160;
+ *   x 2: 11 = 1 * 8 + 3: texels 1 and 2, fx = (3 * 256 + 4) / 8 = 96;
+ *   x 3: 17 = 2 * 8 + 1: texel 2 (and the last again), fx = 32. */
+static void
+test_fit_scale_row (void)
+{
+  static const guint8 opaque[3 * 4] = { 0, 100, 200, 255, 255, 50, 0, 255, 10, 20, 30, 255 };
+  /* x 1: (96 * 0 + 160 * 255) / 256 = 159.4 -> 159, (9600 + 8000) / 256 =
+   * 68.75 -> 69, 19200 / 256 = 75; x 2: (160 * 255 + 96 * 10) / 256 =
+   * 163.1 -> 163, (8000 + 1920) / 256 = 38.75 -> 39, (0 + 2880) / 256 =
+   * 11.25 -> 11 */
+  static const guint8 opaque_expected[4 * 4] = {
+    0, 100, 200, 255,  159, 69, 75, 255,  163, 39, 11, 255,  10, 20, 30, 255,
+  };
+  /* a transparent red beside opaque blue and green: it lends alpha, no
+   * colour. x 1: alpha (96 * 0 + 160 * 255) / 256 -> 159, colour blue's;
+   * x 2: (160 * 255 + 96 * 255) / 256 = 255, green (96 * 255) / 256 ->
+   * 96, blue (160 * 255) / 256 -> 159 */
+  static const guint8 alpha[3 * 4] = { 255, 0, 0, 0, 0, 0, 255, 255, 0, 255, 0, 255 };
+  static const guint8 alpha_expected[4 * 4] = {
+    255, 0, 0, 0,  0, 0, 255, 159,  0, 96, 159, 255,  0, 255, 0, 255,
+  };
+  /* all transparent: the plain weights, (96 * 255) / 256 -> 96 */
+  static const guint8 clear[3 * 4] = { 255, 0, 0, 0, 0, 0, 255, 0, 0, 255, 0, 0 };
+  static const guint8 clear_expected[4 * 4] = {
+    255, 0, 0, 0,  96, 0, 159, 0,  0, 96, 159, 0,  0, 255, 0, 0,
+  };
+  g_autofree guint8 *a = fit_ok (opaque, 3, 1, 0, TEXM_RESIZE_SCALE, 4, 1);
+  g_autofree guint8 *b = fit_ok (alpha, 3, 1, 0, TEXM_RESIZE_SCALE, 4, 1);
+  g_autofree guint8 *c = fit_ok (clear, 3, 1, 0, TEXM_RESIZE_SCALE, 4, 1);
+
+  g_assert_cmpmem (a, sizeof opaque_expected, opaque_expected, sizeof opaque_expected);
+  g_assert_cmpmem (b, sizeof alpha_expected, alpha_expected, sizeof alpha_expected);
+  g_assert_cmpmem (c, sizeof clear_expected, clear_expected, sizeof clear_expected);
+}
+
+/* Both sides at once: 3×3 -> 4×4, red rising to the right, green down;
+ * each output row and column has the weights above (0, 160, 96, 32 into
+ * texels 0, 0-1, 1-2, 2): 90 * 160 / 256 = 56.25 -> 56, 90 + 90 * 96 /
+ * 256 = 123.75 -> 124. 5 -> 8: n = 5 (2x + 1) - 8 over 16. */
+static void
+test_fit_scale_grid (void)
+{
+  guint8 picture[3 * 3 * 4];
+  static const guint8 steps[4] = { 0, 56, 124, 180 };
+  g_autofree guint8 *out = NULL;
+  g_autofree guint8 *row = NULL;
+  guint8 five[5 * 2 * 4];
+  /* x 0: n -3: 0; x 1: 7/16: fx (7 * 256 + 8) / 16 = 112: 60 * 112 / 256
+   * = 26.25 -> 26; x 2: 17 = 1 * 16 + 1: 60 + 60 * 16 / 256 -> 64 ...;
+   * x 7: 67 = 4 * 16 + 3: the last texel, 240 */
+  static const guint8 five_expected[8] = { 0, 26, 64, 101, 139, 176, 214, 240 };
+
+  for (guint y = 0; y < 3; y++)
+    for (guint x = 0; x < 3; x++)
+      {
+        guint8 *p = picture + (y * 3 + x) * 4;
+
+        p[0] = (guint8) (90 * x);
+        p[1] = (guint8) (90 * y);
+        p[2] = 0;
+        p[3] = 255;
+      }
+  out = fit_ok (picture, 3, 3, 0, TEXM_RESIZE_SCALE, 4, 4);
+  for (guint y = 0; y < 4; y++)
+    for (guint x = 0; x < 4; x++)
+      {
+        const guint8 *p = out + (y * 4 + x) * 4;
+
+        g_assert_cmpuint (p[0], ==, steps[x]);
+        g_assert_cmpuint (p[1], ==, steps[y]);
+        g_assert_cmpuint (p[2], ==, 0);
+        g_assert_cmpuint (p[3], ==, 255);
+      }
+
+  /* a side that is a power of two already stays texel for texel */
+  for (guint y = 0; y < 2; y++)
+    for (guint x = 0; x < 5; x++)
+      {
+        guint8 *p = five + (y * 5 + x) * 4;
+
+        p[0] = (guint8) (60 * x);
+        p[1] = (guint8) (7 + y);
+        p[2] = 0;
+        p[3] = 255;
+      }
+  row = fit_ok (five, 5, 2, 0, TEXM_RESIZE_SCALE, 8, 2);
+  for (guint y = 0; y < 2; y++)
+    for (guint x = 0; x < 8; x++)
+      {
+        g_assert_cmpuint (row[(y * 8 + x) * 4], ==, five_expected[x]);
+        g_assert_cmpuint (row[(y * 8 + x) * 4 + 1], ==, 7 + y);
+      }
+}
+
+/* Sizes the encoder takes come back as they are; what no power of two up
+ * to 1024 holds is refused. */
+static void
+test_fit_limits (void)
+{
+  static const guint8 four[2 * 2 * 4] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *same = NULL;
+  g_autofree guint8 *copy = NULL;
+  g_autofree guint8 *big = g_malloc0 (1025 * 4);
+  guint w = 0, h = 0;
+
+  same = fit_ok (four, 2, 2, 0, TEXM_RESIZE_SCALE, 2, 2);
+  g_assert_cmpmem (same, sizeof four, four, sizeof four);
+  copy = fit_ok (four, 2, 2, 0, TEXM_RESIZE_NONE, 2, 2);
+  g_assert_cmpmem (copy, sizeof four, four, sizeof four);
+
+  g_assert_null (texm_fit_power_of_two (four, 3, 1, 0, TEXM_RESIZE_NONE, &w, &h, &error));
+  g_assert_error (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_SIZE);
+  g_clear_error (&error);
+  g_assert_null (texm_fit_power_of_two (big, 1025, 1, 0, TEXM_RESIZE_PAD, &w, &h, &error));
+  g_assert_error (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_SIZE);
+  g_assert_nonnull (strstr (error->message, "1025x1"));
+  g_clear_error (&error);
+  g_assert_null (texm_fit_power_of_two (big, 0, 1, 0, TEXM_RESIZE_SCALE, &w, &h, &error));
+  g_assert_error (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_SIZE);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1225,6 +1417,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/core/texm-encode/stride", test_stride);
   g_test_add_func ("/core/texm-encode/analysis", test_alpha_kind_and_suggest);
   g_test_add_func ("/core/texm-encode/name", test_texture_name);
+  g_test_add_func ("/core/texm-encode/next-power-of-two", test_next_power_of_two);
+  g_test_add_func ("/core/texm-encode/fit-pad", test_fit_pad);
+  g_test_add_func ("/core/texm-encode/fit-scale-row", test_fit_scale_row);
+  g_test_add_func ("/core/texm-encode/fit-scale-grid", test_fit_scale_grid);
+  g_test_add_func ("/core/texm-encode/fit-limits", test_fit_limits);
 
   return g_test_run ();
 }

@@ -286,6 +286,69 @@ test_files (void)
   g_unlink (named_png);
 }
 
+/* A picture read from a PNG of 3×1 pixels, fitted to 4×1 both ways:
+ * exact pixels (the arithmetic is in test-texm-encode.c), the picture
+ * read back from the file first. */
+static void
+test_fit (void)
+{
+  static const guint8 row[3 * 3] = { 0, 100, 200, 255, 50, 0, 10, 20, 30 };
+  static const guint8 scaled[4 * 4] = {
+    0, 100, 200, 255,  159, 69, 75, 255,  163, 39, 11, 255,  10, 20, 30, 255,
+  };
+  static const guint8 padded[4 * 4] = {
+    0, 100, 200, 255,  255, 50, 0, 255,  10, 20, 30, 255,  10, 20, 30, 255,
+  };
+  g_autoptr(GdkPixbuf) source = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, 3, 1);
+  g_autoptr(GBytes) png = NULL;
+  g_autoptr(GdkPixbuf) picture = NULL;
+  g_autoptr(GdkPixbuf) a = NULL;
+  g_autoptr(GdkPixbuf) b = NULL;
+  g_autoptr(GdkPixbuf) same = NULL;
+  g_autoptr(GdkPixbuf) square = NULL;
+  g_autoptr(GError) error = NULL;
+
+  memcpy (gdk_pixbuf_get_pixels (source), row, sizeof row);
+  png = saved (source, "png");
+  picture = mat_picture_load_bytes (png, &error);
+  g_assert_no_error (error);
+
+  a = mat_picture_fit_power_of_two (picture, TEXM_RESIZE_SCALE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_pixbuf_get_width (a), ==, 4);
+  g_assert_cmpint (gdk_pixbuf_get_height (a), ==, 1);
+  g_assert_true (gdk_pixbuf_get_has_alpha (a));
+  g_assert_cmpmem (gdk_pixbuf_read_pixels (a), 16, scaled, sizeof scaled);
+
+  b = mat_picture_fit_power_of_two (picture, TEXM_RESIZE_PAD, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_pixbuf_get_width (b), ==, 4);
+  g_assert_cmpmem (gdk_pixbuf_read_pixels (b), 16, padded, sizeof padded);
+
+  /* not a power of two, and no resize asked for: the encoder's refusal */
+  g_assert_null (mat_picture_fit_power_of_two (picture, TEXM_RESIZE_NONE, &error));
+  g_assert_error (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_SIZE);
+  g_clear_error (&error);
+
+  /* sides that are powers of two already: the very picture */
+  same = mat_picture_fit_power_of_two (a, TEXM_RESIZE_PAD, &error);
+  g_assert_no_error (error);
+  g_assert_true (same == a);
+
+  /* the largest picture the reader gives, 1000 wide: 1024, no further */
+  {
+    g_autoptr(GdkPixbuf) wide = gdk_pixbuf_new (GDK_COLORSPACE_RGB, TRUE, 8, 1000, 3);
+
+    gdk_pixbuf_fill (wide, 0x336699ff);
+    square = mat_picture_fit_power_of_two (wide, TEXM_RESIZE_SCALE, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (gdk_pixbuf_get_width (square), ==, 1024);
+    g_assert_cmpint (gdk_pixbuf_get_height (square), ==, 4);
+    g_assert_cmpmem (gdk_pixbuf_read_pixels (square) + (3 * 1024 + 1023) * 4, 4,
+                     ((const guint8[]) { 0x33, 0x66, 0x99, 0xff }), 4);
+  }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -302,6 +365,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/model/picture/cut-short", test_cut_short);
   g_test_add_func ("/model/picture/accepted", test_accepted);
   g_test_add_func ("/model/picture/files", test_files);
+  g_test_add_func ("/model/picture/fit", test_fit);
   status = g_test_run ();
   g_rmdir (tmp_dir);
   return status;

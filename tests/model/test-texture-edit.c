@@ -1170,6 +1170,219 @@ test_create (void)
   g_unlink (path);
 }
 
+/* A rename changes the entry's name field only (zero-filled, CP1251),
+ * the lookup follows it, and undo gives the loaded bytes back; names
+ * another entry has, in any case, and names against the rules are
+ * refused with nothing changed. */
+static void
+test_rename (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(MatTextureLibrary) library = library_from (original);
+  MatHistory *history = mat_texture_library_get_history (library);
+  g_autoptr(GBytes) renamed = NULL;
+  g_autoptr(GBytes) undone = NULL;
+  g_autoptr(GBytes) redone = NULL;
+  g_autoptr(NresArchive) before = parse (original);
+  g_autoptr(NresArchive) after = NULL;
+  g_autoptr(GError) error = NULL;
+  MatTexture *rock = mat_texture_library_lookup (library, "ROCK.0");
+  MatTexture *last = NULL;
+  guint notified = 0, changed = 0;
+  gint index = entry_named (before, "ROCK.0");
+  char expected[NRES_NAME_SIZE] = { 0 };
+
+  g_assert_nonnull (rock);
+  g_signal_connect (rock, "notify::name", G_CALLBACK (notify_count_cb), &notified);
+  g_signal_connect (rock, "changed", G_CALLBACK (count_cb), &changed);
+  g_signal_connect (library, "changed", G_CALLBACK (changed_cb), &last);
+
+  /* refused: another entry's name (any case), the rules, nothing changes */
+  g_assert_false (mat_texture_library_rename (library, rock, "metal.0", &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NAME_TAKEN);
+  g_assert_nonnull (strstr (error->message, "“METAL.0”"));
+  g_clear_error (&error);
+  g_assert_false (mat_texture_library_rename (library, rock, "NODOT", &error));
+  g_assert_error (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_NAME);
+  g_clear_error (&error);
+  g_assert_false (mat_texture_library_rename (library, rock, "SIXTEEN_BYTES.00", &error));
+  g_assert_error (error, TEXM_ENCODE_ERROR, TEXM_ENCODE_ERROR_NAME);
+  g_clear_error (&error);
+  g_assert_false (mat_texture_library_check_rename (library, rock, "", &error));
+  g_clear_error (&error);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 0);
+  /* its own name: nothing to do, nothing recorded */
+  g_assert_true (mat_texture_library_rename (library, rock, "ROCK.0", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 0);
+  g_assert_cmpuint (notified, ==, 0);
+
+  /* Cyrillic, as CP1251 stores it: "КАМЕНЬ.0" is 8 bytes */
+  g_assert_true (mat_texture_library_check_rename (library, rock, "КАМЕНЬ.0", NULL));
+  g_assert_true (mat_texture_library_rename (library, rock, "КАМЕНЬ.0", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+  g_assert_cmpstr (mat_history_get_undo_label (history), ==, "Rename Texture");
+  g_assert_cmpstr (mat_texture_get_name (rock), ==, "КАМЕНЬ.0");
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpuint (changed, ==, 1);
+  g_assert_true (last == rock);
+  g_assert_true (mat_texture_library_lookup (library, "камень.0") == NULL);   /* not ASCII: case counts */
+  g_assert_true (mat_texture_library_lookup (library, "КАМЕНЬ.0") == rock);
+  g_assert_null (mat_texture_library_lookup (library, "ROCK.0"));
+  /* the old name is free again, for an import too */
+  g_assert_true (mat_texture_library_check_import_name (library, "ROCK.0", NULL, NULL));
+
+  renamed = save_bytes (library);
+  after = parse (renamed);
+  g_assert_cmpuint (after->n_entries, ==, before->n_entries);
+  memcpy (expected, "\xCA\xC0\xCC\xC5\xCD\xDC.0", 8);
+  g_assert_cmpmem (after->entries[index].name, NRES_NAME_SIZE, expected, NRES_NAME_SIZE);
+  {
+    g_autoptr(GBytes) a = nres_archive_payload_bytes (before, (guint) index);
+    g_autoptr(GBytes) b = nres_archive_payload_bytes (after, (guint) index);
+
+    assert_bytes_equal (a, b);
+    g_assert_cmpuint (after->entries[index].type_id, ==, before->entries[index].type_id);
+    g_assert_cmpuint (after->entries[index].attr1, ==, before->entries[index].attr1);
+  }
+  for (guint i = 0; i < before->n_entries; i++)
+    if ((gint) i != index)
+      {
+        g_autoptr(GBytes) a = nres_archive_payload_bytes (before, i);
+        g_autoptr(GBytes) b = nres_archive_payload_bytes (after, i);
+
+        g_assert_cmpmem (before->entries[i].name, NRES_NAME_SIZE, after->entries[i].name, NRES_NAME_SIZE);
+        assert_bytes_equal (a, b);
+      }
+  /* the game finds it by the new name (the sort index was rebuilt) */
+  g_assert_cmpint (nres_archive_find (after, "\xCA\xC0\xCC\xC5\xCD\xDC.0"), ==, index);
+  g_assert_cmpint (nres_archive_find (after, "ROCK.0"), ==, -1);
+
+  /* a letter case of its own name is a rename too */
+  g_assert_true (mat_texture_library_rename (library, rock, "Камень.0", &error));
+  g_assert_no_error (error);
+  g_assert_true (mat_history_undo (history));
+
+  g_assert_true (mat_history_undo (history));
+  g_assert_cmpstr (mat_texture_get_name (rock), ==, "ROCK.0");
+  g_assert_true (mat_texture_library_lookup (library, "rock.0") == rock);
+  undone = save_bytes (library);
+  assert_bytes_equal (undone, original);
+  g_assert_true (mat_history_redo (history));
+  redone = save_bytes (library);
+  assert_bytes_equal (redone, renamed);
+}
+
+/* A removal drops the entry from the saved directory, every other entry
+ * kept; undo puts the very texture back at its place, the loaded bytes
+ * with it. */
+static void
+test_remove (void)
+{
+  g_autoptr(GBytes) original = demo_bytes ();
+  g_autoptr(MatTextureLibrary) library = library_from (original);
+  g_autoptr(MatTextureLibrary) other = library_from (original);
+  MatHistory *history = mat_texture_library_get_history (library);
+  g_autoptr(GBytes) removed = NULL;
+  g_autoptr(GBytes) undone = NULL;
+  g_autoptr(NresArchive) before = parse (original);
+  g_autoptr(NresArchive) after = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatTexture) glow = NULL;
+  ItemsLog log = { 0 };
+  MatTexture *last = NULL;
+  gint index = entry_named (before, "GLOW.0");
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (library));
+  guint position;
+
+  g_assert_cmpint (index, >=, 0);
+  glow = g_object_ref (mat_texture_library_lookup (library, "GLOW.0"));
+  for (position = 0; position < n; position++)
+    {
+      g_autoptr(MatTexture) item = g_list_model_get_item (G_LIST_MODEL (library), position);
+
+      if (item == glow)
+        break;
+    }
+  g_assert_cmpuint (position, <, n);
+  g_signal_connect (library, "items-changed", G_CALLBACK (items_changed_cb), &log);
+  g_signal_connect (library, "changed", G_CALLBACK (changed_cb), &last);
+
+  /* another library's texture: refused */
+  g_assert_false (mat_texture_library_remove (other, glow, &error));
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_NOT_EDITABLE);
+  g_clear_error (&error);
+
+  g_assert_true (mat_texture_library_remove (library, glow, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (mat_history_get_undo_label (history), ==, "Delete Texture");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, n - 1);
+  g_assert_cmpuint (log.calls, ==, 1);
+  g_assert_cmpuint (log.position, ==, position);
+  g_assert_cmpuint (log.removed, ==, 1);
+  g_assert_cmpuint (log.added, ==, 0);
+  g_assert_true (last == glow);
+  g_assert_null (mat_texture_library_lookup (library, "GLOW.0"));
+  /* its name is free: an import adds a new texture of it */
+  {
+    MatTexture *existing = (MatTexture *) 0x1;
+
+    g_assert_true (mat_texture_library_check_import_name (library, "GLOW.0", &existing, NULL));
+    g_assert_null (existing);
+  }
+
+  removed = save_bytes (library);
+  after = parse (removed);
+  g_assert_cmpuint (after->n_entries, ==, before->n_entries - 1);
+  g_assert_cmpint (entry_named (after, "GLOW.0"), ==, -1);
+  for (guint i = 0, j = 0; i < before->n_entries; i++)
+    {
+      g_autoptr(GBytes) a = NULL;
+      g_autoptr(GBytes) b = NULL;
+
+      if ((gint) i == index)
+        continue;
+      a = nres_archive_payload_bytes (before, i);
+      b = nres_archive_payload_bytes (after, j);
+      g_assert_cmpmem (before->entries[i].name, NRES_NAME_SIZE, after->entries[j].name, NRES_NAME_SIZE);
+      assert_bytes_equal (a, b);
+      j++;
+    }
+
+  g_assert_true (mat_history_undo (history));
+  g_assert_cmpuint (log.calls, ==, 2);
+  g_assert_cmpuint (log.position, ==, position);
+  g_assert_cmpuint (log.added, ==, 1);
+  {
+    g_autoptr(MatTexture) back = g_list_model_get_item (G_LIST_MODEL (library), position);
+
+    g_assert_true (back == glow);
+  }
+  g_assert_true (mat_texture_library_lookup (library, "glow.0") == glow);
+  undone = save_bytes (library);
+  assert_bytes_equal (undone, original);
+
+  /* remove, import over the name freed, then undo both */
+  g_assert_true (mat_history_redo (history));
+  {
+    g_autofree guint8 *rgba = flat_picture (8, 8, 10, 20, 30, 255);
+    TexmEncodeOptions options;
+    MatTexture *fresh;
+    g_autoptr(GBytes) back = NULL;
+
+    texm_encode_options_init (&options, 565);
+    fresh = mat_texture_library_import (library, "GLOW.0", rgba, 8, 8, 0, &options, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (fresh != glow);
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (library)), ==, n);
+    g_assert_true (mat_history_undo (history));
+    g_assert_true (mat_history_undo (history));
+    back = save_bytes (library);
+    assert_bytes_equal (back, original);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1193,6 +1406,8 @@ main (int   argc,
   g_test_add_func ("/model/texture-edit/save-file", test_save_file);
   g_test_add_func ("/model/texture-edit/create", test_create);
   g_test_add_func ("/model/texture-edit/import-async", test_import_async);
+  g_test_add_func ("/model/texture-edit/rename", test_rename);
+  g_test_add_func ("/model/texture-edit/remove", test_remove);
 
   status = g_test_run ();
   g_rmdir (tmp_dir);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "mat-library.h"
 #include "mat-texture-library.h"
 #include "nres.h"
 #include "test-support.h"
@@ -410,12 +411,101 @@ test_fit_huge (void)
   }
 }
 
+/* Which materials of the demo library name a texture, as the engine
+ * looks it up (ASCII case-insensitively), and the texture renamed in
+ * them as one undo step, back to the loaded bytes. */
+static void
+test_texture_users (void)
+{
+  g_autoptr(GBytes) original = test_load_file (g_getenv ("DEMO_LIB"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MatLibrary) library = mat_library_new_from_bytes (original, &error);
+  g_autoptr(GPtrArray) users = NULL;
+  g_autoptr(GPtrArray) after = NULL;
+  g_autoptr(GBytes) renamed = NULL;
+  g_autoptr(GBytes) undone = NULL;
+  MatHistory *history;
+  MatMaterial *multi;
+  guint8 params_before[4][18];
+  static const char *const names[] = { "METAL_PLATE", "MULTI_BLOCK", "БРОНЯ_ЗЕЛЁНАЯ" };
+
+  g_assert_no_error (error);
+  history = mat_library_get_history (library);
+  users = mat_library_dup_texture_users (library, "metal.0");
+  g_assert_cmpuint (users->len, ==, G_N_ELEMENTS (names));
+  for (guint i = 0; i < users->len; i++)
+    g_assert_cmpstr (mat_material_get_name (g_ptr_array_index (users, i)), ==, names[i]);
+  g_clear_pointer (&users, g_ptr_array_unref);
+  users = mat_library_dup_texture_users (library, "NOT_THERE.0");
+  g_assert_cmpuint (users->len, ==, 0);
+  g_clear_pointer (&users, g_ptr_array_unref);
+  users = mat_library_dup_texture_users (library, "");
+  g_assert_cmpuint (users->len, ==, 0);
+  g_clear_pointer (&users, g_ptr_array_unref);
+
+  /* one phase names it in other letters: it counts */
+  multi = mat_library_find (library, "MULTI_BLOCK");
+  g_assert_nonnull (multi);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(MatPhase) phase = g_list_model_get_item (mat_material_get_phases (multi), i);
+
+      memcpy (params_before[i], mat_phase_get_params (phase), 18);
+      if (i == 1)
+        g_assert_true (mat_phase_set_texture (phase, "Metal.0", NULL));
+    }
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+
+  /* a name no texture field holds: refused, nothing changed */
+  g_assert_cmpuint (mat_library_rename_texture_uses (library, "METAL.0", "SIXTEEN_BYTES.00", &error), ==, 0);
+  g_assert_error (error, MAT_MODEL_ERROR, MAT_MODEL_ERROR_TEXTURE_INVALID);
+  g_clear_error (&error);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+  /* none uses it: nothing to do */
+  g_assert_cmpuint (mat_library_rename_texture_uses (library, "NOT_THERE.0", "X.0", &error), ==, 0);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 1);
+
+  /* five phases of three materials ("Metal.0" among them), one step */
+  g_assert_cmpuint (mat_library_rename_texture_uses (library, "metal.0", "ЖЕЛЕЗО.0", &error), ==, 5);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mat_history_get_n_undo (history), ==, 2);
+  g_assert_cmpstr (mat_history_get_undo_label (history), ==, "Rename Texture in Materials");
+  after = mat_library_dup_texture_users (library, "ЖЕЛЕЗО.0");
+  g_assert_cmpuint (after->len, ==, 3);
+  g_clear_pointer (&users, g_ptr_array_unref);
+  users = mat_library_dup_texture_users (library, "METAL.0");
+  g_assert_cmpuint (users->len, ==, 0);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(MatPhase) phase = g_list_model_get_item (mat_material_get_phases (multi), i);
+      static const guint8 field[16] = { 0xC6, 0xC5, 0xCB, 0xC5, 0xC7, 0xCE, '.', '0' };
+
+      g_assert_cmpmem (mat_phase_get_texture_raw (phase), 16, field, 16);
+      /* the texture field only */
+      g_assert_cmpmem (mat_phase_get_params (phase), 18, params_before[i], 18);
+    }
+  renamed = mat_library_save_to_bytes (library, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_bytes_get_size (renamed), ==, g_bytes_get_size (original));
+
+  g_assert_true (mat_history_undo (history));
+  g_clear_pointer (&users, g_ptr_array_unref);
+  users = mat_library_dup_texture_users (library, "METAL.0");
+  g_assert_cmpuint (users->len, ==, 3);
+  g_assert_true (mat_history_undo (history));
+  undone = mat_library_save_to_bytes (library, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (undone, original));
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/model/textures/list", test_list);
+  g_test_add_func ("/model/textures/texture-users", test_texture_users);
   g_test_add_func ("/model/textures/lookup-decode", test_lookup);
   g_test_add_func ("/model/textures/find-beside", test_find_beside);
   g_test_add_func ("/model/textures/load-async", test_load_async);

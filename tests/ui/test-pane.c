@@ -572,6 +572,59 @@ test_pane_source (void)
   close_window (window);
 }
 
+/* Editing a control in another phase's row selects that phase, and the
+ * preview (which shows the selected phase while the table has the
+ * focus) shows the phase being edited: a real click into row 2's power
+ * and a value typed there, a click on row 3's swatch (its popover), a
+ * click on row 1's cell chooser. It showed the phase selected before. */
+static void
+test_pane_edit_selects_phase (void)
+{
+  MatWindow *window = open_demo (1280, 800);
+  MatPreview *preview = window_preview (window);
+  MatPhaseTable *table = template_child (window, "phase_table");
+  MatMaterial *material;
+  GtkSpinButton *power;
+  GtkWidget *text;
+  PhaseEvalResult shown;
+
+  material = select_by_name (window, "COLOR_CYCLE");
+  mat_phase_table_set_selected (table, 0);
+  click (GTK_WIDGET (mat_phase_table_get_texture_for_test (table, 0)));
+  g_assert_cmpuint (mat_preview_get_phase (preview), ==, 0);
+
+  /* row 2's power: clicked into, typed, Enter */
+  power = mat_phase_table_get_spin_for_test (table, 2, 16);
+  text = ui_find_by_type (GTK_WIDGET (power), GTK_TYPE_TEXT);
+  click (text);
+  g_assert_cmpuint (mat_phase_table_get_selected (table), ==, 2);
+  g_assert_cmpuint (mat_preview_get_phase (preview), ==, 2);
+  gtk_editable_set_text (GTK_EDITABLE (power), "3");
+  send_key (text, XK_Return);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (material, 2), 16), ==, 3);
+  g_assert_cmpuint (mat_preview_get_phase (preview), ==, 2);
+  g_assert_true (mat_preview_get_evaluation (preview, &shown));
+  g_assert_cmpint (shown.phase_a, ==, 2);
+
+  /* row 3's diffuse swatch: its popover opens, on row 3, still shown */
+  click (GTK_WIDGET (mat_phase_table_get_swatch_for_test (table, 3, MAT_PHASE_COLOUR_DIFFUSE)));
+  g_assert_nonnull (mat_phase_table_get_colour_popover_for_test (table));
+  g_assert_cmpuint (mat_phase_table_get_selected (table), ==, 3);
+  g_assert_cmpuint (mat_preview_get_phase (preview), ==, 3);
+  gtk_popover_popdown (mat_phase_table_get_colour_popover_for_test (table));
+  ui_spin_ms (50);
+
+  /* row 1's cell chooser, clicked */
+  click (GTK_WIDGET (mat_phase_table_get_cell_chooser_for_test (table, 1)));
+  g_assert_cmpuint (mat_phase_table_get_selected (table), ==, 1);
+  g_assert_cmpuint (mat_preview_get_phase (preview), ==, 1);
+  send_key (GTK_WIDGET (table), XK_Escape);
+
+  while (mat_history_undo (mat_library_get_history (mat_window_get_library (window))))
+    ;
+  close_window (window);
+}
+
 /* ---- turning and zooming with the pointer ------------------------------ */
 
 static gboolean
@@ -1328,6 +1381,7 @@ main (int   argc,
   g_test_add_func ("/pane/every-page", test_pane_on_every_page);
   g_test_add_func ("/pane/toggle", test_pane_toggle);
   g_test_add_func ("/pane/source", test_pane_source);
+  g_test_add_func ("/pane/edit-selects-phase", test_pane_edit_selects_phase);
   g_test_add_func ("/pane/pointer", test_pane_pointer);
   g_test_add_func ("/pane/swatches", test_swatches);
   g_test_add_func ("/pane/swatches-on-screen", test_swatches_on_screen);

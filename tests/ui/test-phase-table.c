@@ -30,6 +30,7 @@
 #include "nres.h"
 #include "texm.h"
 #include "test-support.h"
+#include "ui-screen.h"
 #include "ui-support.h"
 
 typedef struct {
@@ -1211,6 +1212,14 @@ test_cell_chooser (void)
   fixture_close (&f);
 }
 
+static gboolean
+popover_shown (gpointer data)
+{
+  GtkPopover *popover = mat_phase_table_get_colour_popover_for_test (data);
+
+  return popover != NULL && gtk_widget_get_mapped (GTK_WIDGET (popover));
+}
+
 #if !GTK_CHECK_VERSION (4, 10, 0)
 static gboolean
 colour_dialog_shown (gpointer data)
@@ -1220,8 +1229,21 @@ colour_dialog_shown (gpointer data)
   return dialog != NULL && gtk_widget_get_mapped (dialog);
 }
 
-/* The swatch button opens the chooser with the phase's colour; OK writes
- * the chosen one as one step, Cancel writes nothing. */
+/* A click on @swatch opens its popover; its "Colour Chooser…" button
+ * the chooser, the popover closing. */
+static void
+open_chooser (Fixture   *f,
+              GtkButton *swatch)
+{
+  g_signal_emit_by_name (swatch, "clicked");
+  g_assert_true (ui_wait_for (popover_shown, f->table, 5));
+  g_signal_emit_by_name (mat_phase_table_get_popover_chooser_for_test (f->table), "clicked");
+  g_assert_true (ui_wait_for (colour_dialog_shown, NULL, 5));
+  g_assert_null (mat_phase_table_get_colour_popover_for_test (f->table));
+}
+
+/* The swatch's popover opens the chooser with the phase's colour; OK
+ * writes the chosen one as one step, Cancel writes nothing. */
 static void
 test_picker (void)
 {
@@ -1240,8 +1262,7 @@ test_picker (void)
   g_assert_nonnull (swatch);
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (swatch)), "p12–p15 = 0, 0, 0, 0"));
 
-  g_signal_emit_by_name (swatch, "clicked");
-  g_assert_true (ui_wait_for (colour_dialog_shown, NULL, 5));
+  open_chooser (&f, swatch);
   dialog = ui_find_toplevel (GTK_TYPE_COLOR_CHOOSER_DIALOG);
   gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (dialog), &rgba);
   g_assert_cmpfloat (rgba.red, ==, 0.0f);
@@ -1253,8 +1274,7 @@ test_picker (void)
   g_assert_null (ui_find_toplevel (GTK_TYPE_COLOR_CHOOSER_DIALOG));
   g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo);
 
-  g_signal_emit_by_name (swatch, "clicked");
-  g_assert_true (ui_wait_for (colour_dialog_shown, NULL, 5));
+  open_chooser (&f, swatch);
   dialog = ui_find_toplevel (GTK_TYPE_COLOR_CHOOSER_DIALOG);
   gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (dialog), &green);
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_OK);
@@ -1300,8 +1320,7 @@ test_picker_editor (void)
 
   swatch = mat_phase_table_get_swatch_for_test (f.table, 1, MAT_PHASE_COLOUR_SPECULAR);
   g_assert_nonnull (swatch);
-  g_signal_emit_by_name (swatch, "clicked");
-  g_assert_true (ui_wait_for (colour_dialog_shown, NULL, 5));
+  open_chooser (&f, swatch);
   dialog = ui_find_toplevel (GTK_TYPE_COLOR_CHOOSER_DIALOG);
   g_object_get (dialog, "show-editor", &show_editor, NULL);
   g_assert_true (show_editor);
@@ -1340,6 +1359,381 @@ test_picker_editor (void)
   fixture_close (&f);
 }
 #endif
+
+/* ---- exact numbers ------------------------------------------------- */
+
+/* The offset of phase @index's byte @param in the file. */
+static gsize
+param_offset (Fixture *f,
+              guint    index,
+              guint    param)
+{
+  return phase_records_offset (f) + (gsize) index * MAT0_PHASE_SIZE + param;
+}
+
+/* Saves, checks that exactly the bytes @offsets[] changed, to @values[]. */
+static void
+assert_saved_bytes (Fixture      *f,
+                    const gsize  *offsets,
+                    const guint8 *values,
+                    guint         n)
+{
+  g_autoptr(GBytes) now = ui_library_save (f->lib);
+  const guint8 *data = g_bytes_get_data (now, NULL);
+  gsize first;
+
+  g_assert_cmpuint (ui_count_byte_differences (now, f->original, &first), ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (data[offsets[i]], ==, values[i]);
+}
+
+/* The opacity p3, typed: its reading beside the self-light's swatch
+ * opens the swatch's popover at the opacity, in per cent: the byte is
+ * what was typed (50 is 50, not the 47 a slider gave), one undo step;
+ * over 100 it is kept and marked as the lint; its unit comes from the
+ * core. */
+static void
+test_opacity_typed (void)
+{
+  Fixture f = { 0 };
+  GtkButton *button;
+  GtkSpinButton *spin;
+  MatPhase *phase;
+  gsize offset;
+  guint n_undo;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  phase = ui_phase_at (f.material, 2);
+  offset = param_offset (&f, 2, 3);
+  mat_phase_table_set_selected (f.table, 0);
+  button = mat_phase_table_get_opacity_button_for_test (f.table, 2);
+  g_assert_nonnull (button);
+  g_assert_cmpstr (gtk_label_get_text (mat_phase_table_get_opacity_for_test (f.table, 2)), ==, "100\u00a0%");
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_true (ui_wait_for (popover_shown, f.table, 5));
+  /* its row is the one shown, the focus on the opacity */
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 2);
+  spin = mat_phase_table_get_popover_spin_for_test (f.table, 3);
+  g_assert_nonnull (spin);
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (spin)) ||
+                 gtk_widget_is_ancestor (gtk_root_get_focus (gtk_widget_get_root (GTK_WIDGET (spin))),
+                                         GTK_WIDGET (spin)));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 100);
+  /* the unit beside it, from the field table */
+  {
+    GtkWidget *unit = gtk_widget_get_next_sibling (GTK_WIDGET (spin));
+
+    g_assert_true (GTK_IS_LABEL (unit));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (unit)), ==, _(mat0_fields_param_unit (3)));
+  }
+
+  n_undo = mat_history_get_n_undo (history_of (&f));
+  gtk_editable_set_text (GTK_EDITABLE (spin), "50");
+  press_enter (spin);
+  g_assert_true (ui_wait_for (group_closed, history_of (&f), 5));
+  g_assert_cmpuint (mat_phase_get_param (phase, 3), ==, 50);
+  g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + 1);
+  assert_saved_bytes (&f, (const gsize[]) { offset }, (const guint8[]) { 50 }, 1);
+  g_assert_cmpstr (gtk_label_get_text (mat_phase_table_get_opacity_for_test (f.table, 2)), ==, "50\u00a0%");
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (spin), "warning"));
+
+  /* over 100: kept as typed, marked */
+  gtk_editable_set_text (GTK_EDITABLE (spin), "150");
+  press_enter (spin);
+  g_assert_true (ui_wait_for (group_closed, history_of (&f), 5));
+  g_assert_cmpuint (mat_phase_get_param (phase, 3), ==, 150);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (spin), "warning"));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (spin)), "Lint: p3 = 150"));
+  g_assert_cmpstr (gtk_label_get_text (mat_phase_table_get_opacity_for_test (f.table, 2)), ==,
+                   "150\u00a0% (over 100\u00a0%)");
+
+  /* the model drives it */
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 50);
+  g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (spin), "warning"));
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 100);
+  gtk_popover_popdown (mat_phase_table_get_colour_popover_for_test (f.table));
+  assert_saved_bytes (&f, NULL, NULL, 0);
+  fixture_close (&f);
+}
+
+/* A swatch opens its group's four bytes, each typed 0..255 (the opacity
+ * in per cent), labelled from the field table: each typed value exactly
+ * its byte, one undo step each; the bytes follow the model. */
+static void
+test_colour_bytes (void)
+{
+  Fixture f = { 0 };
+  GtkButton *swatch;
+  GtkSpinButton *spin;
+  gsize offsets[3];
+  guint n_undo;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  for (guint c = 0; c < 3; c++)
+    offsets[c] = param_offset (&f, 1, 4 + c);
+  swatch = mat_phase_table_get_swatch_for_test (f.table, 1, MAT_PHASE_COLOUR_DIFFUSE);
+  g_signal_emit_by_name (swatch, "clicked");
+  g_assert_true (ui_wait_for (popover_shown, f.table, 5));
+  /* phase 1's diffuse: 0, 255, 0, 255 */
+  for (guint c = 0; c < 4; c++)
+    {
+      spin = mat_phase_table_get_popover_spin_for_test (f.table, 4 + c);
+      g_assert_nonnull (spin);
+      g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, c == 0 || c == 2 ? 0 : 255);
+      g_assert_cmpfloat (gtk_adjustment_get_upper (gtk_spin_button_get_adjustment (spin)), ==, 255);
+      /* p7 is stored, not drawn: dimmed, yet a field */
+      g_assert_cmpint (gtk_widget_has_css_class (GTK_WIDGET (spin), "not-drawn"), ==, c == 3);
+      g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (spin)));
+    }
+  g_assert_nonnull (mat_phase_table_get_popover_chooser_for_test (f.table));
+
+  n_undo = mat_history_get_n_undo (history_of (&f));
+  {
+    static const char *const typed[3] = { "12", "34", "56" };
+
+    for (guint c = 0; c < 3; c++)
+      {
+        spin = mat_phase_table_get_popover_spin_for_test (f.table, 4 + c);
+        gtk_widget_grab_focus (GTK_WIDGET (spin));
+        gtk_editable_set_text (GTK_EDITABLE (spin), typed[c]);
+        press_enter (spin);
+        g_assert_true (ui_wait_for (group_closed, history_of (&f), 5));
+        g_assert_cmpuint (mat_history_get_n_undo (history_of (&f)), ==, n_undo + c + 1);
+      }
+  }
+  assert_saved_bytes (&f, offsets, (const guint8[]) { 12, 34, 56 }, 3);
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (swatch)), "p4–p7 = 12, 34, 56, 255"));
+
+  /* undo: the popover's fields follow */
+  g_assert_true (mat_history_undo (history_of (&f)));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (mat_phase_table_get_popover_spin_for_test (f.table, 6)), ==, 0);
+  gtk_popover_popdown (mat_phase_table_get_colour_popover_for_test (f.table));
+  ui_spin_ms (30);
+  g_assert_null (mat_phase_table_get_colour_popover_for_test (f.table));
+
+  /* the self-light's: the opacity in per cent, its unit beside it */
+  swatch = mat_phase_table_get_swatch_for_test (f.table, 0, MAT_PHASE_COLOUR_AMBIENT);
+  g_signal_emit_by_name (swatch, "clicked");
+  g_assert_true (ui_wait_for (popover_shown, f.table, 5));
+  spin = mat_phase_table_get_popover_spin_for_test (f.table, 3);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 100);
+  {
+    GtkWidget *unit = gtk_widget_get_next_sibling (GTK_WIDGET (spin));
+
+    g_assert_true (GTK_IS_LABEL (unit));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (unit)), ==, _(mat0_fields_param_unit (3)));
+  }
+  gtk_widget_grab_focus (GTK_WIDGET (spin));
+  gtk_editable_set_text (GTK_EDITABLE (spin), "50");
+  press_enter (spin);
+  g_assert_true (ui_wait_for (group_closed, history_of (&f), 5));
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (f.material, 0), 3), ==, 50);
+  /* the table's own reading follows */
+  g_assert_cmpstr (gtk_label_get_text (mat_phase_table_get_opacity_for_test (f.table, 0)), ==, "50\u00a0%");
+  gtk_popover_popdown (mat_phase_table_get_colour_popover_for_test (f.table));
+
+  while (mat_history_undo (history_of (&f)))
+    ;
+  assert_saved_bytes (&f, NULL, NULL, 0);
+  fixture_close (&f);
+}
+
+/* Editing a control in another phase's row selects that phase first (the
+ * preview shows the selected phase while the table has the focus): a
+ * spin button focused or stepped, a swatch clicked, a texture typed. */
+static void
+test_edit_selects_row (void)
+{
+  Fixture f = { 0 };
+  GtkSpinButton *spin;
+  GtkEntry *entry;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  mat_phase_table_set_selected (f.table, 0);
+
+  /* the power of row 2: the keyboard's focus moved there selects
+   * nothing; a value typed there does */
+  spin = mat_phase_table_get_spin_for_test (f.table, 2, 16);
+  gtk_widget_grab_focus (GTK_WIDGET (spin));
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 0);
+  gtk_editable_set_text (GTK_EDITABLE (spin), "5");
+  press_enter (spin);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (f.material, 2), 16), ==, 5);
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 2);
+
+  /* stepped without the focus: row 3 */
+  gtk_spin_button_spin (mat_phase_table_get_spin_for_test (f.table, 3, 16), GTK_SPIN_STEP_FORWARD, 1);
+  g_assert_cmpuint (mat_phase_get_param (ui_phase_at (f.material, 3), 16), ==, 1);
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 3);
+
+  /* the opacity's reading of row 1: its popover, its row */
+  g_signal_emit_by_name (mat_phase_table_get_opacity_button_for_test (f.table, 1), "clicked");
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 1);
+  g_assert_true (ui_wait_for (popover_shown, f.table, 5));
+  gtk_popover_popdown (mat_phase_table_get_colour_popover_for_test (f.table));
+  ui_spin_ms (30);
+  mat_phase_table_set_selected (f.table, 3);
+
+  /* a swatch of row 1 */
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 3);
+  g_signal_emit_by_name (mat_phase_table_get_swatch_for_test (f.table, 1, MAT_PHASE_COLOUR_SPECULAR), "clicked");
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 1);
+  g_assert_true (ui_wait_for (popover_shown, f.table, 5));
+  gtk_popover_popdown (mat_phase_table_get_colour_popover_for_test (f.table));
+
+  /* a texture typed into row 0's field, applied with Enter */
+  mat_phase_table_set_selected (f.table, 3);
+  entry = mat_phase_table_get_texture_for_test (f.table, 0);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "ROCK.0");
+  press_enter (entry);
+  g_assert_cmpstr (mat_phase_get_texture (ui_phase_at (f.material, 0)), ==, "ROCK.0");
+  g_assert_cmpuint (mat_phase_table_get_selected (f.table), ==, 0);
+
+  while (mat_history_undo (history_of (&f)))
+    ;
+  fixture_close (&f);
+}
+
+/* The middle of @widget's left (opaque) half as its window draws it. */
+static void
+swatch_pixel (GtkWidget *widget,
+              guint8     rgba[4])
+{
+  g_autoptr(GdkTexture) shot = ui_screen_render_toplevel (widget);
+
+  ui_texture_pixel (shot, gdk_texture_get_width (shot) / 4, gdk_texture_get_height (shot) / 2, rgba);
+}
+
+/* The emissive swatches (stored, not drawn) are dimmed by a veil they
+ * draw themselves: the same colour in a selected row as in another, and
+ * still dimmed. They were translucent buttons: a selected row's blue
+ * showed through. */
+static void
+test_dimmed_swatch_colour (void)
+{
+  Fixture f = { 0 };
+  guint8 params[MAT0_PARAM_COUNT];
+  guint8 a[4], b[4];
+  GtkWidget *swatch0, *swatch1;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  /* rows 0 and 1: emissive 200, 40, 40, 255 */
+  for (guint row = 0; row < 2; row++)
+    {
+      MatPhase *phase = ui_phase_at (f.material, row);
+
+      memcpy (params, mat_phase_get_params (phase), sizeof params);
+      params[12] = 200;
+      params[13] = 40;
+      params[14] = 40;
+      params[15] = 255;
+      g_assert_true (mat_phase_set_params (phase, params, NULL));
+    }
+  mat_phase_table_set_selected (f.table, 0);
+  gtk_widget_grab_focus (GTK_WIDGET (mat_phase_table_get_spin_for_test (f.table, 0, 16)));
+  ui_spin_ms (100);
+  swatch0 = GTK_WIDGET (mat_phase_table_get_swatch_for_test (f.table, 0, MAT_PHASE_COLOUR_EMISSIVE));
+  swatch1 = GTK_WIDGET (mat_phase_table_get_swatch_for_test (f.table, 1, MAT_PHASE_COLOUR_EMISSIVE));
+  g_assert_true (gtk_widget_has_css_class (swatch0, "not-drawn"));
+  swatch_pixel (swatch0, a);
+  swatch_pixel (swatch1, b);
+  g_test_message ("selected row %u %u %u, other %u %u %u", a[0], a[1], a[2], b[0], b[1], b[2]);
+  g_assert_cmpmem (a, 3, b, 3);
+  /* still dimmed: a veil of the view's background over 200, 40, 40 */
+  g_assert_cmpuint (ABS ((int) a[0] - 200), >=, 10);
+  g_assert_cmpuint (ABS ((int) a[1] - 40), >=, 10);
+  /* and the other row selected: the same again */
+  mat_phase_table_set_selected (f.table, 1);
+  ui_spin_ms (100);
+  swatch_pixel (swatch0, b);
+  g_assert_cmpmem (a, 3, b, 3);
+
+  while (mat_history_undo (history_of (&f)))
+    ;
+  fixture_close (&f);
+}
+
+/* Returns: the number of pixels where @a and @b (same size) differ in
+ * the columns from @x0 (a share of the width) to the right edge. */
+static guint
+pixels_differing (GdkTexture *a,
+                  GdkTexture *b,
+                  double      x0)
+{
+  int w = gdk_texture_get_width (a), h = gdk_texture_get_height (a);
+  guint n = 0;
+
+  g_assert_cmpint (gdk_texture_get_width (b), ==, w);
+  g_assert_cmpint (gdk_texture_get_height (b), ==, h);
+  for (int y = 0; y < h; y++)
+    for (int x = (int) (x0 * w); x < w; x++)
+      {
+        guint8 pa[4], pb[4];
+
+        ui_texture_pixel (a, x, y, pa);
+        ui_texture_pixel (b, x, y, pb);
+        n += memcmp (pa, pb, 4) != 0;
+      }
+  return n;
+}
+
+/* The raw bytes the game never draws (p7) look like fields that take
+ * typing, only their number dimmed: the frame and the step buttons as
+ * p4's, not as a field that is off; and typing writes the byte. (They
+ * were drawn at 0.55 opacity whole, as an insensitive field looks.) */
+static void
+test_dimmed_bytes_editable (void)
+{
+  Fixture f = { 0 };
+  guint8 params[MAT0_PARAM_COUNT];
+  MatPhase *phase;
+  GtkSpinButton *drawn, *dimmed;
+  g_autoptr(GdkTexture) shot_drawn = NULL;
+  g_autoptr(GdkTexture) shot_dimmed = NULL;
+  g_autoptr(GdkTexture) shot_off = NULL;
+  guint buttons, text;
+
+  fixture_open (&f, "COLOR_CYCLE");
+  phase = ui_phase_at (f.material, 0);
+  memcpy (params, mat_phase_get_params (phase), sizeof params);
+  params[4] = 100;
+  params[7] = 100;
+  g_assert_true (mat_phase_set_params (phase, params, NULL));
+  show_raw_bytes (&f, 0);
+  drawn = mat_phase_table_get_spin_for_test (f.table, 0, 4);
+  dimmed = mat_phase_table_get_spin_for_test (f.table, 0, 7);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (dimmed), "not-drawn"));
+  g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (dimmed)));
+  g_assert_true (gtk_editable_get_editable (GTK_EDITABLE (dimmed)));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (drawn)), ==, gtk_widget_get_width (GTK_WIDGET (dimmed)));
+  ui_spin_ms (100);
+  shot_drawn = ui_screen_render_toplevel (GTK_WIDGET (drawn));
+  shot_dimmed = ui_screen_render_toplevel (GTK_WIDGET (dimmed));
+  /* the step buttons: the right half; the number: the left */
+  buttons = pixels_differing (shot_drawn, shot_dimmed, 0.5);
+  text = pixels_differing (shot_drawn, shot_dimmed, 0.0) - buttons;
+  g_test_message ("differing pixels: buttons %u, number %u", buttons, text);
+  g_assert_cmpuint (buttons, ==, 0);
+  g_assert_cmpuint (text, >, 0);
+  /* a field that is off looks otherwise */
+  gtk_widget_set_sensitive (GTK_WIDGET (drawn), FALSE);
+  ui_spin_ms (100);
+  shot_off = ui_screen_render_toplevel (GTK_WIDGET (drawn));
+  g_assert_cmpuint (pixels_differing (shot_off, shot_dimmed, 0.5), >, 0);
+  gtk_widget_set_sensitive (GTK_WIDGET (drawn), TRUE);
+
+  /* and it takes typing */
+  gtk_widget_grab_focus (GTK_WIDGET (dimmed));
+  gtk_editable_set_text (GTK_EDITABLE (dimmed), "42");
+  press_enter (dimmed);
+  g_assert_cmpuint (mat_phase_get_param (phase, 7), ==, 42);
+
+  while (mat_history_undo (history_of (&f)))
+    ;
+  fixture_close (&f);
+}
 
 static void
 test_read_only (void)
@@ -1896,6 +2290,20 @@ window_layout (int width,
   raw_name = g_strdup_printf ("phases-raw-%s-%dx%d.png", lang, width, height);
   ui_screenshot (GTK_WIDGET (window), raw_name);
 
+  /* a swatch's popover, the self-light's: its four bytes to type */
+  {
+    g_autofree char *popover_name = g_strdup_printf ("phases-popover-%s-%dx%d.png", lang, width, height);
+    GtkPopover *popover;
+
+    g_signal_emit_by_name (mat_phase_table_get_swatch_for_test (table, 1, MAT_PHASE_COLOUR_AMBIENT), "clicked");
+    g_assert_true (ui_wait_for (popover_shown, table, 5));
+    popover = mat_phase_table_get_colour_popover_for_test (table);
+    assert_nothing_ellipsized (GTK_WIDGET (popover));
+    ui_screenshot (GTK_WIDGET (popover), popover_name);
+    gtk_popover_popdown (popover);
+    ui_spin_ms (50);
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
   ui_spin_ms (50);
 }
@@ -1963,6 +2371,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/ui/phase-table/picker-editor", test_picker_editor);
 #endif
   g_test_add_func ("/ui/phase-table/read-only", test_read_only);
+  g_test_add_func ("/ui/phase-table/opacity-typed", test_opacity_typed);
+  g_test_add_func ("/ui/phase-table/colour-bytes", test_colour_bytes);
+  g_test_add_func ("/ui/phase-table/edit-selects-row", test_edit_selects_row);
+  g_test_add_func ("/ui/phase-table/dimmed-swatch-colour", test_dimmed_swatch_colour);
+  g_test_add_func ("/ui/phase-table/dimmed-bytes-editable", test_dimmed_bytes_editable);
   g_test_add_func ("/ui/phase-table/screenshot", test_screenshot);
   g_test_add_func ("/ui/phase-table/window-layout", test_window_layout);
   g_test_add_func ("/ui/phase-table/window-layout-ru", test_window_layout_ru);

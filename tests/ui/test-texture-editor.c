@@ -7,11 +7,16 @@
  *   preview's pixel (the unlit view of a plane) is the texel the core
  *   decodes from the stored texture. The saved Textures.lib keeps every
  *   untouched byte.
- * - The dialog's refusals: a name against formats.md 2.1, a side that is
- *   no power of two, alpha a format cannot hold (until it is dropped).
+ * - The dialog's refusals: a name against formats.md 2.1, alpha a format
+ *   cannot hold (until it is dropped); a side that is no power of two is
+ *   offered scaled or padded to the next one, and the texture imported
+ *   holds the picture so made, texel for texel; before a picture is
+ *   chosen the dialog shows a neutral placeholder, not an error.
  * - The cell editor with real pointer drags (XTest): a rectangle drawn,
- *   moved, resized, snapped to a grid, deleted with the Delete key; each
- *   one undo step that gives the exact bytes of the Textures.lib back.
+ *   moved, resized, snapped to a grid, deleted with the Delete key, drawn
+ *   beside the selected one (only the selected one has handles); its
+ *   numbers typed in the window; each one undo step that gives the exact
+ *   bytes of the Textures.lib back.
  * - Export of a mip level to PNG, compared with texm_decode_rgba.
  * - The compare window's previews follow texture edits (pixels, and after
  *   undo) and the main window's Textures.lib when it changes.
@@ -580,11 +585,13 @@ test_import_to_preview (void)
   g_signal_connect (dialog, "imported", G_CALLBACK (imported_cb), &imported);
   g_assert_false (import_enabled (dialog));
 
-  /* refused: a side that is no power of two */
+  /* a side that is no power of two: offered scaled to 32×16 */
   dialog_load (dialog, odd);
-  g_assert_cmpstr (shown_result_page (dialog), ==, "refused");
-  g_assert_nonnull (strstr (dialog_label (dialog, "refusal_label"), "24x16"));
-  g_assert_false (import_enabled (dialog));
+  g_assert_true (gtk_widget_get_visible (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "size_box")));
+  g_assert_cmpstr (shown_result_page (dialog), ==, "result");
+  g_assert_nonnull (strstr (dialog_label (dialog, "result_info"), "32×16"));
+  g_assert_nonnull (strstr (dialog_label (dialog, "size_note"), "24×16"));
+  g_assert_true (import_enabled (dialog));
 
   /* refused: alpha 565 cannot hold, until the alpha is dropped */
   dialog_load (dialog, glass);
@@ -607,9 +614,11 @@ test_import_to_preview (void)
     g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
   }
 
-  /* the picture to import; the format chosen stays chosen */
+  /* the picture to import; the format chosen stays chosen; its sides
+   * are powers of two: no size to choose */
   dialog_load (dialog, picture);
   g_assert_cmpuint (mat_texture_import_dialog_get_format (dialog), ==, 565);
+  g_assert_false (gtk_widget_get_visible (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "size_box")));
   /* the name as typed: checked at once */
   dialog_set_name (dialog, "NODOT");
   g_assert_false (import_enabled (dialog));
@@ -1003,6 +1012,152 @@ test_cells_draw_move_resize (void)
   undo_to_original (&f, 5);
   g_assert_cmpuint (mat_texture_get_page_rects (f.texture), ==, 0);
 
+  cells_close (&f);
+}
+
+static gboolean
+group_open (gpointer data)
+{
+  return mat_history_in_group (data);
+}
+
+static gboolean
+group_closed (gpointer data)
+{
+  return !mat_history_in_group (data);
+}
+
+/* Types @text into the spin button @spin and presses Enter, as a user
+ * does (the key through the X server). */
+static void
+type_number (GtkSpinButton *spin,
+             const char    *text)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (spin));
+  gtk_editable_set_text (GTK_EDITABLE (spin), text);
+  ui_key (GTK_WIDGET (spin), GDK_KEY_Return, 0);
+  ui_spin_ms (30);
+}
+
+/* The selected cell's x, y, w, h typed in the window: each typed value
+ * one undo step giving the cell exactly that number; a held step button
+ * one step however many texels it moved; a cell outside the texture
+ * refused with the model's message and the fields back; without a
+ * selection the fields take nothing. */
+static void
+test_cells_typed (void)
+{
+  Cells f = { 0 };
+  GtkSpinButton *x, *y, *w, *h;
+  MatHistory *history;
+  GtkLabel *banner;
+  guint n = 0;
+
+  cells_open (&f, "ATLAS4.0");   /* 64x64, four 32x32 quadrants */
+  history = mat_texture_library_get_history (f.textures);
+  x = window_child (f.window, MAT_TYPE_TEXTURE_WINDOW, "cell_x_spin");
+  y = window_child (f.window, MAT_TYPE_TEXTURE_WINDOW, "cell_y_spin");
+  w = window_child (f.window, MAT_TYPE_TEXTURE_WINDOW, "cell_w_spin");
+  h = window_child (f.window, MAT_TYPE_TEXTURE_WINDOW, "cell_h_spin");
+  banner = window_child (f.window, MAT_TYPE_TEXTURE_WINDOW, "banner_label");
+
+  /* nothing selected: nothing to type into */
+  mat_cell_editor_set_selected (f.editor, -1);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (x)));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (h)));
+
+  mat_cell_editor_set_selected (f.editor, 1);
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (x)));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (x), ==, 32);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (y), ==, 0);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (w), ==, 32);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (h), ==, 32);
+
+  /* typed: x 21, then the width 11: two steps, exact */
+  type_number (x, "21");
+  g_assert_true (ui_wait_for (group_closed, history, WAIT_SECONDS));
+  g_assert_cmpuint (n_undo (&f), ==, 1);
+  assert_rect (&f, 1, 21, 32, 0, 32);
+  type_number (w, "11");
+  g_assert_true (ui_wait_for (group_closed, history, WAIT_SECONDS));
+  g_assert_cmpuint (n_undo (&f), ==, 2);
+  assert_rect (&f, 1, 21, 11, 0, 32);
+  /* the other cells keep theirs */
+  assert_rect (&f, 0, 0, 32, 0, 32);
+  mat_texture_get_rects (f.texture, &n, NULL);
+  g_assert_cmpuint (n, ==, 4);
+
+  /* a held button: three steps of one texel, one undo step */
+  gtk_widget_grab_focus (GTK_WIDGET (y));
+  gtk_spin_button_spin (y, GTK_SPIN_STEP_FORWARD, 1);
+  g_assert_true (group_open (history));
+  gtk_spin_button_spin (y, GTK_SPIN_STEP_FORWARD, 1);
+  gtk_spin_button_spin (y, GTK_SPIN_STEP_FORWARD, 1);
+  assert_rect (&f, 1, 21, 11, 3, 32);
+  g_assert_true (ui_wait_for (group_closed, history, WAIT_SECONDS));
+  g_assert_cmpuint (n_undo (&f), ==, 3);
+
+  /* outside the texture (3 + 32 of 64 fits; 40 + 32 does not): refused,
+   * said, the field back at the cell's number, no step */
+  type_number (y, "40");
+  g_assert_true (ui_wait_for (group_closed, history, WAIT_SECONDS));
+  g_assert_cmpuint (n_undo (&f), ==, 3);
+  assert_rect (&f, 1, 21, 11, 3, 32);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (y), ==, 3);
+  g_test_message ("banner: %s", gtk_label_get_text (banner));
+  if (!russian)
+    g_assert_nonnull (strstr (gtk_label_get_text (banner), "rectangle 1 (x 21, w 11, y 40, h 32)"));
+
+  /* the fields follow undo, and undo gives the file's bytes back */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.window), "win.undo", NULL));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (y), ==, 0);
+  undo_to_original (&f, 2);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (x), ==, 32);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (w), ==, 32);
+  cells_close (&f);
+}
+
+/* Only the selected cell has handles, and only where they are drawn or
+ * inside it along its edges: a drag that starts just outside its edge,
+ * away from a handle, draws a new cell beside it instead of resizing it
+ * (it did resize it: the edges grabbed 5 pixels either side). */
+static void
+test_cells_draw_beside (void)
+{
+  Cells f = { 0 };
+  double zoom, gap;
+  guint n = 0;
+
+  cells_open (&f, "METAL.0");   /* 64x64, no Page chunk */
+  set_grid (&f, 1);
+  zoom = mat_cell_editor_get_zoom (f.editor);
+  g_assert_cmpfloat (zoom, >=, 4);
+  drag (&f, 4.25, 6.25, 20.25, 14.25);
+  assert_rect (&f, 0, 4, 16, 6, 8);
+  g_assert_cmpint (mat_cell_editor_get_selected (f.editor), ==, 0);
+
+  /* 3 pixels right of its right edge (x 20), at y 8: 10 pixels and more
+   * from the handles at y 6 and y 10 */
+  gap = 3.0 / zoom;
+  drag (&f, 20 + gap, 8.25, 30.25, 12.25);
+  mat_texture_get_rects (f.texture, &n, NULL);
+  g_assert_cmpuint (n, ==, 2);
+  assert_rect (&f, 0, 4, 16, 6, 8);
+  assert_rect (&f, 1, 21, 9, 8, 4);
+  g_assert_cmpint (mat_cell_editor_get_selected (f.editor), ==, 1);
+
+  /* the handle itself still resizes: cell 1's bottom-right corner */
+  drag (&f, 30, 12, 32, 16);
+  assert_rect (&f, 1, 21, 11, 8, 8);
+  /* and a band inside the edge: cell 1's left edge, 1 pixel in */
+  drag (&f, 21 + 1.0 / zoom, 11, 23, 11);
+  assert_rect (&f, 1, 23, 9, 8, 8);
+  /* cell 0 is not selected: a drag just inside its right edge moves it */
+  drag (&f, 20 - 1.0 / zoom, 10.25, 18 - 1.0 / zoom, 10.25);
+  assert_rect (&f, 0, 2, 16, 6, 8);
+  g_assert_cmpint (mat_cell_editor_get_selected (f.editor), ==, 0);
+
+  undo_to_original (&f, 5);
   cells_close (&f);
 }
 
@@ -1770,6 +1925,159 @@ test_demo_textures_kept (void)
 
 /* ---- screenshots ------------------------------------------------------ */
 
+/* ---- the import dialog: sizes, and before a picture ------------------- */
+
+/* A 24×10 picture with a gradient and graded alpha, saved as PNG @name;
+ * @pixels receives its RGBA rows (24 * 4 bytes each). */
+static GFile *
+gradient_png (const char  *name,
+              guint8     **pixels)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, TRUE, 8, 24, 10);
+  g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  guint8 *rows = g_malloc (24 * 10 * 4);
+
+  for (guint y = 0; y < 10; y++)
+    for (guint x = 0; x < 24; x++)
+      {
+        guint8 *p = rows + (y * 24 + x) * 4;
+
+        p[0] = (guint8) (x * 10);
+        p[1] = (guint8) (y * 25);
+        p[2] = (guint8) ((x * y) % 256);
+        p[3] = (guint8) (255 - x * 5 - y);
+        memcpy (gdk_pixbuf_get_pixels (pixbuf) + y * gdk_pixbuf_get_rowstride (pixbuf) + x * 4, p, 4);
+      }
+  gdk_pixbuf_save (pixbuf, path, "png", &error, NULL);
+  g_assert_no_error (error);
+  *pixels = rows;
+  return g_file_new_for_path (path);
+}
+
+/* Imports the picture of @dialog as it stands; returns the texture. */
+static MatTexture *
+dialog_import (MatTextureImportDialog *dialog)
+{
+  MatTexture *imported = NULL;
+  gpointer weak = dialog;
+
+  g_signal_connect (dialog, "imported", G_CALLBACK (imported_cb), &imported);
+  g_object_add_weak_pointer (G_OBJECT (dialog), &weak);
+  g_assert_true (import_enabled (dialog));
+  gtk_widget_activate (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "import_button"));
+  g_assert_true (ui_wait_for (ui_pointer_cleared, &weak, WAIT_SECONDS));
+  g_assert_nonnull (imported);
+  return imported;
+}
+
+/* A 24×10 picture: the dialog offers it scaled (bilinear, first) or
+ * padded to 32×16, and the texture imported (8888, exact) holds level 0
+ * exactly as texm_fit_power_of_two makes it, for either choice; each
+ * import one undo step back to the loaded bytes. */
+static void
+test_import_resize (void)
+{
+  g_autofree char *folder = make_folder ("resize");
+  g_autofree char *path = g_build_filename (folder, "Textures.lib", NULL);
+  g_autoptr(GBytes) original = read_bytes (ui_need_env ("DEMO_TEXTURES"));
+  g_autofree guint8 *pixels = NULL;
+  g_autoptr(GFile) png = gradient_png ("gradient.png", &pixels);
+  MatTextureWindow *window;
+  MatTextureLibrary *textures;
+
+  write_bytes (path, original);
+  window = texture_window_for (path, 1100, 720);
+  textures = mat_texture_window_get_textures (window);
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      TexmResize how = pass == 0 ? TEXM_RESIZE_SCALE : TEXM_RESIZE_PAD;
+      MatTextureImportDialog *dialog;
+      GtkDropDown *resize;
+      MatTexture *texture;
+      g_autofree guint8 *expected = NULL;
+      g_autoptr(GBytes) level0 = NULL;
+      g_autoptr(GBytes) undone = NULL;
+      guint w = 0, h = 0;
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "textures.import", NULL));
+      dialog = find_import_dialog ();
+      dialog_load (dialog, png);
+      resize = window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "resize_dropdown");
+      g_assert_true (gtk_widget_get_visible (window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "size_box")));
+      g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (resize)), ==, 2);
+      g_assert_cmpstr (gtk_string_object_get_string (g_list_model_get_item (gtk_drop_down_get_model (resize), 0)),
+                       ==, russian ? "Растянуть до 32×16 (билинейно)" : "Scale to 32×16 (bilinear)");
+      g_assert_cmpuint (gtk_drop_down_get_selected (resize), ==, 0);
+      gtk_drop_down_set_selected (resize, pass);
+      mat_texture_import_dialog_set_format (dialog, 8888);
+      g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
+      g_assert_cmpstr (shown_result_page (dialog), ==, "result");
+      g_assert_nonnull (strstr (dialog_label (dialog, "result_info"), "32×16"));
+      dialog_set_name (dialog, "GRADIENT.0");
+      texture = dialog_import (dialog);
+
+      g_assert_cmpuint (mat_texture_get_width (texture), ==, 32);
+      g_assert_cmpuint (mat_texture_get_height (texture), ==, 16);
+      expected = texm_fit_power_of_two (pixels, 24, 10, 0, how, &w, &h, NULL);
+      g_assert_nonnull (expected);
+      level0 = mat_texture_dup_rgba (texture, 0, &w, &h);
+      g_assert_cmpmem (g_bytes_get_data (level0, NULL), g_bytes_get_size (level0), expected, 32 * 16 * 4);
+      if (how == TEXM_RESIZE_PAD)
+        /* the last column repeated: x 31 is x 23 of the picture */
+        g_assert_cmpmem (expected + (9 * 32 + 31) * 4, 4, pixels + (9 * 24 + 23) * 4, 4);
+
+      g_assert_true (mat_history_undo (mat_texture_library_get_history (textures)));
+      undone = mat_texture_library_save_to_bytes (textures, NULL);
+      assert_bytes_equal (undone, original);
+    }
+  destroy_and_wait (GTK_WINDOW (window));
+}
+
+/* Before a picture is chosen the result side is a neutral placeholder:
+ * no error icon, no error text, the Import button off. */
+static void
+test_import_empty_state (void)
+{
+  g_autofree char *folder = make_folder ("empty-state");
+  g_autofree char *path = g_build_filename (folder, "Textures.lib", NULL);
+  g_autoptr(GBytes) original = read_bytes (ui_need_env ("DEMO_TEXTURES"));
+  g_autoptr(GPtrArray) errors = g_ptr_array_new ();
+  MatTextureImportDialog *dialog;
+  MatTextureWindow *window;
+  GtkStack *stack;
+  GtkWidget *page;
+
+  write_bytes (path, original);
+  window = texture_window_for (path, 1100, 720);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "textures.import", NULL));
+  dialog = find_import_dialog ();
+  stack = window_child (dialog, MAT_TYPE_TEXTURE_IMPORT_DIALOG, "result_stack");
+  g_assert_cmpstr (shown_result_page (dialog), ==, "empty");
+  page = gtk_stack_get_visible_child (stack);
+  g_assert_true (gtk_widget_get_mapped (page));
+  ui_collect_by_css_class (page, "error", errors);
+  g_assert_cmpuint (errors->len, ==, 0);
+  ui_collect_by_css_class (page, "mat-error-text", errors);
+  g_assert_cmpuint (errors->len, ==, 0);
+  {
+    GtkWidget *image = ui_find_by_type (page, GTK_TYPE_IMAGE);
+    GtkWidget *label = ui_find_by_type (page, GTK_TYPE_LABEL);
+
+    g_assert_nonnull (image);
+    g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (image)), !=, "dialog-error-symbolic");
+    g_assert_true (gtk_widget_has_css_class (image, "dim-label"));
+    g_assert_true (gtk_widget_has_css_class (label, "dim-label"));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==,
+                     russian ? "Выберите картинку, чтобы увидеть её так, как покажет игра."
+                             : "Choose a picture to see it as the game will.");
+  }
+  g_assert_false (import_enabled (dialog));
+  destroy_and_wait (GTK_WINDOW (dialog));
+  destroy_and_wait (GTK_WINDOW (window));
+}
+
 static char *
 shot_name (const char *what,
            int         width,
@@ -1812,7 +2120,8 @@ test_screenshots (void)
     g_assert_no_error (error);
     picture = g_file_new_for_path (png);
   }
-  odd = flat_png ("shot-odd.png", 100, 64, colour);
+  /* 128×128 once scaled: the cells of ATLAS.0, which it replaces, fit */
+  odd = flat_png ("shot-odd.png", 120, 100, colour);
 
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
     {
@@ -1842,16 +2151,29 @@ test_screenshots (void)
 
       g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "textures.replace", NULL));
       dialog = find_import_dialog ();
+      /* nothing chosen yet: the placeholder */
+      g_assert_cmpstr (shown_result_page (dialog), ==, "empty");
+      g_free (name);
+      name = shot_name ("import-dialog-empty", width, height);
+      ui_screenshot (GTK_WIDGET (dialog), name);
       dialog_load (dialog, picture);
       g_assert_cmpstr (shown_result_page (dialog), ==, "result");
       g_free (name);
       name = shot_name ("import-dialog", width, height);
       ui_screenshot (GTK_WIDGET (dialog), name);
-      /* what is refused is said in place of the result */
-      dialog_load (dialog, odd);
+      /* what is refused is said in place of the result: alpha 565 cannot
+       * hold */
+      mat_texture_import_dialog_set_format (dialog, 565);
+      g_assert_true (ui_wait_for (dialog_idle, dialog, WAIT_SECONDS));
       g_assert_cmpstr (shown_result_page (dialog), ==, "refused");
       g_free (name);
       name = shot_name ("import-dialog-refused", width, height);
+      ui_screenshot (GTK_WIDGET (dialog), name);
+      /* a size no power of two: the offer to scale or pad it */
+      dialog_load (dialog, odd);
+      g_assert_cmpstr (shown_result_page (dialog), ==, "result");
+      g_free (name);
+      name = shot_name ("import-dialog-resize", width, height);
       ui_screenshot (GTK_WIDGET (dialog), name);
       destroy_and_wait (GTK_WINDOW (dialog));
 
@@ -1962,6 +2284,8 @@ main (int   argc,
   g_test_add_func ("/ui/texture-editor/alpha-notes", test_alpha_notes);
   g_test_add_func ("/ui/texture-editor/cells-draw-move-resize", test_cells_draw_move_resize);
   g_test_add_func ("/ui/texture-editor/cells-snap-delete", test_cells_snap_and_delete);
+  g_test_add_func ("/ui/texture-editor/cells-typed", test_cells_typed);
+  g_test_add_func ("/ui/texture-editor/cells-draw-beside", test_cells_draw_beside);
   g_test_add_func ("/ui/texture-editor/export", test_export);
   g_test_add_func ("/ui/texture-editor/create", test_create);
   g_test_add_func ("/ui/texture-editor/compare-follows", test_compare_follows);
@@ -1971,6 +2295,8 @@ main (int   argc,
   g_test_add_func ("/ui/texture-editor/demo-textures-kept", test_demo_textures_kept);
   g_test_add_func ("/ui/texture-editor/screenshots", test_screenshots);
   g_test_add_func ("/ui/texture-editor/import-refuses-hostile", test_import_refuses_hostile);
+  g_test_add_func ("/ui/texture-editor/import-resize", test_import_resize);
+  g_test_add_func ("/ui/texture-editor/import-empty-state", test_import_empty_state);
 
   status = g_test_run ();
   g_clear_object (&app);

@@ -9,6 +9,16 @@
  * bytes of the selected phase are a detail under it ("Raw Bytes", the
  * phase.show-raw-bytes action), each an editable spin button.
  *
+ * The opacity p3 is a spin button beside the self-light's swatch, in per
+ * cent (the byte is the per cent); a swatch opens a popover with each of
+ * its four bytes as a 0-255 spin button (the opacity in per cent) and a
+ * button to the colour chooser. A press on any control of a row, and an
+ * edit made in one, selects that row's phase, so the preview shows the
+ * phase being edited.
+ * The dimmed swatches draw their own veil, the same over any row; the
+ * dimmed spin buttons keep the look of an editable field, their number
+ * dimmed.
+ *
  * Each cell is a plain widget (label, button with a drawn swatch, entry,
  * drop-down, spin button) made by a GtkSignalListItemFactory; on bind it
  * follows its MatPhase with g_signal_connect_object (data = the cell
@@ -39,6 +49,10 @@
 
 /* A spin gesture closes after this long without a change. */
 #define GROUP_IDLE_MS 800
+
+/* How much of the view's background veils a swatch the game never draws
+ * (the opacity the dimmed cells had: 0.55 of the colour shows). */
+#define SWATCH_VEIL 0.45
 
 /* formats.md 2.1: palette indexes >= 286 read past the palette bank. */
 #define PALETTE_BANK_SIZE 286
@@ -81,6 +95,11 @@ struct _MatPhaseTable
 
   /* The texture entry the user last typed in: its problem is shown. */
   GtkWidget          *problem_entry;
+
+  /* The colour popover open on a swatch, if any (its parent). */
+  GtkWidget          *popover;
+  GtkWidget          *popover_swatch;
+  gulong              popover_swatch_id;
 
   MatMaterial        *material;
   GSignalGroup       *material_signals;
@@ -216,12 +235,82 @@ cell_get_phase (GtkWidget *widget)
 {
   GtkListItem *item = g_object_get_data (G_OBJECT (widget), "mat-list-item");
   MatPhaseTable *raw_table = g_object_get_data (G_OBJECT (widget), "mat-raw-table");
+  MatPhase *phase = g_object_get_data (G_OBJECT (widget), "mat-phase");
 
   if (item != NULL)
     return gtk_list_item_get_item (item);
   if (raw_table != NULL)
     return raw_table->raw_phase;
-  return NULL;
+  return phase;
+}
+
+/* Selects the row of @phase: a control edited in another row makes its
+ * phase the selected one (the raw bytes and the preview follow). On GTK
+ * 4.8 a selection change binds the rows again (their cells show the
+ * model's values again): call it when nothing typed is pending, after
+ * an edit is written. */
+static void
+select_phase (MatPhaseTable *self,
+              MatPhase      *phase)
+{
+  guint index;
+
+  if (phase == NULL || self->material == NULL || mat_phase_get_material (phase) != self->material)
+    return;
+  index = mat_phase_get_index (phase);
+  if (gtk_single_selection_get_selected (self->selection) != index)
+    gtk_single_selection_set_selected (self->selection, index);
+}
+
+typedef struct {
+  MatPhaseTable *table;
+  MatPhase      *phase;
+} SelectLater;
+
+static void
+select_later_free (gpointer data)
+{
+  SelectLater *later = data;
+
+  g_clear_object (&later->table);
+  g_clear_object (&later->phase);
+  g_free (later);
+}
+
+static gboolean
+select_phase_idle (gpointer data)
+{
+  SelectLater *later = data;
+
+  select_phase (later->table, later->phase);
+  return G_SOURCE_REMOVE;
+}
+
+/* select_phase() once the signal being handled is over (a drop-down's
+ * own selection change must not see its row bound again). */
+static void
+select_phase_later (MatPhaseTable *self,
+                    MatPhase      *phase)
+{
+  SelectLater *later = g_new0 (SelectLater, 1);
+
+  later->table = g_object_ref (self);
+  later->phase = g_object_ref (phase);
+  g_idle_add_full (G_PRIORITY_HIGH_IDLE, select_phase_idle, later, select_later_free);
+}
+
+/* A press on a control of a row (seen before the control takes it):
+ * its phase is the one about to be edited. Moving the keyboard's focus
+ * through the rows selects nothing; an edit made with the keys selects
+ * its row when it is written. */
+static void
+cell_pressed (GtkGestureClick *gesture,
+              int              n_press,
+              double           x,
+              double           y,
+              MatPhaseTable   *self)
+{
+  select_phase (self, cell_get_phase (gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture))));
 }
 
 /* Returns: (transfer none) (nullable). */
@@ -513,6 +602,45 @@ opacity_reading_update (MatPhase *phase,
     }
 }
 
+/* The opacity spin button beside the self-light's swatch: p3, in per
+ * cent; over 100 it is marked as the lint. */
+static void
+opacity_spin_update (MatPhase  *phase,
+                     GtkWidget *spin)
+{
+  guint8 p3 = mat_phase_get_param (phase, MAT0_AMBIENT_ALPHA_BYTE);
+  const Mat0ParamField *field = mat0_fields_param (MAT0_AMBIENT_ALPHA_BYTE);
+  g_autofree char *tip = NULL;
+
+  if (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)) != p3)
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), p3);
+  if (p3 > 100)
+    {
+      g_autofree char *reading = mat0_fields_dup_opacity_reading (p3);
+
+      /* Translators: an opacity p3 over 100 typed in a colour popover: its
+       * reading ("150 % (over 100 %)"), then the lint */
+      tip = g_strdup_printf (_("%s\n\nLint: p3 = %u, an opacity over 100 %%. The game reads p3 × 0.01 as the opacity; retail materials stay at 100 or below."),
+                             reading, p3);
+      gtk_widget_add_css_class (spin, "warning");
+    }
+  else
+    {
+      tip = g_strdup_printf ("%s\n%s", _(field->label), _(field->meaning));
+      gtk_widget_remove_css_class (spin, "warning");
+    }
+  mat_tooltip_set_text (spin, tip);
+}
+
+static void
+opacity_param_changed (MatPhase  *phase,
+                       guint      param,
+                       GtkWidget *spin)
+{
+  if (param == MAT0_AMBIENT_ALPHA_BYTE)
+    opacity_spin_update (phase, spin);
+}
+
 static void
 rounded_rect (cairo_t *cr,
               double   x,
@@ -567,6 +695,21 @@ draw_swatch (GtkDrawingArea *area,
   cairo_set_source_rgba (cr, rgba.red, rgba.green, rgba.blue, rgba.alpha);
   cairo_rectangle (cr, width / 2.0, 0, width - width / 2.0, height);
   cairo_fill (cr);
+  /* A colour the game never draws is dimmed by a veil of the view's own
+   * background drawn here, over an opaque swatch: the same whatever is
+   * behind it (a selected row's colour showed through a translucent
+   * button). */
+  if (!mat0_fields_group ((Mat0ColourGroup) cell_get_arg (button))->drawn)
+    {
+      GdkRGBA veil = { 1.0f, 1.0f, 1.0f, 1.0f };
+
+      G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+      gtk_style_context_lookup_color (gtk_widget_get_style_context (GTK_WIDGET (area)),
+                                      "theme_base_color", &veil);
+      G_GNUC_END_IGNORE_DEPRECATIONS
+      cairo_set_source_rgba (cr, veil.red, veil.green, veil.blue, SWATCH_VEIL);
+      cairo_paint (cr);
+    }
   cairo_restore (cr);
 
   rounded_rect (cr, 0.5, 0.5, width - 1.0, height - 1.0, 5.0);
@@ -601,13 +744,26 @@ swatch_update (MatPhase  *phase,
      * (red, green, blue, alpha)" */
     values = g_strdup_printf (_("%s: p%u–p%u = %u, %u, %u, %u (red, green, blue, alpha)"),
                               _(field->label), b[0], b[3], p[b[0]], p[b[1]], p[b[2]], p[b[3]]);
-  tip = g_strdup_printf ("%s\n\n%s\n%s", values, _(field->meaning), _("Click to pick a colour."));
+  tip = g_strdup_printf ("%s\n\n%s\n%s", values, _(field->meaning),
+                         _("Click to type its bytes or pick a colour."));
   mat_tooltip_set_text (button, tip);
   gtk_widget_queue_draw (gtk_button_get_child (GTK_BUTTON (button)));
 
   /* the self-light's opacity, beside its swatch */
   if (g_object_get_data (G_OBJECT (button), "mat-reading") != NULL)
-    opacity_reading_update (phase, g_object_get_data (G_OBJECT (button), "mat-reading"));
+    {
+      GtkWidget *opacity = g_object_get_data (G_OBJECT (button), "mat-opacity");
+      g_autofree char *reading = mat0_fields_dup_opacity_reading (p[b[3]]);
+      g_autofree char *name = NULL;
+
+      opacity_reading_update (phase, g_object_get_data (G_OBJECT (button), "mat-reading"));
+      /* the button says what it is and what it does */
+      mat_tooltip_set_text (opacity, _("Click to type the opacity p3 in per cent"));
+      /* Translators: the accessible name of the opacity's button: the
+       * field's name, then its reading ("Opacity 100 %") */
+      name = g_strdup_printf (_("%s %s"), _(mat0_fields_param (MAT0_AMBIENT_ALPHA_BYTE)->label), reading);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (opacity), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+    }
 }
 
 static void
@@ -772,23 +928,212 @@ open_colour_picker (MatPhaseTable  *self,
 }
 #endif
 
+static GtkWidget *spin_new (MatPhaseTable *self,
+                            guint          byte);
+static void spin_param_changed (MatPhase      *phase,
+                                guint          param,
+                                GtkSpinButton *spin);
+
+/* Returns: (transfer full): "Self-light Colour of Phase 2". */
+static char *
+colour_title (MatPhase       *phase,
+              MatPhaseColour  group)
+{
+  /* Translators: the colour dialog's title: a colour group, a phase index */
+  return g_strdup_printf (_("%s Colour of Phase %u"),
+                          _(mat0_fields_group ((Mat0ColourGroup) group)->label),
+                          mat_phase_get_index (phase));
+}
+
+/* ---- the colour popover: a group's four bytes, typed ------------------ */
+
+static void popover_swatch_destroyed (GtkWidget     *swatch,
+                                      MatPhaseTable *self);
+
+/* Lets go of the popover now (it is unparented). */
 static void
-swatch_clicked (GtkButton     *button,
-                MatPhaseTable *self)
+popover_forget (MatPhaseTable *self)
+{
+  GtkWidget *popover = g_steal_pointer (&self->popover);
+
+  if (self->popover_swatch != NULL)
+    g_clear_signal_handler (&self->popover_swatch_id, self->popover_swatch);
+  self->popover_swatch_id = 0;
+  g_clear_weak_pointer (&self->popover_swatch);
+  if (popover == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (popover, self);
+  gtk_widget_unparent (popover);
+}
+
+/* Its swatch goes (the row is recycled or the table goes): so does it,
+ * before its parent is finalized. */
+static void
+popover_swatch_destroyed (GtkWidget     *swatch,
+                          MatPhaseTable *self)
+{
+  edit_group_end (self);
+  popover_forget (self);
+}
+
+static gboolean
+popover_closed_idle (gpointer data)
+{
+  MatPhaseTable *self = data;
+
+  /* a new one may be up meanwhile */
+  if (self->popover != NULL && !gtk_widget_get_visible (self->popover))
+    popover_forget (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+popover_closed_cb (GtkPopover    *popover,
+                   MatPhaseTable *self)
+{
+  /* the gesture typed in it is one step */
+  edit_group_end (self);
+  /* not from inside its own signal */
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, popover_closed_idle, g_object_ref (self), g_object_unref);
+}
+
+static void
+popover_chooser_clicked (GtkButton     *button,
+                         MatPhaseTable *self)
 {
   MatPhase *phase = cell_get_phase (GTK_WIDGET (button));
   MatPhaseColour group = cell_get_arg (GTK_WIDGET (button));
   g_autofree char *title = NULL;
 
+  if (phase == NULL || self->popover == NULL)
+    return;
+  g_object_ref (phase);
+  gtk_popover_popdown (GTK_POPOVER (self->popover));
+  edit_group_end (self);
+  title = colour_title (phase, group);
+  open_colour_picker (self, phase, group, title);
+  g_object_unref (phase);
+}
+
+/* A popover on @swatch with the four bytes of its group as spin buttons
+ * (0..255 each; the opacity p3 in per cent), labelled from mat0-fields,
+ * following the model; and a button to the colour chooser. */
+static GtkWidget *
+colour_popover_new (MatPhaseTable  *self,
+                    GtkWidget      *swatch,
+                    MatPhase       *phase,
+                    MatPhaseColour  group)
+{
+  const Mat0GroupField *field = mat0_fields_group ((Mat0ColourGroup) group);
+  GtkWidget *popover = gtk_popover_new ();
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *heading = gtk_label_new (NULL);
+  GtkWidget *chooser = gtk_button_new_with_mnemonic (_("_Colour Chooser…"));
+  g_autofree char *title = colour_title (phase, group);
+
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 8);
+  gtk_widget_add_css_class (grid, "colour-bytes");
+  gtk_label_set_text (GTK_LABEL (heading), title);
+  gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_widget_add_css_class (heading, "heading");
+  gtk_grid_attach (GTK_GRID (grid), heading, 0, 0, 4, 1);
+
+  for (guint c = 0; c < 4; c++)
+    {
+      const Mat0ParamField *param = mat0_fields_param (field->bytes[c]);
+      const char *unit = mat0_fields_param_unit (param->byte);
+      g_autofree char *caption = g_strdup_printf ("p%u", param->byte);
+      GtkWidget *label = gtk_label_new (_(param->label));
+      GtkWidget *spin = spin_new (self, param->byte);
+      GtkWidget *byte = gtk_label_new (caption);
+
+      g_object_set_data_full (G_OBJECT (spin), "mat-phase", g_object_ref (phase), g_object_unref);
+      g_object_set_data (G_OBJECT (spin), "mat-cell-arg", GUINT_TO_POINTER (param->byte + 1));
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), mat_phase_get_param (phase, param->byte));
+      gtk_widget_set_sensitive (spin, self->editable);
+      g_signal_connect_object (phase, "param-changed", G_CALLBACK (spin_param_changed), spin, 0);
+      if (param->byte == MAT0_AMBIENT_ALPHA_BYTE)
+        {
+          opacity_spin_update (phase, spin);
+          g_signal_connect_object (phase, "param-changed", G_CALLBACK (opacity_param_changed), spin, 0);
+        }
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
+      mat_tooltip_set_text (label, _(param->meaning));
+      gtk_label_set_xalign (GTK_LABEL (byte), 0);
+      gtk_widget_add_css_class (byte, "dim-label");
+      gtk_widget_add_css_class (byte, "byte-caption");
+      if (!param->drawn)
+        gtk_widget_add_css_class (label, "not-drawn");
+      gtk_grid_attach (GTK_GRID (grid), label, 0, 1 + (int) c, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), spin, 1, 1 + (int) c, 1, 1);
+      if (unit != NULL)
+        gtk_grid_attach (GTK_GRID (grid), gtk_label_new (_(unit)), 2, 1 + (int) c, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), byte, 3, 1 + (int) c, 1, 1);
+    }
+
+  g_object_set_data_full (G_OBJECT (chooser), "mat-phase", g_object_ref (phase), g_object_unref);
+  g_object_set_data (G_OBJECT (chooser), "mat-cell-arg", GUINT_TO_POINTER (group + 1));
+  mat_tooltip_set_text (chooser, _("Pick the colour in GTK’s colour chooser"));
+  gtk_widget_set_halign (chooser, GTK_ALIGN_END);
+  gtk_widget_set_margin_top (chooser, 6);
+  gtk_widget_set_sensitive (chooser, self->editable);
+  g_signal_connect (chooser, "clicked", G_CALLBACK (popover_chooser_clicked), self);
+  gtk_grid_attach (GTK_GRID (grid), chooser, 0, 5, 4, 1);
+
+  gtk_popover_set_child (GTK_POPOVER (popover), grid);
+  gtk_widget_set_parent (popover, swatch);
+  return popover;
+}
+
+/* Opens the popover of @swatch, the focus on the field of byte @focus
+ * (G_MAXUINT: the first). */
+static void
+colour_popover_open (MatPhaseTable *self,
+                     GtkWidget     *swatch,
+                     guint          focus)
+{
+  MatPhase *phase = cell_get_phase (swatch);
+  MatPhaseColour group = cell_get_arg (swatch);
+
   if (phase == NULL || !self->editable)
     return;
 
-  /* Translators: the colour dialog's title: a colour group, a phase index */
-  title = g_strdup_printf (_("%s Colour of Phase %u"),
-                           _(mat0_fields_group ((Mat0ColourGroup) group)->label),
-                           mat_phase_get_index (phase));
+  /* the row edited is the one shown (its cells bound again first) */
+  select_phase (self, phase);
   edit_group_end (self);
-  open_colour_picker (self, phase, group, title);
+  popover_forget (self);
+  self->popover = colour_popover_new (self, swatch, phase, group);
+  g_set_weak_pointer (&self->popover_swatch, swatch);
+  self->popover_swatch_id = g_signal_connect (swatch, "destroy", G_CALLBACK (popover_swatch_destroyed), self);
+  g_signal_connect (self->popover, "closed", G_CALLBACK (popover_closed_cb), self);
+  gtk_popover_popup (GTK_POPOVER (self->popover));
+  if (focus != G_MAXUINT)
+    {
+      GtkSpinButton *spin = mat_phase_table_get_popover_spin_for_test (self, focus);
+
+      if (spin != NULL)
+        gtk_widget_grab_focus (GTK_WIDGET (spin));
+    }
+}
+
+static void
+swatch_clicked (GtkButton     *button,
+                MatPhaseTable *self)
+{
+  colour_popover_open (self, GTK_WIDGET (button), G_MAXUINT);
+}
+
+/* The opacity's reading beside the self-light's swatch: its popover, at
+ * the opacity. */
+static void
+opacity_clicked (GtkButton     *button,
+                 MatPhaseTable *self)
+{
+  colour_popover_open (self, g_object_get_data (G_OBJECT (button), "mat-swatch"),
+                       MAT0_AMBIENT_ALPHA_BYTE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1030,7 +1375,7 @@ texture_commit (GtkWidget     *entry,
 {
   g_autoptr(GError) error = NULL;
   MatPhase *phase = cell_get_phase (entry);
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+  g_autofree char *text = g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry)));
 
   MatApply what = { .kind = MAT_APPLY_TEXTURE };
   MatHistory *history = table_history (self);
@@ -1058,6 +1403,8 @@ texture_commit (GtkWidget     *entry,
       return;
     }
   edit_succeeded (self);
+  /* the row edited is the one shown */
+  select_phase (self, phase);
 }
 
 static void
@@ -1168,6 +1515,7 @@ texture_pick_clicked (GtkButton     *button,
 
   /* A name typed but not yet applied is applied first. */
   texture_commit (entry, self);
+  select_phase (self, phase);
   edit_group_end (self);
 
   pick = g_new0 (TexturePick, 1);
@@ -1576,6 +1924,8 @@ cell_chooser_selected (GtkDropDown   *chooser,
   if ((guint8) (gint8) cell == mat_phase_get_param (phase, MAT0_CELL_BYTE))
     return;
 
+  /* the row edited is the one shown, once the drop-down is done */
+  select_phase_later (self, phase);
   edit_group_end (self);
   g_object_set_data (G_OBJECT (chooser), "mat-choosing", GINT_TO_POINTER (TRUE));
   {
@@ -1639,6 +1989,8 @@ spin_value_changed (GtkSpinButton *spin,
       return;
     }
   edit_succeeded (self);
+  /* the row edited is the one shown */
+  select_phase (self, phase);
 }
 
 static void
@@ -1933,8 +2285,11 @@ factory_setup (GtkSignalListItemFactory *factory,
 
         if (info->arg == MAT_PHASE_COLOUR_AMBIENT)
           {
-            /* the swatch, then the opacity p3 reads as */
+            /* the swatch, then the opacity p3 reads as: a button that
+             * opens the swatch's popover at the opacity, to type it (a
+             * spin button here would widen the table past 1100 px) */
             GtkWidget *reading = gtk_label_new (NULL);
+            GtkWidget *opacity = gtk_button_new ();
 
             gtk_label_set_xalign (GTK_LABEL (reading), 0.0);
             gtk_label_set_width_chars (GTK_LABEL (reading), 6);
@@ -1943,11 +2298,18 @@ factory_setup (GtkSignalListItemFactory *factory,
             gtk_label_set_wrap (GTK_LABEL (reading), TRUE);
             gtk_widget_add_css_class (reading, "param-reading");
             gtk_widget_add_css_class (reading, "numeric");
+            gtk_button_set_child (GTK_BUTTON (opacity), reading);
+            gtk_widget_add_css_class (opacity, "flat");
+            gtk_widget_add_css_class (opacity, "opacity-button");
+            gtk_widget_set_valign (opacity, GTK_ALIGN_CENTER);
+            g_object_set_data (G_OBJECT (opacity), "mat-swatch", cell);
+            g_signal_connect (opacity, "clicked", G_CALLBACK (opacity_clicked), self);
             g_object_set_data (G_OBJECT (cell), "mat-reading", reading);
-            child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+            g_object_set_data (G_OBJECT (cell), "mat-opacity", opacity);
+            child = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
             gtk_widget_set_halign (child, GTK_ALIGN_CENTER);
             gtk_box_append (GTK_BOX (child), cell);
-            gtk_box_append (GTK_BOX (child), reading);
+            gtk_box_append (GTK_BOX (child), opacity);
           }
       }
       break;
@@ -2019,6 +2381,18 @@ factory_setup (GtkSignalListItemFactory *factory,
     }
 
   cell_mark (cell, item, info->kind, info->arg);
+  if (child != cell)
+    g_object_set_data (G_OBJECT (child), "mat-list-item", item);
+  /* a press on a control of the row selects its phase */
+  if (info->kind != CELL_INDEX)
+    {
+      GtkGesture *press = gtk_gesture_click_new ();
+
+      gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (press), 0);
+      gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (press), GTK_PHASE_CAPTURE);
+      g_signal_connect (press, "pressed", G_CALLBACK (cell_pressed), self);
+      gtk_widget_add_controller (child, GTK_EVENT_CONTROLLER (press));
+    }
   gtk_list_item_set_child (item, child);
 }
 
@@ -2046,6 +2420,8 @@ factory_bind (GtkSignalListItemFactory *factory,
 
     case CELL_SWATCH:
       gtk_widget_set_sensitive (cell, self->editable);
+      if (g_object_get_data (G_OBJECT (cell), "mat-opacity") != NULL)
+        gtk_widget_set_sensitive (g_object_get_data (G_OBJECT (cell), "mat-opacity"), self->editable);
       swatch_update (phase, cell);
       g_signal_connect_object (phase, "param-changed", G_CALLBACK (swatch_param_changed), cell, 0);
       break;
@@ -2092,6 +2468,11 @@ factory_unbind (GtkSignalListItemFactory *factory,
     problem_forget (info->table);
   if (cell != NULL)
     g_hash_table_remove (info->table->bound_cells, cell);
+  if (cell != NULL && cell == info->table->popover_swatch)
+    {
+      edit_group_end (info->table);
+      popover_forget (info->table);
+    }
   if (phase == NULL || cell == NULL)
     return;
 
@@ -2382,6 +2763,7 @@ mat_phase_table_dispose (GObject *object)
   MatPhaseTable *self = MAT_PHASE_TABLE (object);
 
   edit_group_end (self);
+  popover_forget (self);
   g_clear_weak_pointer (&self->problem_entry);
   g_clear_handle_id (&self->differs_source, g_source_remove);
   if (self->batch != NULL)
@@ -2620,7 +3002,7 @@ mat_phase_table_init (MatPhaseTable *self)
       g_autofree char *title = g_strdup_printf ("%s\np%u–p%u", _(group->label),
                                                 group->bytes[0], group->bytes[3]);
       g_autofree char *tip = g_strdup_printf ("%s\n%s", _(group->meaning),
-                                              _("Click a swatch to pick a colour."));
+                                              _("Click a swatch to type its bytes or pick a colour."));
 
       add_column (self, CELL_SWATCH, g, title, tip, group->drawn);
     }
@@ -2987,6 +3369,80 @@ mat_phase_table_get_opacity_for_test (MatPhaseTable *self,
 
   swatch = find_cell (GTK_WIDGET (self->column_view), CELL_SWATCH, MAT_PHASE_COLOUR_AMBIENT, row);
   return swatch != NULL ? g_object_get_data (G_OBJECT (swatch), "mat-reading") : NULL;
+}
+
+GtkButton *
+mat_phase_table_get_opacity_button_for_test (MatPhaseTable *self,
+                                             guint          row)
+{
+  GtkWidget *swatch;
+
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+
+  swatch = find_cell (GTK_WIDGET (self->column_view), CELL_SWATCH, MAT_PHASE_COLOUR_AMBIENT, row);
+  return swatch != NULL ? g_object_get_data (G_OBJECT (swatch), "mat-opacity") : NULL;
+}
+
+GtkPopover *
+mat_phase_table_get_colour_popover_for_test (MatPhaseTable *self)
+{
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+
+  return self->popover != NULL && gtk_widget_get_visible (self->popover) ? GTK_POPOVER (self->popover) : NULL;
+}
+
+/* The spin button of byte @param in the grid of @popover. */
+static gboolean
+is_spin_of (GtkWidget     *widget,
+            gconstpointer  data)
+{
+  return GTK_IS_SPIN_BUTTON (widget) && cell_get_arg (widget) == GPOINTER_TO_UINT (data);
+}
+
+static GtkWidget *
+find_widget (GtkWidget     *root,
+             gboolean     (*match) (GtkWidget *, gconstpointer),
+             gconstpointer  data)
+{
+  if (match (root, data))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, match, data);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+GtkSpinButton *
+mat_phase_table_get_popover_spin_for_test (MatPhaseTable *self,
+                                           guint          param)
+{
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+
+  if (self->popover == NULL)
+    return NULL;
+  return (GtkSpinButton *) find_widget (self->popover, is_spin_of, GUINT_TO_POINTER (param));
+}
+
+static gboolean
+is_chooser_button (GtkWidget     *widget,
+                   gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) && g_object_get_data (G_OBJECT (widget), "mat-phase") != NULL;
+}
+
+GtkButton *
+mat_phase_table_get_popover_chooser_for_test (MatPhaseTable *self)
+{
+  g_return_val_if_fail (MAT_IS_PHASE_TABLE (self), NULL);
+
+  if (self->popover == NULL)
+    return NULL;
+  return (GtkButton *) find_widget (self->popover, is_chooser_button, NULL);
 }
 
 GtkLabel *

@@ -11,7 +11,8 @@
 #define PAD          16     /* around the texture: room for handles */
 #define MAX_ZOOM     32
 #define HANDLE       7      /* handle squares, pixels */
-#define EDGE_SLOP    5      /* an edge grabs this many pixels either side */
+#define HANDLE_SLOP  2      /* a handle grabs this many pixels around it */
+#define EDGE_SLOP    5      /* an edge grabs this many pixels inside it */
 #define CHECKER      8
 
 typedef enum {
@@ -208,32 +209,47 @@ rect_in_widget (MatCellEditor  *self,
                       (float) (r->h * self->zoom));
 }
 
-/* Which edges of @r the point (@wx, @wy) grabs (handles and edges). */
+/* Which edges of @r (the selected rectangle, the only one with handles)
+ * the point (@wx, @wy) grabs: one of the eight handles drawn on it, or a
+ * band along an edge inside it. Just outside it, away from a handle, a
+ * press grabs nothing, so that a new rectangle can be drawn beside it. */
 static guint
 hit_edges (MatCellEditor  *self,
            const TexmRect *r,
            double          wx,
            double          wy)
 {
+  static const guint xe[3] = { EDGE_LEFT, 0, EDGE_RIGHT };
+  static const guint ye[3] = { EDGE_TOP, 0, EDGE_BOTTOM };
+  const double grab = HANDLE / 2.0 + HANDLE_SLOP;
   graphene_rect_t b;
-  double left, right, top, bottom;
+  double xs[3], ys[3], slop_x, slop_y;
   guint edges = 0;
 
   rect_in_widget (self, r, &b);
-  left = b.origin.x;
-  top = b.origin.y;
-  right = left + b.size.width;
-  bottom = top + b.size.height;
-  if (wx < left - EDGE_SLOP || wx > right + EDGE_SLOP ||
-      wy < top - EDGE_SLOP || wy > bottom + EDGE_SLOP)
+  xs[0] = b.origin.x;
+  xs[1] = b.origin.x + b.size.width / 2;
+  xs[2] = b.origin.x + b.size.width;
+  ys[0] = b.origin.y;
+  ys[1] = b.origin.y + b.size.height / 2;
+  ys[2] = b.origin.y + b.size.height;
+  for (guint i = 0; i < 3; i++)
+    for (guint j = 0; j < 3; j++)
+      if ((i != 1 || j != 1) && fabs (wx - xs[i]) <= grab && fabs (wy - ys[j]) <= grab)
+        return xe[i] | ye[j];
+
+  if (wx < xs[0] || wx > xs[2] || wy < ys[0] || wy > ys[2])
     return 0;
-  if (fabs (wx - left) <= EDGE_SLOP)
+  /* a small rectangle keeps its middle half to move it by */
+  slop_x = MIN (EDGE_SLOP, b.size.width / 4);
+  slop_y = MIN (EDGE_SLOP, b.size.height / 4);
+  if (wx - xs[0] <= slop_x)
     edges |= EDGE_LEFT;
-  else if (fabs (wx - right) <= EDGE_SLOP)
+  else if (xs[2] - wx <= slop_x)
     edges |= EDGE_RIGHT;
-  if (fabs (wy - top) <= EDGE_SLOP)
+  if (wy - ys[0] <= slop_y)
     edges |= EDGE_TOP;
-  else if (fabs (wy - bottom) <= EDGE_SLOP)
+  else if (ys[2] - wy <= slop_y)
     edges |= EDGE_BOTTOM;
   return edges;
 }
@@ -733,6 +749,32 @@ mat_cell_editor_delete_selected (MatCellEditor  *self,
     return FALSE;
   set_selected (self, n - 1 > 0 ? MIN (cell, (gint) n - 2) : -1);
   return TRUE;
+}
+
+gboolean
+mat_cell_editor_set_selected_rect (MatCellEditor   *self,
+                                   const TexmRect  *rect,
+                                   GError         **error)
+{
+  g_autofree TexmRect *edited = NULL;
+  const TexmRect *list;
+  guint n;
+  gint cell;
+
+  g_return_val_if_fail (MAT_IS_CELL_EDITOR (self), FALSE);
+  g_return_val_if_fail (rect != NULL, FALSE);
+
+  list = rects (self, &n);
+  cell = self->selected;
+  if (cell < 0 || (guint) cell >= n || self->library == NULL)
+    return FALSE;
+  if (memcmp (&list[cell], rect, sizeof *rect) == 0)
+    return TRUE;
+  edited = g_memdup2 (list, n * sizeof *edited);
+  edited[cell] = *rect;
+  /* a drag under way gives way to the typed numbers */
+  self->mode = DRAG_NONE;
+  return mat_texture_library_set_page_rects (self->library, self->texture, edited, n, error);
 }
 
 static void

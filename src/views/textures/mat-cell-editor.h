@@ -6,8 +6,10 @@
  * cell (p[17]) counts them: 0, 1, 2, ...
  *
  * With the mouse: a drag on empty space draws a new rectangle (appended:
- * the next number); a drag inside a rectangle moves it; a drag on a
- * handle or an edge of the selected one resizes it. Positions snap to the
+ * the next number); a drag inside a rectangle moves it; only the selected
+ * one has handles: a drag on one of them, or on a band along an edge
+ * inside it, resizes it (next to it, away from its handles, a drag draws
+ * a new one). Positions snap to the
  * grid ("grid", in texels; 0 or 1: every texel) and stay inside the
  * texture. A click selects; Delete removes the selected rectangle (the
  * later ones move down a number). Each finished drag, and each deletion,
@@ -44,6 +46,14 @@ void               mat_cell_editor_set_grid        (MatCellEditor     *self,
 gint               mat_cell_editor_get_selected    (MatCellEditor     *self);
 void               mat_cell_editor_set_selected    (MatCellEditor     *self,
                                                     gint               cell);
+
+/* Makes the selected rectangle @rect (typed numbers): one call of
+ * mat_texture_library_set_page_rects, so one undo step unless a history
+ * group is open. Returns: %FALSE when none is selected, or with the
+ * model's error (a rectangle outside the texture: nothing changed). */
+gboolean           mat_cell_editor_set_selected_rect (MatCellEditor  *self,
+                                                      const TexmRect *rect,
+                                                      GError        **error);
 
 /* Removes the selected rectangle ("cells.delete"). Returns: %FALSE when
  * none is selected, or with the model's error. */

@@ -19,6 +19,8 @@ struct _MatTextureImportDialog
   MatTextureLibrary *library;
   GFile             *file;
   GdkPixbuf         *picture;       /* 8-bit RGBA, NULL until one loaded */
+  GdkPixbuf         *fitted;        /* the picture as the last preview
+                                       encoded it: brought to powers of two */
   TexmAlphaKind      alpha;
   guint32            suggested;
   MatTexture        *target;        /* the texture the name replaces */
@@ -30,6 +32,7 @@ struct _MatTextureImportDialog
   gboolean           setting_name;
   gboolean           name_edited;
   gboolean           setting_format;
+  gboolean           setting_size;
   gboolean           format_chosen;
   gboolean           loading;
   gboolean           previewing;
@@ -55,6 +58,10 @@ struct _MatTextureImportDialog
   GtkCheckButton    *drop_alpha_check;
   GtkLabel          *alpha_warning;
   GtkCheckButton    *keep_cells_check;
+  GtkWidget         *size_caption;
+  GtkWidget         *size_box;
+  GtkDropDown       *resize_dropdown;
+  GtkLabel          *size_note;
   GtkDrawingArea    *source_area;
   GtkLabel          *source_info;
   GtkStack          *result_stack;
@@ -113,6 +120,18 @@ chosen_format (MatTextureImportDialog *self)
   guint i = gtk_drop_down_get_selected (self->format_dropdown);
 
   return i < G_N_ELEMENTS (format_table) ? format_table[i].format : 565;
+}
+
+/* How a picture whose sides are no powers of two is made one (the size
+ * drop-down, in its order). */
+static const TexmResize resize_table[] = { TEXM_RESIZE_SCALE, TEXM_RESIZE_PAD };
+
+static TexmResize
+chosen_resize (MatTextureImportDialog *self)
+{
+  guint i = gtk_drop_down_get_selected (self->resize_dropdown);
+
+  return i < G_N_ELEMENTS (resize_table) ? resize_table[i] : TEXM_RESIZE_SCALE;
 }
 
 static gboolean
@@ -183,6 +202,8 @@ fill_options (MatTextureImportDialog *self,
 
 typedef struct {
   GdkPixbuf         *picture;
+  TexmResize         resize;
+  GdkPixbuf         *fitted;     /* the answer: what was encoded */
   TexmEncodeOptions  options;
   TexmRect          *rects;
   guint8            *rgba;       /* the answer */
@@ -196,6 +217,7 @@ preview_data_free (gpointer data)
   PreviewData *preview = data;
 
   g_clear_object (&preview->picture);
+  g_clear_object (&preview->fitted);
   g_free (preview->rects);
   g_free (preview->rgba);
   g_free (preview);
@@ -210,10 +232,17 @@ preview_thread (GTask        *task,
   PreviewData *preview = task_data;
   GError *error = NULL;
 
-  preview->rgba = texm_encode_preview (gdk_pixbuf_read_pixels (preview->picture),
-                                       (guint) gdk_pixbuf_get_width (preview->picture),
-                                       (guint) gdk_pixbuf_get_height (preview->picture),
-                                       (gsize) gdk_pixbuf_get_rowstride (preview->picture),
+  /* the model's picture code brings it to powers of two, as asked */
+  preview->fitted = mat_picture_fit_power_of_two (preview->picture, preview->resize, &error);
+  if (preview->fitted == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  preview->rgba = texm_encode_preview (gdk_pixbuf_read_pixels (preview->fitted),
+                                       (guint) gdk_pixbuf_get_width (preview->fitted),
+                                       (guint) gdk_pixbuf_get_height (preview->fitted),
+                                       (gsize) gdk_pixbuf_get_rowstride (preview->fitted),
                                        &preview->options, &preview->result, &error);
   if (preview->rgba == NULL)
     g_task_return_error (task, error);
@@ -312,7 +341,10 @@ preview_done_cb (GObject      *object,
   if (error != NULL)
     show_refusal (self, error->message);
   else
-    show_result (self, preview);
+    {
+      g_set_object (&self->fitted, preview->fitted);
+      show_result (self, preview);
+    }
   update_busy (self);
 }
 
@@ -335,9 +367,10 @@ schedule_preview (MatTextureImportDialog *self)
 
   w = (guint) gdk_pixbuf_get_width (self->picture);
   h = (guint) gdk_pixbuf_get_height (self->picture);
-  /* the size is refused before anything is encoded */
-  if (!texm_check_picture_size (w, h, &error))
+  /* a size no power of two holds is refused before anything is encoded */
+  if (texm_next_power_of_two (w) == 0 || texm_next_power_of_two (h) == 0)
     {
+      texm_check_picture_size (w, h, &error);
       self->previewing = FALSE;
       show_refusal (self, error->message);
       update_busy (self);
@@ -346,6 +379,7 @@ schedule_preview (MatTextureImportDialog *self)
 
   preview = g_new0 (PreviewData, 1);
   preview->picture = g_object_ref (self->picture);
+  preview->resize = chosen_resize (self);
   fill_options (self, &preview->options, &preview->rects);
   preview->serial = self->preview_serial;
   self->previewing = TRUE;
@@ -392,6 +426,46 @@ update_alpha_warning (MatTextureImportDialog *self)
   gtk_widget_set_visible (GTK_WIDGET (self->alpha_warning), text != NULL);
 }
 
+/* The size row: shown for a picture whose sides are no powers of two,
+ * offering to scale it or pad it to the next ones. */
+static void
+update_size_row (MatTextureImportDialog *self)
+{
+  guint w = self->picture != NULL ? (guint) gdk_pixbuf_get_width (self->picture) : 0;
+  guint h = self->picture != NULL ? (guint) gdk_pixbuf_get_height (self->picture) : 0;
+  guint w2 = texm_next_power_of_two (w), h2 = texm_next_power_of_two (h);
+  gboolean offer = self->picture != NULL && w2 != 0 && h2 != 0 && (w2 != w || h2 != h);
+
+  gtk_widget_set_visible (self->size_caption, offer);
+  gtk_widget_set_visible (self->size_box, offer);
+  if (offer)
+    {
+      g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+      guint selected = gtk_drop_down_get_selected (self->resize_dropdown);
+      g_autofree char *scale = NULL;
+      g_autofree char *pad = NULL;
+      g_autofree char *note = NULL;
+
+      /* Translators: the size a picture is scaled up to, bilinear */
+      scale = g_strdup_printf (_("Scale to %u×%u (bilinear)"), w2, h2);
+      /* Translators: the size a picture is padded to; the new texels
+       * repeat the picture's last column and row */
+      pad = g_strdup_printf (_("Pad to %u×%u (edge pixels repeated)"), w2, h2);
+      gtk_string_list_append (labels, scale);
+      gtk_string_list_append (labels, pad);
+      /* the choice made stays: a new model is no new choice */
+      self->setting_size = TRUE;
+      gtk_drop_down_set_model (self->resize_dropdown, G_LIST_MODEL (labels));
+      gtk_drop_down_set_selected (self->resize_dropdown,
+                                  selected < G_N_ELEMENTS (resize_table) ? selected : 0);
+      self->setting_size = FALSE;
+      /* Translators: a picture's size, then the size the game needs */
+      note = g_strdup_printf (_("The game takes sides of 1, 2, 4 … 1024 pixels: this picture is %u×%u, "
+                                "the texture will be %u×%u."), w, h, w2, h2);
+      gtk_label_set_text (self->size_note, note);
+    }
+}
+
 static void
 update_controls (MatTextureImportDialog *self)
 {
@@ -410,6 +484,13 @@ option_changed_cb (MatTextureImportDialog *self)
 {
   update_controls (self);
   schedule_preview (self);
+}
+
+static void
+resize_changed_cb (MatTextureImportDialog *self)
+{
+  if (!self->setting_size)
+    option_changed_cb (self);
 }
 
 static void
@@ -591,6 +672,7 @@ load_done_cb (GObject      *object,
     return;
   self->loading = FALSE;
   g_clear_object (&self->picture);
+  g_clear_object (&self->fitted);
   g_clear_pointer (&self->source_surface, cairo_surface_destroy);
   gtk_widget_queue_draw (GTK_WIDGET (self->source_area));
 
@@ -601,12 +683,15 @@ load_done_cb (GObject      *object,
 
       gtk_label_set_text (self->source_info, "");
       show_refusal (self, text);
+      update_size_row (self);
       update_controls (self);
       update_busy (self);
       return;
     }
 
   self->picture = g_steal_pointer (&picture);
+  g_clear_object (&self->fitted);
+  update_size_row (self);
   w = (guint) gdk_pixbuf_get_width (self->picture);
   h = (guint) gdk_pixbuf_get_height (self->picture);
   stride = (gsize) gdk_pixbuf_get_rowstride (self->picture);
@@ -737,18 +822,20 @@ import_action (GtkWidget  *widget,
   g_autoptr(GBytes) pixels = NULL;
   TexmEncodeOptions options;
 
-  if (self->picture == NULL || self->busy)
+  /* the picture as the preview showed it: the preview runs again after
+   * every change, and the import waits for it */
+  if (self->picture == NULL || self->fitted == NULL || self->busy || !self->preview_ok)
     return;
   fill_options (self, &options, &rects);
-  pixels = gdk_pixbuf_read_pixel_bytes (self->picture);
+  pixels = gdk_pixbuf_read_pixel_bytes (self->fitted);
   self->importing = TRUE;
   update_busy (self);
   mat_texture_library_import_async (self->library,
                                     gtk_editable_get_text (GTK_EDITABLE (self->name_entry)),
                                     pixels,
-                                    (guint) gdk_pixbuf_get_width (self->picture),
-                                    (guint) gdk_pixbuf_get_height (self->picture),
-                                    (gsize) gdk_pixbuf_get_rowstride (self->picture),
+                                    (guint) gdk_pixbuf_get_width (self->fitted),
+                                    (guint) gdk_pixbuf_get_height (self->fitted),
+                                    (gsize) gdk_pixbuf_get_rowstride (self->fitted),
                                     &options, self->cancellable, import_done_cb,
                                     g_object_ref (self));
 }
@@ -853,6 +940,7 @@ mat_texture_import_dialog_dispose (GObject *object)
   g_clear_object (&self->material);
   g_clear_object (&self->file);
   g_clear_object (&self->picture);
+  g_clear_object (&self->fitted);
   g_clear_pointer (&self->source_surface, cairo_surface_destroy);
   g_clear_pointer (&self->result_surface, cairo_surface_destroy);
 
@@ -938,6 +1026,10 @@ mat_texture_import_dialog_class_init (MatTextureImportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, drop_alpha_check);
   gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, alpha_warning);
   gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, keep_cells_check);
+  gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, size_caption);
+  gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, size_box);
+  gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, resize_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, size_note);
   gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, source_area);
   gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, source_info);
   gtk_widget_class_bind_template_child (widget_class, MatTextureImportDialog, result_stack);
@@ -966,8 +1058,8 @@ mat_texture_import_dialog_init (MatTextureImportDialog *self)
   gtk_drawing_area_set_draw_func (self->source_area, draw_source, self, NULL);
   gtk_drawing_area_set_draw_func (self->result_area, draw_result, self, NULL);
   gtk_label_set_text (self->file_label, _("No picture chosen yet"));
-  gtk_label_set_text (self->refusal_label, _("Choose a picture to see it as the game will."));
-  gtk_stack_set_visible_child_name (self->result_stack, "refused");
+  /* nothing chosen yet: the neutral placeholder, not the refusal */
+  gtk_stack_set_visible_child_name (self->result_stack, "empty");
   gtk_widget_set_visible (GTK_WIDGET (self->keep_cells_check), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->drop_alpha_check), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
@@ -982,6 +1074,7 @@ mat_texture_import_dialog_init (MatTextureImportDialog *self)
   g_signal_connect_swapped (self->mips_check, "toggled", G_CALLBACK (option_changed_cb), self);
   g_signal_connect_swapped (self->drop_alpha_check, "toggled", G_CALLBACK (option_changed_cb), self);
   g_signal_connect_swapped (self->keep_cells_check, "toggled", G_CALLBACK (option_changed_cb), self);
+  g_signal_connect_swapped (self->resize_dropdown, "notify::selected", G_CALLBACK (resize_changed_cb), self);
 }
 
 MatTextureImportDialog *

@@ -7,9 +7,13 @@
  * name is kept), the format (the one suggested for the picture chosen at
  * first), dithering, dropping the alpha, the mip chain, keeping the Page
  * cells of a texture replaced; the picture and the texture as the game
- * will show it side by side, with its size in bytes; what the encoder
- * refuses (a side that is no power of two or past 1024, alpha a format
- * cannot hold) shown instead of the result, with the Import button off.
+ * will show it side by side, with its size in bytes. A picture whose
+ * sides are no powers of two gets a size row: scaled (bilinear) or padded
+ * (its last column and row repeated) to the next ones, by the model's
+ * picture code (mat_picture_fit_power_of_two), scaled unless the user
+ * chooses otherwise; what the encoder refuses (alpha a format cannot
+ * hold) is shown instead of the result, with the Import button off.
+ * Before a picture is chosen the result is a neutral placeholder.
  * "import.import" encodes it in a thread and stores it as one undo step
  * of the library, emits "imported" and closes the dialog.
  */

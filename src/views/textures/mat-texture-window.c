@@ -12,6 +12,7 @@
 #include "mat-texture-draw.h"
 #include "mat-texture-import-dialog.h"
 #include "mat-texture-picker.h"
+#include "mat-texture-rename-dialog.h"
 #include "mat-texture-window.h"
 #include "mat-tooltip.h"
 #include "mat-unsaved-dialog.h"
@@ -20,6 +21,10 @@
 #define THUMB_SIZE 40
 /* No list thumbnail is larger than this a side. */
 #define THUMB_MAX_SIDE 256
+
+/* A typed cell number closes its undo step after this long without a
+ * change (a held spin button is one step). */
+#define CELL_GROUP_IDLE_MS 800
 
 /* The grid steps on offer, in texels. */
 static const guint grid_steps[] = { 1, 2, 4, 8, 16, 32 };
@@ -79,6 +84,14 @@ struct _MatTextureWindow
   GtkLabel           *cell_label;
   GtkDropDown        *grid_dropdown;
   MatCellEditor      *cell_editor;
+
+  /* the selected cell's x, y, w, h typed, and the undo step they make */
+  GtkWidget          *cell_fields;
+  GtkSpinButton      *cell_spins[4];
+  gboolean            cell_syncing;
+  MatHistory         *cell_group;
+  guint               cell_group_timeout;
+  GtkWidget          *texture_menu_button;
 };
 
 G_DEFINE_FINAL_TYPE (MatTextureWindow, mat_texture_window, GTK_TYPE_WINDOW)
@@ -181,6 +194,8 @@ update_actions (MatTextureWindow *self)
                                  !have && !self->creating && self->library_file != NULL);
   gtk_widget_action_set_enabled (widget, "textures.delete-cell",
                                  parses && mat_cell_editor_get_selected (self->cell_editor) >= 0);
+  gtk_widget_action_set_enabled (widget, "textures.rename", have && self->shown != NULL);
+  gtk_widget_action_set_enabled (widget, "textures.delete", have && self->shown != NULL);
 
   if (dirty)
     gtk_widget_add_css_class (GTK_WIDGET (self->save_button), "suggested-action");
@@ -216,6 +231,117 @@ update_count (MatTextureWindow *self)
   gtk_label_set_text (self->count_label, text);
 }
 
+/* ---- the selected cell's numbers --------------------------------------- */
+
+static void
+cell_group_end (MatTextureWindow *self)
+{
+  g_autoptr(MatHistory) history = g_steal_pointer (&self->cell_group);
+
+  g_clear_handle_id (&self->cell_group_timeout, g_source_remove);
+  if (history != NULL && mat_history_in_group (history))
+    mat_history_end_group (history);
+}
+
+static gboolean
+cell_group_timeout_cb (gpointer data)
+{
+  MatTextureWindow *self = data;
+
+  self->cell_group_timeout = 0;
+  cell_group_end (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The spin buttons show the selected cell, in the texture's bounds;
+ * without one they show nothing and take nothing. */
+static void
+cell_fields_update (MatTextureWindow *self)
+{
+  gint cell = mat_cell_editor_get_selected (self->cell_editor);
+  const TexmRect *rects = NULL;
+  guint n = 0;
+  gboolean have;
+  guint tw = 0, th = 0;
+
+  if (self->shown != NULL)
+    {
+      rects = mat_texture_get_rects (self->shown, &n, NULL);
+      tw = mat_texture_get_width (self->shown);
+      th = mat_texture_get_height (self->shown);
+    }
+  have = self->textures != NULL && rects != NULL && cell >= 0 && (guint) cell < n &&
+         mat_texture_get_image (self->shown) != NULL;
+  self->cell_syncing = TRUE;
+  {
+    /* x, y from 0, sizes from 1, each at most the texture's side; the
+     * model checks that the rectangle stays inside */
+    const guint limits[4] = { tw, th, tw, th };
+    const gint values[4] = { have ? rects[cell].x : 0, have ? rects[cell].y : 0,
+                             have ? rects[cell].w : 0, have ? rects[cell].h : 0 };
+
+    for (guint i = 0; i < 4; i++)
+      {
+        gtk_spin_button_set_range (self->cell_spins[i], i < 2 ? 0 : 1, MAX (limits[i], 1));
+        gtk_spin_button_set_increments (self->cell_spins[i], 1, MAX (mat_cell_editor_get_grid (self->cell_editor), 1));
+        if (have)
+          gtk_spin_button_set_value (self->cell_spins[i], values[i]);
+        else
+          gtk_editable_set_text (GTK_EDITABLE (self->cell_spins[i]), "");
+        gtk_widget_set_sensitive (GTK_WIDGET (self->cell_spins[i]), have);
+      }
+  }
+  self->cell_syncing = FALSE;
+}
+
+/* A number typed or stepped: the selected cell takes it, one undo step
+ * for a gesture (a held button, a typed value). */
+static void
+cell_spin_changed_cb (GtkSpinButton    *spin,
+                      MatTextureWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+  gint cell = mat_cell_editor_get_selected (self->cell_editor);
+  const TexmRect *rects;
+  TexmRect rect;
+  guint n = 0;
+  MatHistory *history;
+
+  if (self->cell_syncing || self->shown == NULL || self->textures == NULL)
+    return;
+  rects = mat_texture_get_rects (self->shown, &n, NULL);
+  if (cell < 0 || (guint) cell >= n)
+    return;
+  rect = rects[cell];
+  rect.x = (gint16) gtk_spin_button_get_value_as_int (self->cell_spins[0]);
+  rect.y = (gint16) gtk_spin_button_get_value_as_int (self->cell_spins[1]);
+  rect.w = (gint16) gtk_spin_button_get_value_as_int (self->cell_spins[2]);
+  rect.h = (gint16) gtk_spin_button_get_value_as_int (self->cell_spins[3]);
+
+  history = mat_texture_library_get_history (self->textures);
+  if (self->cell_group != history)
+    {
+      cell_group_end (self);
+      mat_history_begin_group (history, NULL);
+      self->cell_group = g_object_ref (history);
+    }
+  g_clear_handle_id (&self->cell_group_timeout, g_source_remove);
+  self->cell_group_timeout = g_timeout_add (CELL_GROUP_IDLE_MS, cell_group_timeout_cb, self);
+  if (!mat_cell_editor_set_selected_rect (self->cell_editor, &rect, &error))
+    {
+      if (error != NULL)
+        show_banner (self, error->message, FALSE);
+      /* back to what the cell is */
+      cell_fields_update (self);
+    }
+}
+
+static void
+cell_spin_done_cb (MatTextureWindow *self)
+{
+  cell_group_end (self);
+}
+
 static void
 update_cell_label (MatTextureWindow *self)
 {
@@ -227,6 +353,7 @@ update_cell_label (MatTextureWindow *self)
   if (self->shown == NULL)
     return;
   rects = mat_texture_get_rects (self->shown, &n, NULL);
+  cell_fields_update (self);
   if (cell >= 0 && (guint) cell < n)
     /* Translators: a Page cell: its number, position and size in texels */
     text = g_strdup_printf (_("Cell %d: x %d, y %d, %d×%d"), cell, rects[cell].x, rects[cell].y,
@@ -456,6 +583,7 @@ set_shown (MatTextureWindow *self,
       update_details (self);
       return;
     }
+  cell_group_end (self);
   if (self->shown != NULL)
     g_signal_handlers_disconnect_by_data (self->shown, self);
   g_set_object (&self->shown, texture);
@@ -1174,6 +1302,139 @@ replace_action (GtkWidget  *widget,
   open_import (self, self->shown);
 }
 
+/* ---- renaming and deleting a texture ------------------------------------ */
+
+/* Returns: (transfer none) (nullable): the material library whose
+ * materials name the textures: the editor window's, else the one of the
+ * material being edited. */
+static MatLibrary *
+materials_library (MatTextureWindow *self)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+
+  if (MAT_IS_WINDOW (parent) && mat_window_get_library (MAT_WINDOW (parent)) != NULL)
+    return mat_window_get_library (MAT_WINDOW (parent));
+  return self->material != NULL ? mat_material_get_library (self->material) : NULL;
+}
+
+static char *
+materials_name (MatLibrary *library)
+{
+  GFile *file = library != NULL ? mat_library_get_file (library) : NULL;
+
+  if (library == NULL)
+    return NULL;
+  return file != NULL ? g_file_get_basename (file) : g_strdup ("Material.lib");
+}
+
+static void
+renamed_cb (MatTextureWindow *self,
+            MatTexture       *texture,
+            guint             phases)
+{
+  g_autofree char *text = NULL;
+
+  if (phases > 0)
+    /* Translators: a texture's new name, then how many phases now name it */
+    text = g_strdup_printf (ngettext ("Renamed to %s; %u phase names it now.",
+                                      "Renamed to %s; %u phases name it now.", phases),
+                            mat_texture_get_name (texture), phases);
+  else
+    /* Translators: a texture's new name */
+    text = g_strdup_printf (_("Renamed to %s."), mat_texture_get_name (texture));
+  show_banner (self, text, FALSE);
+  mat_texture_window_select (self, texture);
+}
+
+static void
+rename_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  MatTextureWindow *self = MAT_TEXTURE_WINDOW (widget);
+  MatTextureRenameDialog *dialog;
+
+  if (self->textures == NULL || self->shown == NULL)
+    return;
+  cell_group_end (self);
+  dialog = mat_texture_rename_dialog_present (GTK_WINDOW (self), self->textures, self->shown,
+                                              materials_library (self));
+  g_signal_connect_object (dialog, "renamed", G_CALLBACK (renamed_cb), self, G_CONNECT_SWAPPED);
+}
+
+typedef struct {
+  MatTextureWindow *self;
+  MatTexture       *texture;
+} DeleteOp;
+
+static void
+delete_op_free (DeleteOp *op)
+{
+  g_clear_object (&op->self);
+  g_clear_object (&op->texture);
+  g_free (op);
+}
+
+static void
+delete_answered_cb (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  DeleteOp *op = user_data;
+  MatTextureWindow *self = op->self;
+  g_autoptr(GError) error = NULL;
+
+  /* 1: Delete; the library may have gone meanwhile */
+  if (mat_dialogs_choose_finish (result) == 1 && self->textures != NULL &&
+      gtk_widget_get_root (GTK_WIDGET (self->banner_label)) != NULL &&
+      !mat_texture_library_remove (self->textures, op->texture, &error))
+    show_banner (self, error->message, FALSE);
+  delete_op_free (op);
+}
+
+static void
+delete_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  MatTextureWindow *self = MAT_TEXTURE_WINDOW (widget);
+  static const char *const buttons[] = { N_("_Cancel"), N_("_Delete"), NULL };
+  const char *labels[3];
+  MatLibrary *library;
+  g_autoptr(GPtrArray) users = NULL;
+  g_autofree char *library_name = NULL;
+  g_autofree char *heading = NULL;
+  g_autofree char *users_text = NULL;
+  g_autofree char *body = NULL;
+  DeleteOp *op;
+
+  if (self->textures == NULL || self->shown == NULL)
+    return;
+  cell_group_end (self);
+  library = materials_library (self);
+  library_name = materials_name (library);
+  users = library != NULL ? mat_library_dup_texture_users (library, mat_texture_get_name (self->shown))
+                          : g_ptr_array_new ();
+  users_text = mat_texture_dup_users_text (users, mat_texture_get_name (self->shown), library_name);
+  /* Translators: the question before a texture is deleted */
+  heading = g_strdup_printf (_("Delete %s?"), mat_texture_get_name (self->shown));
+  if (users->len > 0)
+    /* Translators: %s says which materials use the texture */
+    body = g_strdup_printf (_("%s They keep its name, and the game will find no texture for them. "
+                              "Undo in this window brings it back."), users_text);
+  else
+    /* Translators: %s says that no material uses the texture */
+    body = g_strdup_printf (_("%s Undo in this window brings it back."), users_text);
+  for (guint i = 0; i < 3; i++)
+    labels[i] = buttons[i] != NULL ? _(buttons[i]) : NULL;
+
+  op = g_new0 (DeleteOp, 1);
+  op->self = g_object_ref (self);
+  op->texture = g_object_ref (self->shown);
+  mat_dialogs_choose (GTK_WINDOW (self), heading, body, labels, 0, 0, 1, self->cancellable,
+                      delete_answered_cb, op);
+}
+
 static void
 delete_cell_action (GtkWidget  *widget,
                     const char *action_name,
@@ -1464,6 +1725,8 @@ grid_changed_cb (MatTextureWindow *self)
   guint i = gtk_drop_down_get_selected (self->grid_dropdown);
 
   mat_cell_editor_set_grid (self->cell_editor, i < G_N_ELEMENTS (grid_steps) ? grid_steps[i] : 1);
+  /* the spin buttons step by the grid too */
+  cell_fields_update (self);
 }
 
 static void
@@ -1471,6 +1734,7 @@ mat_texture_window_dispose (GObject *object)
 {
   MatTextureWindow *self = MAT_TEXTURE_WINDOW (object);
 
+  cell_group_end (self);
   if (self->owner_binding != NULL)
     g_binding_unbind (self->owner_binding);
   self->owner_binding = NULL;
@@ -1617,6 +1881,16 @@ mat_texture_window_class_init (MatTextureWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, cell_label);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, grid_dropdown);
   gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, cell_editor);
+  gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, cell_fields);
+  gtk_widget_class_bind_template_child_full (widget_class, "cell_x_spin", FALSE,
+                                             G_STRUCT_OFFSET (MatTextureWindow, cell_spins[0]));
+  gtk_widget_class_bind_template_child_full (widget_class, "cell_y_spin", FALSE,
+                                             G_STRUCT_OFFSET (MatTextureWindow, cell_spins[1]));
+  gtk_widget_class_bind_template_child_full (widget_class, "cell_w_spin", FALSE,
+                                             G_STRUCT_OFFSET (MatTextureWindow, cell_spins[2]));
+  gtk_widget_class_bind_template_child_full (widget_class, "cell_h_spin", FALSE,
+                                             G_STRUCT_OFFSET (MatTextureWindow, cell_spins[3]));
+  gtk_widget_class_bind_template_child (widget_class, MatTextureWindow, texture_menu_button);
 
   /* the application's accelerators (Ctrl+Z, Ctrl+Shift+Z, Ctrl+S,
    * Ctrl+W) reach these: they are this window's own */
@@ -1629,6 +1903,8 @@ mat_texture_window_class_init (MatTextureWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "textures.export", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "textures.create", NULL, create_action);
   gtk_widget_class_install_action (widget_class, "textures.delete-cell", NULL, delete_cell_action);
+  gtk_widget_class_install_action (widget_class, "textures.rename", NULL, rename_action);
+  gtk_widget_class_install_action (widget_class, "textures.delete", NULL, delete_action);
   gtk_widget_class_install_action (widget_class, "textures.overwrite", NULL, overwrite_action);
   gtk_widget_class_install_action (widget_class, "textures.dismiss", NULL, dismiss_action);
   gtk_widget_class_install_action (widget_class, "textures.select-users", NULL, select_users_action);
@@ -1639,6 +1915,7 @@ mat_texture_window_class_init (MatTextureWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_y, GDK_CONTROL_MASK, "win.redo", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.save", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F2, 0, "textures.rename", NULL);
 }
 
 static void
@@ -1685,7 +1962,50 @@ mat_texture_window_init (MatTextureWindow *self)
   g_signal_connect_swapped (self->grid_dropdown, "notify::selected", G_CALLBACK (grid_changed_cb), self);
   grid_changed_cb (self);
 
+  /* another cell selected: the numbers typed so far are one step */
+  g_signal_connect_swapped (self->cell_editor, "notify::selected", G_CALLBACK (cell_group_end), self);
   g_signal_connect_swapped (self->cell_editor, "notify::selected", G_CALLBACK (update_cell_label), self);
+  for (guint i = 0; i < 4; i++)
+    {
+      static const char *const names[4] = { N_("Cell x"), N_("Cell y"), N_("Cell width"), N_("Cell height") };
+      static const char *const tips[4] = {
+        N_("Left edge of the selected cell, in texels from the texture’s left"),
+        N_("Top edge of the selected cell, in texels from the texture’s top"),
+        N_("Width of the selected cell, in texels"),
+        N_("Height of the selected cell, in texels"),
+      };
+      GtkEventController *focus = gtk_event_controller_focus_new ();
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->cell_spins[i]),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _(names[i]), -1);
+      mat_tooltip_set_text (GTK_WIDGET (self->cell_spins[i]), _(tips[i]));
+      g_signal_connect (self->cell_spins[i], "value-changed", G_CALLBACK (cell_spin_changed_cb), self);
+      /* Enter: after the spin button took the typed value */
+      for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->cell_spins[i])); c != NULL;
+           c = gtk_widget_get_next_sibling (c))
+        if (GTK_IS_TEXT (c))
+          g_signal_connect_object (c, "activate", G_CALLBACK (cell_spin_done_cb), self,
+                                   G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+      g_signal_connect_swapped (focus, "leave", G_CALLBACK (cell_spin_done_cb), self);
+      gtk_widget_add_controller (GTK_WIDGET (self->cell_spins[i]), focus);
+    }
+  {
+    /* Delete in the list deletes the texture (in the cell editor, the cell) */
+    GtkEventController *keys = gtk_shortcut_controller_new ();
+
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Delete, 0),
+                                                            gtk_named_action_new ("textures.delete")));
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_KP_Delete, 0),
+                                                            gtk_named_action_new ("textures.delete")));
+    gtk_widget_add_controller (GTK_WIDGET (self->list_view), keys);
+  }
+  /* an icon alone: its name says what it holds */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->texture_menu_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Rename or Delete the Texture"), -1);
+  mat_tooltip_set_text (self->texture_menu_button,
+                        _("Rename this texture (F2) or delete it (Delete in the list); both say first which materials use it"));
   g_signal_connect_swapped (self->cell_editor, "error", G_CALLBACK (cell_error_cb), self);
 
   self->textures_signals = g_signal_group_new (MAT_TYPE_TEXTURE_LIBRARY);
